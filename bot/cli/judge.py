@@ -1,0 +1,113 @@
+"""``python -m bot judge``: settle rounds given as JSON Lines (JUDGE.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.rules import (
+    Arrangement,
+    CardError,
+    PlayerHand,
+    detect_special,
+    parse_card,
+    settle,
+)
+from bot.rules.cards import Card, check_deck
+from bot.rules.foul import check_foul
+from bot.rules.options import Rules
+
+from .jsonl import InputError, main_loop, rules_from
+
+LANES = ("head", "middle", "tail")
+
+
+def _cards(pid: str, tokens: Any, what: str) -> tuple[Card, ...]:
+    if not isinstance(tokens, list):
+        raise InputError(f"player {pid}: {what} must be a list of card tokens")
+    out = []
+    for t in tokens:
+        try:
+            out.append(parse_card(t))
+        except CardError:
+            raise InputError(f"player {pid}: unknown card token {t!r}") from None
+    return tuple(out)
+
+
+def _hand(p: Any, rules: Rules) -> PlayerHand:
+    if not isinstance(p, dict):
+        raise InputError("each player must be an object")
+    if "id" not in p or not isinstance(p["id"], (str, int)) or isinstance(p["id"], bool):
+        raise InputError("each player needs an id")
+    pid = str(p["id"])
+    declare = p.get("declare", False)
+    if not isinstance(declare, bool):
+        raise InputError(f"player {pid}: declare must be true or false")
+    has_lanes = any(k in p for k in LANES)
+    if has_lanes and "cards" in p:
+        raise InputError(f"player {pid}: give either head/middle/tail or cards, not both")
+    if has_lanes:
+        head, middle, tail = (_cards(pid, p.get(k), k) for k in LANES)
+        if (len(head), len(middle), len(tail)) != (3, 5, 5):
+            raise InputError(
+                f"player {pid}: wrong lane sizes: head, middle and tail need 3, 5 and 5 cards, "
+                f"not {len(head)}, {len(middle)} and {len(tail)}"
+            )
+        arrangement = Arrangement.of(head, middle, tail)
+    elif "cards" in p:
+        if not declare:
+            raise InputError(f"player {pid}: cards without \"declare\": true; give head, middle and tail to compare normally")
+        cards = _cards(pid, p["cards"], "cards")
+        if len(cards) != 13:
+            raise InputError(f"player {pid}: cards must hold 13 cards, not {len(cards)}")
+        arrangement = Arrangement.of(cards[:3], cards[3:8], cards[8:])
+    else:
+        raise InputError(f"player {pid}: give head, middle and tail, or cards with \"declare\": true")
+    if declare:
+        special = detect_special(arrangement.cards, rules)
+        if special is None:
+            raise InputError(
+                f"player {pid}: declares a special hand, but the cards make none under the {rules.preset.value} preset"
+            )
+        return PlayerHand(pid, arrangement, special)
+    foul = check_foul(arrangement, rules)
+    if foul:
+        raise InputError(f"player {pid}: {foul.message}")
+    return PlayerHand(pid, arrangement)
+
+
+def judge(obj: dict[str, Any]) -> dict[str, Any]:
+    players = obj.get("players")
+    if not isinstance(players, list):
+        raise InputError("players must be a list of 2 to 5 players")
+    rules = rules_from(obj, len(players))
+    hands = [_hand(p, rules) for p in players]
+    ids = [h.id for h in hands]
+    if len(set(ids)) != len(ids):
+        raise InputError("two players have the same id")
+    problem = check_deck([c for h in hands for c in h.arrangement.cards], rules.deck)
+    if problem:
+        raise InputError(f"cards: {problem}")
+    banker = obj.get("banker")
+    if rules.banker:
+        if banker is None:
+            raise InputError("banker mode is on: name the banker's id in banker")
+        if str(banker) not in ids:
+            raise InputError(f"the banker {banker!r} is not one of the players")
+        banker = str(banker)
+    elif banker is not None:
+        raise InputError("a banker is named but the banker option is off")
+    escaped = obj.get("escaped") or []
+    if not isinstance(escaped, list):
+        raise InputError("escaped must be a list of player ids")
+    escaped = [str(e) for e in escaped]
+    for e in escaped:
+        if e not in ids:
+            raise InputError(f"the escaped player {e!r} is not one of the players")
+    if len(set(escaped)) != len(escaped):
+        raise InputError("a player is listed as escaped twice")
+    return settle(hands, rules, banker=banker, escaped=escaped).to_json()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return main_loop(judge)

@@ -1,0 +1,100 @@
+"""Dynamic buttons: every button of every message routes through these.
+
+discord.py matches the custom_id of a pressed component against the
+templates registered with ``Client.add_dynamic_items`` (done in
+``setup_hook``), so the buttons of messages sent before a restart keep
+working without re-attaching any View. The custom_id carries only where and
+what (the action id); who pressed comes from the interaction.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Protocol
+
+import discord
+
+if TYPE_CHECKING:
+    from .adapter import DiscordAdapter
+
+# The action-id format of bot.table.actions: t1|<room>|<round>|<verb>[|<arg>].
+# The template only routes; ``decode`` validates every part on press.
+ACTION_TEMPLATE = r"t1\|(?P<room>[0-9A-Za-z]{1,16})\|(?P<round>[0-9]{1,9})\|(?P<verb>[^|]{1,8})(?:\|(?P<arg>[^|]{0,32}))?"
+# Discord-only control: "send my hand by DM" (no table verb needed).
+HAND_DM_TEMPLATE = r"dc1\|dm\|(?P<room>[0-9A-Za-z]{1,16})\|(?P<round>[0-9]{1,9})"
+
+
+class _HasAdapter(Protocol):
+    adapter: DiscordAdapter
+
+
+def _adapter(interaction: discord.Interaction[Any]) -> DiscordAdapter:
+    client: _HasAdapter = interaction.client  # type: ignore[assignment]
+    return client.adapter
+
+
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACTION_TEMPLATE):
+    """A table-manager button; its custom_id is the action id, untouched."""
+
+    def __init__(self, button: discord.ui.Button[Any]) -> None:
+        super().__init__(button)
+
+    @classmethod
+    def build(
+        cls,
+        action_id: str,
+        *,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> ActionButton:
+        button = discord.ui.Button[Any](
+            label=label, style=style, custom_id=action_id, disabled=disabled, row=row
+        )
+        return cls(button)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ActionButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _adapter(interaction).on_press(interaction, self.custom_id)
+
+
+class HandDmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_DM_TEMPLATE):
+    """"My hand by DM": the fallback when ephemerals do not suit a player."""
+
+    def __init__(self, button: discord.ui.Button[Any], room_id: str, round_no: int) -> None:
+        super().__init__(button)
+        self.room_id = room_id
+        self.round_no = round_no
+
+    @classmethod
+    def build(cls, room_id: str, round_no: int, *, label: str, row: int | None = None) -> HandDmButton:
+        custom_id = f"dc1|dm|{room_id}|{round_no}"
+        button = discord.ui.Button[Any](
+            label=label, style=discord.ButtonStyle.secondary, custom_id=custom_id, row=row
+        )
+        return cls(button, room_id, round_no)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> HandDmButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(item, match["room"], int(match["round"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _adapter(interaction).on_hand_dm(interaction, self.room_id, self.round_no)

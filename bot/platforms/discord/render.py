@@ -1,0 +1,136 @@
+"""Platform-neutral Views rendered as Discord embeds and component rows.
+
+Every button of a View carries an action id (``t1|<room>|<round>|<verb>|<arg>``)
+which becomes the custom_id of an :class:`~.items.ActionButton` dynamic item
+untouched, so any button of any message (also after a restart) routes back to
+the table manager. Discord allows 5 rows of 5 buttons per message; the
+manager's views are designed to fit, and anything beyond is dropped with a
+warning rather than failing the whole message.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import discord
+
+from bot.table.actions import ActionIdError, Verb, decode
+from bot.views.i18n import t
+from bot.views.model import Button, ButtonStyle, View, ViewKind
+
+from .items import ActionButton, HandDmButton
+
+log = logging.getLogger(__name__)
+
+MAX_ROWS = 5
+MAX_PER_ROW = 5
+MAX_LABEL = 80
+MAX_TITLE = 256
+MAX_DESCRIPTION = 4096
+
+_STYLES = {
+    ButtonStyle.PRIMARY: discord.ButtonStyle.primary,
+    ButtonStyle.SECONDARY: discord.ButtonStyle.secondary,
+    ButtonStyle.SUCCESS: discord.ButtonStyle.success,
+    ButtonStyle.DANGER: discord.ButtonStyle.danger,
+}
+
+_COLOURS = {
+    ViewKind.TABLE: discord.Colour.dark_green(),
+    ViewKind.SETTLEMENT: discord.Colour.gold(),
+    ViewKind.HAND: discord.Colour.blurple(),
+    ViewKind.NOTICE: discord.Colour.light_grey(),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """What one message shows: an embed and its component rows."""
+
+    embed: discord.Embed
+    view: discord.ui.View | None
+
+    def kwargs(self) -> dict[str, object]:
+        """Arguments for send/edit; ``view=None`` on an edit removes the buttons."""
+        return {"content": None, "embed": self.embed, "view": self.view}
+
+    def send_kwargs(self) -> dict[str, object]:
+        out: dict[str, object] = {"embed": self.embed}
+        if self.view is not None:
+            out["view"] = self.view
+        return out
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def make_embed(view: View) -> discord.Embed:
+    description = "\n".join(view.lines)
+    return discord.Embed(
+        title=_clip(view.title, MAX_TITLE) if view.title else None,
+        description=_clip(description, MAX_DESCRIPTION) if description else None,
+        colour=_COLOURS.get(view.kind, discord.Colour.default()),
+    )
+
+
+def make_item(button: Button, row: int) -> discord.ui.Item[discord.ui.View] | None:
+    label = _clip(button.label, MAX_LABEL) or "·"
+    if button.url:
+        return discord.ui.Button(label=label, url=button.url, row=row, disabled=button.disabled)
+    if not button.action_id:
+        return None
+    return ActionButton.build(
+        button.action_id,
+        label=label,
+        style=_STYLES.get(button.style, discord.ButtonStyle.secondary),
+        disabled=button.disabled,
+        row=row,
+    )
+
+
+def _hand_room(view: View) -> tuple[str, int] | None:
+    """The room and round whose "my hand" button this view carries, if any."""
+    for row in view.buttons:
+        for button in row:
+            if not button.action_id:
+                continue
+            try:
+                room_id, round_no, verb, _arg = decode(button.action_id)
+            except ActionIdError:
+                continue
+            if verb is Verb.SHOW_HAND:
+                return room_id, round_no
+    return None
+
+
+def make_components(view: View, *, dm_button: bool = True) -> discord.ui.View | None:
+    """The view's buttons as at most 5 rows of 5; a table view that offers
+    "my hand" also offers "my hand by DM" (the Discord-only fallback) where
+    a slot is free."""
+    rows = [list(r) for r in view.buttons if r]
+    if len(rows) > MAX_ROWS or any(len(r) > MAX_PER_ROW for r in rows):
+        log.warning("view %s has more buttons than Discord allows; extra ones dropped", view.key)
+    ui = discord.ui.View(timeout=None)
+    count = 0
+    for row_no, row in enumerate(rows[:MAX_ROWS]):
+        for button in row[:MAX_PER_ROW]:
+            item = make_item(button, row_no)
+            if item is not None:
+                ui.add_item(item)
+                count += 1
+    hand = _hand_room(view) if dm_button and view.kind is not ViewKind.HAND else None
+    if hand is not None:
+        used = [len(r[:MAX_PER_ROW]) for r in rows[:MAX_ROWS]]
+        free = next((i for i, size in enumerate(used) if size < MAX_PER_ROW), None)
+        if free is None and len(used) < MAX_ROWS:
+            free = len(used)
+        if free is not None:
+            ui.add_item(HandDmButton.build(*hand, label=t(view.language, "dc.button.hand_dm"), row=free))
+            count += 1
+    return ui if count else None
+
+
+def render(view: View, *, dm_button: bool = True) -> Rendered:
+    return Rendered(make_embed(view), make_components(view, dm_button=dm_button))

@@ -1,0 +1,39 @@
+"""The command menu: which slash command becomes which table verb, and the
+menu registered with set_my_commands (Chinese for ``zh`` clients, English
+for everyone else)."""
+
+from __future__ import annotations
+
+from telegram import Bot, BotCommand
+
+from bot.table.actions import Verb
+from bot.views.i18n import t
+
+# group command -> verb; the command's first word (if any) is the verb's arg
+GROUP_COMMANDS: dict[str, Verb] = {
+    "newgame": Verb.NEW,
+    "join": Verb.JOIN,
+    "leave": Verb.LEAVE,
+    "startgame": Verb.START,
+    "rules": Verb.RULES,
+    "settings": Verb.SETTINGS,
+    "leaderboard": Verb.LEADERBOARD,
+    "stats": Verb.STATS,
+    "language": Verb.LANGUAGE,
+    "cancel": Verb.CANCEL,
+    "verify": Verb.VERIFY,
+    "help": Verb.HELP,
+}
+
+# Telegram menus have one language per language_code; "zh" covers every
+# Chinese client, so the simplified catalog is the menu for all of them.
+MENU_LANGUAGES: tuple[tuple[str | None, str], ...] = ((None, "en"), ("zh", "zh-Hans"))
+
+
+def menu(language: str) -> list[BotCommand]:
+    return [BotCommand(name, t(language, f"tg.cmd.{name}")) for name in GROUP_COMMANDS]
+
+
+async def register_menu(bot: Bot) -> None:
+    for code, language in MENU_LANGUAGES:
+        await bot.set_my_commands(menu(language), language_code=code)

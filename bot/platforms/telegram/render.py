@@ -1,0 +1,68 @@
+"""View -> Telegram message: plain text and an InlineKeyboardMarkup.
+
+Text goes out without a parse mode: views carry user names and card symbols,
+and plain text can never fail to parse. Buttons keep their action ids as
+callback_data untouched (the table manager made them, ``decode`` reads them
+back); disabled buttons point at a no-op so a tap only clears the spinner.
+"""
+
+from __future__ import annotations
+
+import json
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.constants import MessageLimit
+
+from bot.platforms.telegram.deeplink import Payload, deep_link
+from bot.table.actions import ActionIdError, Verb, decode
+from bot.views.i18n import t
+from bot.views.model import Button, View, ViewKind
+
+NOOP = "noop"
+
+
+def render_text(view: View) -> str:
+    text = view.text.strip() or "…"
+    limit = MessageLimit.MAX_TEXT_LENGTH
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _button(button: Button) -> InlineKeyboardButton:
+    if button.url:
+        return InlineKeyboardButton(button.label, url=button.url)
+    if button.disabled or not button.action_id:
+        return InlineKeyboardButton(button.label, callback_data=NOOP)
+    return InlineKeyboardButton(button.label, callback_data=button.action_id)
+
+
+def _offers_join(view: View) -> str | None:
+    """The room id when a table view carries a Join button (the lobby)."""
+    if view.kind is not ViewKind.TABLE:
+        return None
+    for row in view.buttons:
+        for button in row:
+            if not button.action_id:
+                continue
+            try:
+                room_id, _, verb, _ = decode(button.action_id)
+            except ActionIdError:
+                continue
+            if verb is Verb.JOIN:
+                return room_id
+    return None
+
+
+def render_markup(view: View, bot_username: str | None) -> InlineKeyboardMarkup | None:
+    rows = [[_button(b) for b in row] for row in view.buttons if row]
+    room_id = _offers_join(view)
+    if room_id and bot_username:
+        # Joining through the private chat also opens it, so the hand can be
+        # sent there at the deal without a second detour.
+        label = t(view.language, "tg.join_private")
+        rows.append([InlineKeyboardButton(label, url=deep_link(bot_username, Payload.JOIN, room_id))])
+    return InlineKeyboardMarkup(rows) if rows else None
+
+
+def fingerprint(text: str, markup: InlineKeyboardMarkup | None) -> str:
+    """What a message shows, to skip edits that would change nothing."""
+    return json.dumps([text, markup.to_dict() if markup else None], sort_keys=True, ensure_ascii=False)

@@ -1,0 +1,185 @@
+"""Settlement (比牌与计分), RULES.md §4: pairwise lanes, scoops (打枪),
+home runs (全垒打), special hands, banker mode and the escape penalty."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .foul import check_foul, check_lane_sizes, lane_values
+from .lanes import lane_points
+from .options import Preset, Rules
+from .settlement_types import LaneResult, PairResult, PlayerHand, PlayerResult, Settlement
+from .specials import special_beats
+from .types import Lane, LaneValue
+
+BANKER_CAP = 7
+ESCAPE_STAKES = 10
+
+
+class SettlementError(ValueError):
+    """A round that cannot be settled (bad seats, fouled hands, unknown ids)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Seat:
+    hand: PlayerHand
+    values: tuple[LaneValue, LaneValue, LaneValue] | None  # None for a declared special
+    points: tuple[int, int, int] | None
+
+
+def _seat(hand: PlayerHand, rules: Rules) -> _Seat:
+    if hand.special is not None:
+        return _Seat(hand, None, None)
+    problem = check_lane_sizes(hand.arrangement)
+    if problem:
+        raise SettlementError(f"player {hand.id}: {problem}")
+    foul = check_foul(hand.arrangement, rules)
+    if foul:
+        raise SettlementError(f"player {hand.id}: {foul.message}")
+    values = lane_values(hand.arrangement, rules)
+    points = tuple(lane_points(lane, v) for lane, v in zip(Lane, values, strict=True))
+    return _Seat(hand, values, points)  # type: ignore[arg-type]
+
+
+def _lane_signs(a: _Seat, b: _Seat, banker_id: str | None) -> tuple[int, int, int]:
+    signs = []
+    for va, vb in zip(a.values, b.values, strict=True):  # type: ignore[arg-type]
+        if banker_id is not None and va.ties_on_ranks(vb):
+            # Banker mode: a lane tied on category and ranks goes to the banker.
+            signs.append(1 if a.hand.id == banker_id else -1)
+        else:
+            signs.append((va > vb) - (va < vb))
+    return signs[0], signs[1], signs[2]
+
+
+def _pair(a: _Seat, b: _Seat, rules: Rules, banker_id: str | None) -> tuple[PairResult, bool, bool]:
+    """The pair's result from a's view, and whether a / b strictly won all lanes."""
+    sa, sb = a.hand.special, b.hand.special
+    if sa is None and sb is None:
+        signs = _lane_signs(a, b, banker_id)
+        score = 0
+        for i, s in enumerate(signs):
+            if s > 0:
+                score += a.points[i]  # type: ignore[index]
+            elif s < 0:
+                score -= b.points[i]  # type: ignore[index]
+        a_sweep, b_sweep = all(s > 0 for s in signs), all(s < 0 for s in signs)
+        scoop = None
+        if banker_id is None:
+            if rules.draw_counts_as_scoop:
+                a_scoop = any(s > 0 for s in signs) and all(s >= 0 for s in signs)
+                b_scoop = any(s < 0 for s in signs) and all(s <= 0 for s in signs)
+            else:
+                a_scoop, b_scoop = a_sweep, b_sweep
+            scoop = a.hand.id if a_scoop else b.hand.id if b_scoop else None
+            if scoop and rules.scoop_double:
+                score *= 2
+        return PairResult(a.hand.id, b.hand.id, signs, scoop, score), a_sweep, b_sweep
+    if sa is not None and sb is not None:
+        if banker_id is not None and sa.points == sb.points:
+            # Banker mode: both special with equal points, the player wins.
+            player_is_a = a.hand.id != banker_id
+            score = sa.points if player_is_a else -sb.points
+        else:
+            win = special_beats(sa, sb)
+            score = sa.points if win > 0 else -sb.points if win < 0 else 0
+    elif sa is not None:
+        score = sa.points
+    else:
+        score = -sb.points  # type: ignore[union-attr]
+    return PairResult(a.hand.id, b.hand.id, None, None, score), False, False
+
+
+def settle(
+    hands: Sequence[PlayerHand],
+    rules: Rules,
+    banker: str | None = None,
+    escaped: Sequence[str] = (),
+) -> Settlement:
+    """Settle one round. Raises :class:`SettlementError` for a round that
+    cannot be settled (a fouled or malformed arrangement, unknown ids)."""
+    ids = [h.id for h in hands]
+    if len(set(ids)) != len(ids):
+        raise SettlementError("two players have the same id")
+    if len(hands) != rules.players:
+        raise SettlementError(f"the rules are for {rules.players} players, not {len(hands)}")
+    if rules.banker:
+        if banker is None:
+            raise SettlementError("banker mode needs the banker's id")
+        if banker not in ids:
+            raise SettlementError(f"the banker {banker!r} is not a player")
+    elif banker is not None:
+        raise SettlementError("a banker is named but banker mode is off")
+    for e in escaped:
+        if e not in ids:
+            raise SettlementError(f"the escaped player {e!r} is not a player")
+    if len(set(escaped)) != len(escaped):
+        raise SettlementError("a player is listed as escaped twice")
+    seats = [_seat(h, rules) for h in hands]
+
+    pairs: list[PairResult] = []
+    sweeps: dict[str, int] = dict.fromkeys(ids, 0)
+    for i, a in enumerate(seats):
+        for b in seats[i + 1 :]:
+            if banker is not None and banker not in (a.hand.id, b.hand.id):
+                continue
+            result, a_sweep, b_sweep = _pair(a, b, rules, banker)
+            sweeps[a.hand.id] += a_sweep
+            sweeps[b.hand.id] += b_sweep
+            pairs.append(result)
+
+    home_run = None
+    if banker is None and len(hands) >= 3:
+        for pid in ids:
+            if sweeps[pid] == len(hands) - 1:
+                home_run = pid
+        if home_run:
+            pairs = [_double(p) if home_run in (p.a, p.b) else p for p in pairs]
+
+    if rules.preset is Preset.EXTENDED and banker is None and len(hands) >= 3:
+        by_id = {s.hand.id: s for s in seats}
+        for pid in ids:
+            if by_id[pid].hand.special is None:
+                continue
+            mine = [p for p in pairs if pid in (p.a, p.b)]
+            if all((p.score > 0) if p.a == pid else (p.score < 0) for p in mine):
+                pairs = [_double(p) if pid in (p.a, p.b) else p for p in pairs]
+
+    if banker is not None:
+        pairs = [_cap(p) for p in pairs]
+
+    totals = dict.fromkeys(ids, 0)
+    for p in pairs:
+        totals[p.a] += p.score
+        totals[p.b] -= p.score
+
+    if rules.escape_penalty and escaped:
+        stayed = [pid for pid in ids if pid not in escaped]
+        for leaver in escaped:
+            for pid in stayed:
+                if totals[pid] < 0:
+                    totals[leaver] += totals[pid]
+                    totals[pid] = 0
+            totals[leaver] -= ESCAPE_STAKES * rules.base
+
+    players = tuple(
+        PlayerResult(
+            s.hand.id,
+            s.hand.special.hand if s.hand.special else None,
+            None
+            if s.values is None
+            else tuple(LaneResult(v.category, pts) for v, pts in zip(s.values, s.points, strict=True)),  # type: ignore[arg-type]
+            totals[s.hand.id],
+        )
+        for s in seats
+    )
+    return Settlement(players, tuple(pairs), home_run, totals)
+
+
+def _double(p: PairResult) -> PairResult:
+    return PairResult(p.a, p.b, p.lanes, p.scoop, p.score * 2)
+
+
+def _cap(p: PairResult) -> PairResult:
+    return PairResult(p.a, p.b, p.lanes, p.scoop, max(-BANKER_CAP, min(BANKER_CAP, p.score)))

@@ -1,0 +1,144 @@
+"""Actions into the table manager, and the compact action-id codec.
+
+A platform adapter turns every command, button press or keystroke into an
+``Action``. Who acts always comes from the platform (the update's sender),
+never from button data: ``decode`` only yields where and what.
+
+Action ids travel in Telegram callback_data (at most 64 bytes) and Discord
+custom_id (at most 100 characters), so the format is short and versioned:
+
+    t1|<room>|<round>|<verb>|<arg>
+
+``room`` is the room id (base-36), ``round`` the round number (0 in the
+lobby), ``verb`` a short code from ``Verb``, ``arg`` optional (card index,
+option name=value, suggestion number).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from bot.views.model import View
+
+ACTION_PREFIX = "t1"
+MAX_ACTION_ID_BYTES = 64
+
+
+class Verb(StrEnum):
+    """What an action does. Values are the short codes used in action ids."""
+
+    # group / lobby
+    NEW = "new"  # open a room in this chat (arg: preset)
+    JOIN = "j"
+    LEAVE = "l"
+    START = "s"  # owner starts the round (also "next round")
+    SET_OPTION = "o"  # owner: arg "name=value"
+    ADD_AI = "ai"  # owner: arg "easy|normal|strong"
+    REMOVE_AI = "rai"  # owner: arg seat/player id
+    LANGUAGE = "lang"  # arg: zh-Hans | zh-Hant | en
+    CANCEL = "x"  # owner closes the room
+    SETTINGS = "set"  # show the settings panel
+    # private arranging
+    SHOW_HAND = "h"  # (re)send my hand view
+    PICK = "p"  # arg: card index in the hand (0-based); tapping a placed card takes it back
+    UNDO = "u"
+    RESET = "r"
+    SORT = "so"  # arg: rank | suit | count
+    SUGGEST = "sg"  # show suggestions
+    APPLY = "ap"  # arg: suggestion number (0-based)
+    DECLARE = "d"  # declare the special hand (报道)
+    CONFIRM = "c"
+    # information
+    RULES = "ru"
+    LEADERBOARD = "lb"  # arg: all | week | month
+    STATS = "st"
+    VERIFY = "v"  # arg: round number (default: last)
+    HELP = "?"
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """A person (or AI seat) as the platform names them."""
+
+    platform: str  # "telegram" | "discord" | "console" | "ai"
+    user_id: str
+    name: str = ""
+    language: str | None = None  # the user's client language, a hint only
+
+    @property
+    def key(self) -> str:
+        return f"{self.platform}:{self.user_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One thing a user asked for. ``chat_id`` is the group chat/channel of
+    the room (for private presses it is taken from the room). ``room_id`` and
+    ``round_no`` come from button data and are checked against the state;
+    a command typed in a group carries only ``chat_id``."""
+
+    actor: Actor
+    verb: Verb
+    chat_id: str = ""
+    room_id: str | None = None
+    round_no: int | None = None
+    arg: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What handling an action produced.
+
+    ``ok`` is False when the action was refused; ``reply`` is then the short
+    reason for the actor alone (Telegram answerCallbackQuery alert, Discord
+    ephemeral), and nothing changed. ``views`` are the messages that changed
+    and must be sent or edited, in order.
+    """
+
+    ok: bool
+    reply: str | None = None
+    views: tuple[View, ...] = ()
+    room_id: str | None = None
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+class ActionIdError(ValueError):
+    """Button data that is not a well-formed action id."""
+
+
+def encode(room_id: str, round_no: int, verb: Verb, arg: str | None = None) -> str:
+    """Build an action id; raises ValueError if it would exceed 64 bytes."""
+    parts = [ACTION_PREFIX, room_id, str(round_no), verb.value]
+    if arg is not None:
+        parts.append(arg)
+    data = "|".join(parts)
+    if len(data.encode()) > MAX_ACTION_ID_BYTES:
+        raise ValueError(f"action id too long: {data!r}")
+    return data
+
+
+def decode(data: str) -> tuple[str, int, Verb, str | None]:
+    """Parse an action id defensively: (room_id, round_no, verb, arg).
+
+    Raises :class:`ActionIdError` for anything malformed, oversized, of
+    another version or naming an unknown verb.
+    """
+    if not isinstance(data, str) or not data or len(data.encode()) > MAX_ACTION_ID_BYTES:
+        raise ActionIdError("malformed action")
+    parts = data.split("|")
+    if len(parts) not in (4, 5) or parts[0] != ACTION_PREFIX:
+        raise ActionIdError("malformed action")
+    _, room_id, round_text, verb_text, *rest = parts
+    if not room_id or not room_id.isalnum() or len(room_id) > 16:
+        raise ActionIdError("malformed action")
+    if not round_text.isdigit() or len(round_text) > 9:
+        raise ActionIdError("malformed action")
+    try:
+        verb = Verb(verb_text)
+    except ValueError:
+        raise ActionIdError("unknown action") from None
+    arg = rest[0] if rest else None
+    if arg is not None and (len(arg) > 32 or not arg.isprintable()):
+        raise ActionIdError("malformed action")
+    return room_id, int(round_text), verb, arg

@@ -1,0 +1,24 @@
+"""What a state transition asks the manager to do after it is stored."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.views.model import View
+from storage.api import RoomStatus, RoundRecord, SettlementRecord
+
+
+@dataclass
+class Effects:
+    changed: bool = True  # False: nothing to store (information, showing a view)
+    toast: tuple[str, dict[str, Any]] | None = None  # (catalog key, params) for the actor
+    table: bool = False  # re-render the table message
+    table_fresh: bool = False  # ... as a new message
+    hands: list[str] = field(default_factory=list)  # player keys whose hand views to send
+    settlement: bool = False  # post the settlement view of the current round
+    notices: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # group notices
+    views: list[View] = field(default_factory=list)  # views rendered already
+    round_record: RoundRecord | None = None
+    settlement_record: SettlementRecord | None = None
+    status: RoomStatus = RoomStatus.OPEN

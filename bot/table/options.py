@@ -1,0 +1,177 @@
+"""Room options as the owner sets them (RULES.md §6), and the Rules of a round.
+
+A room stores its preset and the owner's overrides as a JSON-ready dict.
+Every change is validated through ``bot.rules.make_rules``; the
+``OptionError`` sentence is the reply when a combination is not allowed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.rules.cards import parse_rank, rank_char
+from bot.rules.options import OptionError, Preset, Rules, make_rules
+from bot.views.i18n import normalize_language
+
+# Rule options the owner may set, with their short aliases (action args are
+# at most 32 characters).
+RULE_OPTIONS = (
+    "jokers",
+    "scoop_double",
+    "draw_counts_as_scoop",
+    "banker",
+    "added_suit",
+    "wheel",
+    "wild_rank",
+    "escape_penalty",
+    "base",
+    "extra_three",
+)
+TABLE_OPTIONS = ("preset", "arrange_seconds", "deal_style", "language")
+ALIASES = {
+    "draw_scoop": "draw_counts_as_scoop",
+    "scoop": "scoop_double",
+    "escape": "escape_penalty",
+    "suit": "added_suit",
+    "wild": "wild_rank",
+    "time": "arrange_seconds",
+    "deal": "deal_style",
+    "lang": "language",
+    "extra3": "extra_three",
+}
+BOOL_OPTIONS = ("scoop_double", "draw_counts_as_scoop", "banker", "escape_penalty", "extra_three")
+MIN_ARRANGE_SECONDS = 15
+MAX_ARRANGE_SECONDS = 900
+
+_TRUE = {"on", "true", "yes", "1", "y", "开", "開"}
+_FALSE = {"off", "false", "no", "0", "n", "关", "關"}
+
+
+def default_options(arrange_seconds: int) -> dict[str, Any]:
+    """The table options of a new room (rule overrides start empty)."""
+    return {
+        "rules": {},  # overrides of the preset, as make_rules takes them
+        "random_wild_rank": False,
+        "arrange_seconds": arrange_seconds,
+        "deal_style": "one",
+    }
+
+
+def _bool(name: str, text: str) -> bool:
+    t = text.strip().lower()
+    if t in _TRUE:
+        return True
+    if t in _FALSE:
+        return False
+    raise OptionError(f"option {name} must be on or off, not {text!r}")
+
+
+def parse_assignment(arg: str | None) -> tuple[str, str]:
+    if not arg or "=" not in arg:
+        raise OptionError("write an option as name=value, e.g. jokers=2")
+    name, _, value = arg.partition("=")
+    name = name.strip().lower()
+    name = ALIASES.get(name, name)
+    if name not in RULE_OPTIONS + TABLE_OPTIONS:
+        raise OptionError(f"unknown option {name!r}")
+    return name, value.strip()
+
+
+def rules_for(state: dict[str, Any], players: int, wild_rank: str | None = None) -> Rules:
+    """The validated Rules of this room at a number of players. With the
+    random wild rank (百变) on, ``wild_rank`` is the rank drawn for the round."""
+    overrides = dict(state["options"]["rules"])
+    if state["options"].get("random_wild_rank"):
+        overrides["wild_rank"] = wild_rank or "2"
+    return make_rules(state["preset"], players, overrides)
+
+
+def _possible(state: dict[str, Any], current: int) -> None:
+    """Accept a combination that some player count allows; otherwise raise
+    the reason at the present count (so the owner can set the options of a
+    5-player or banker table before everyone has joined)."""
+    first = min(5, max(2, current))
+    error: OptionError | None = None
+    for n in (first, 2, 3, 4, 5):
+        try:
+            rules_for(state, n)
+            return
+        except OptionError as e:
+            if error is None:
+                error = e
+    assert error is not None
+    raise error
+
+
+def apply_option(state: dict[str, Any], arg: str | None, current_players: int) -> tuple[str, str]:
+    """Set one option on ``state`` (a copy the caller may throw away).
+    Returns (name, shown value). Raises OptionError with the reason."""
+    name, value = parse_assignment(arg)
+    opts = state["options"]
+    if name == "preset":
+        try:
+            state["preset"] = Preset(value.lower()).value
+        except ValueError:
+            raise OptionError(f"unknown preset {value!r}: use classic or extended") from None
+    elif name == "language":
+        if not value.lower().startswith(("en", "zh")):
+            raise OptionError(f"unknown language {value!r}: use zh-Hans, zh-Hant or en")
+        state["language"] = normalize_language(value)
+        return name, state["language"]
+    elif name == "arrange_seconds":
+        if not value.isdigit() or not MIN_ARRANGE_SECONDS <= int(value) <= MAX_ARRANGE_SECONDS:
+            raise OptionError(
+                f"arrange_seconds must be a whole number from {MIN_ARRANGE_SECONDS} to {MAX_ARRANGE_SECONDS}"
+            )
+        opts["arrange_seconds"] = int(value)
+        return name, value
+    elif name == "deal_style":
+        if value.lower() not in ("one", "three", "1", "3"):
+            raise OptionError("deal_style must be one or three")
+        opts["deal_style"] = "three" if value.lower() in ("three", "3") else "one"
+        return name, opts["deal_style"]
+    elif name == "wild_rank":
+        low = value.lower()
+        if low in ("random", "rand", "百变", "百變"):
+            opts["random_wild_rank"] = True
+            opts["rules"].pop("wild_rank", None)
+        elif low in ("none", "off", "null", ""):
+            opts["random_wild_rank"] = False
+            opts["rules"].pop("wild_rank", None)
+        else:
+            try:
+                rank = parse_rank(value)
+            except ValueError:
+                raise OptionError(f"option wild_rank must be a rank, random or none, not {value!r}") from None
+            opts["random_wild_rank"] = False
+            opts["rules"]["wild_rank"] = rank_char(rank)
+    elif name in BOOL_OPTIONS:
+        opts["rules"][name] = _bool(name, value)
+    elif name in ("jokers", "base"):
+        if not value.isdigit():
+            raise OptionError(f"option {name} must be a whole number, not {value!r}")
+        opts["rules"][name] = int(value)
+    elif name == "added_suit":
+        opts["rules"][name] = None if value.lower() in ("none", "off", "") else value
+    elif name == "wheel":
+        opts["rules"][name] = value.lower()
+    _possible(state, current_players)
+    return name, value
+
+
+def summary(state: dict[str, Any]) -> dict[str, Any]:
+    """The options as shown to people: every value the table plays with."""
+    opts = state["options"]
+    r = opts["rules"]
+    from bot.rules.options import preset_defaults
+
+    base = preset_defaults(state["preset"])
+    merged = {k: r.get(k, base.get(k)) for k in RULE_OPTIONS}
+    merged["wheel"] = str(merged["wheel"])
+    if opts.get("random_wild_rank"):
+        merged["wild_rank"] = "random"
+    merged["preset"] = state["preset"]
+    merged["arrange_seconds"] = opts["arrange_seconds"]
+    merged["deal_style"] = opts["deal_style"]
+    merged["language"] = state["language"]
+    return merged

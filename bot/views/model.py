@@ -1,0 +1,75 @@
+"""Platform-neutral view models: what a chat shows, not how.
+
+The table manager returns Views; each platform adapter renders them with its
+own widgets (Telegram inline keyboards, Discord buttons, console text).
+A View's ``key`` names the message it belongs to, so an adapter edits the
+message it sent for that key instead of sending a new one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class ButtonStyle(StrEnum):
+    PRIMARY = "primary"
+    SECONDARY = "secondary"
+    SUCCESS = "success"
+    DANGER = "danger"
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """One button. ``action_id`` is a compact action string (see
+    ``bot.table.actions.encode``), at most 64 bytes; ``url`` buttons open a
+    link instead (deep links to the private chat)."""
+
+    label: str
+    action_id: str | None = None
+    style: ButtonStyle = ButtonStyle.SECONDARY
+    url: str | None = None
+    disabled: bool = False
+
+
+class ViewKind(StrEnum):
+    TABLE = "table"  # the room's one lobby/table message in the group
+    SETTLEMENT = "settlement"  # a round's result, posted once per round in the group
+    HAND = "hand"  # a player's private hand and arranging keyboard
+    NOTICE = "notice"  # a one-off message (reminder, info) to the group or a player
+
+
+class Audience(StrEnum):
+    GROUP = "group"  # the room's group chat / channel
+    PLAYER = "player"  # one player, privately (DM / ephemeral)
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One message's content, addressed to the group or to one player.
+
+    ``key`` identifies the message to edit in place (``table:<room>``,
+    ``hand:<room>:<player>``); two Views with the same key are successive
+    states of one message. ``user_id`` is the platform user id for PLAYER
+    views. ``lines`` are the text, one item per line; ``title`` is a short
+    heading (Discord embed title, bold first line elsewhere).
+    """
+
+    kind: ViewKind
+    audience: Audience
+    key: str
+    title: str
+    lines: tuple[str, ...]
+    buttons: tuple[tuple[Button, ...], ...] = ()
+    platform: str = ""
+    chat_id: str = ""  # the group chat / channel id
+    user_id: str | None = None  # the player, for PLAYER views
+    language: str = "zh-Hans"
+    # New message instead of an edit (e.g. the settlement of each round).
+    fresh: bool = False
+    meta: dict[str, str] = field(default_factory=dict, compare=False)
+
+    @property
+    def text(self) -> str:
+        body = "\n".join(self.lines)
+        return f"{self.title}\n{body}" if self.title else body

@@ -1,0 +1,156 @@
+"""The stored tables (sqlmodel). The alembic migrations in storage/migrations
+create exactly these; change both together.
+
+Times are naive UTC (SQLite keeps no zone). The score ledger holds one row
+per player per settled round, copied out of the settlement, so leaderboards
+and stats are single aggregate queries over one indexed table.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column, DateTime, Index, UniqueConstraint, text
+from sqlalchemy.types import TypeDecorator
+from sqlmodel import Field, SQLModel
+
+from storage.common import from_utc_naive, to_utc_naive
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """Stored as naive UTC in both dialects (SQLite keeps no zone, and a plain
+    timestamp compares the same everywhere); handed back as aware UTC."""
+
+    impl = DateTime(timezone=False)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: object) -> datetime | None:
+        return None if value is None else to_utc_naive(value)
+
+    def process_result_value(self, value: datetime | None, dialect: object) -> datetime | None:
+        return None if value is None else from_utc_naive(value)
+
+
+class Player(SQLModel, table=True):
+    """A person on one platform; the name is the one last seen in a settlement."""
+
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("platform", "user_id", name="uq_players_platform_user"),)
+
+    player_key: str = Field(primary_key=True, max_length=96)  # "<platform>:<user_id>"
+    platform: str = Field(max_length=32)
+    user_id: str = Field(max_length=64)
+    name: str = Field(max_length=256)
+    last_seen: datetime = Field(sa_type=UtcDateTime)
+
+
+class Room(SQLModel, table=True):
+    """One table in one chat; ``state`` is the manager's snapshot, guarded by ``version``."""
+
+    __tablename__ = "rooms"
+    __table_args__ = (
+        # At most one OPEN room per chat, enforced by the database itself so
+        # two bot processes cannot both open one (partial index: both dialects).
+        Index(
+            "uq_rooms_open_chat",
+            "platform",
+            "chat_id",
+            unique=True,
+            sqlite_where=text("status = 'open'"),
+            postgresql_where=text("status = 'open'"),
+        ),
+        Index("ix_rooms_status", "status"),
+    )
+
+    room_id: str = Field(primary_key=True, max_length=16)
+    platform: str = Field(max_length=32)
+    chat_id: str = Field(max_length=64)
+    status: str = Field(max_length=16)
+    version: int
+    language: str | None = Field(default=None, max_length=16)
+    state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(sa_type=UtcDateTime)
+    updated_at: datetime = Field(sa_type=UtcDateTime)
+
+
+class Round(SQLModel, table=True):
+    """A dealt round: the deck as drawn, its salt and the hash shown at the deal."""
+
+    __tablename__ = "rounds"
+
+    room_id: str = Field(
+        foreign_key="rooms.room_id", ondelete="CASCADE", primary_key=True, max_length=16
+    )
+    round_no: int = Field(primary_key=True)
+    platform: str = Field(max_length=32)
+    chat_id: str = Field(max_length=64)
+    deck: list[str] = Field(sa_column=Column(JSON, nullable=False))
+    salt: str = Field(max_length=128)
+    deck_hash: str = Field(max_length=128)
+    seats: list[str] = Field(sa_column=Column(JSON, nullable=False))
+    options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    started_at: datetime = Field(sa_type=UtcDateTime)
+
+
+class Settlement(SQLModel, table=True):
+    """A settled round; the primary key (room_id, round_no) is what makes
+    a settlement write-once."""
+
+    __tablename__ = "settlements"
+
+    room_id: str = Field(
+        foreign_key="rooms.room_id", ondelete="CASCADE", primary_key=True, max_length=16
+    )
+    round_no: int = Field(primary_key=True)
+    platform: str = Field(max_length=32)
+    chat_id: str = Field(max_length=64)
+    settled_at: datetime = Field(sa_type=UtcDateTime)
+    detail: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+
+
+class Arrangement(SQLModel, table=True):
+    """How one player set (or declared) their hand in one settled round."""
+
+    __tablename__ = "arrangements"
+
+    room_id: str = Field(primary_key=True, max_length=16)
+    round_no: int = Field(primary_key=True)
+    player_key: str = Field(primary_key=True, max_length=96)
+    lanes: dict[str, list[str]] | None = Field(default=None, sa_column=Column(JSON))
+    special: str | None = Field(default=None, max_length=64)
+    auto_arranged: bool = False
+    escaped: bool = False
+
+
+class ScoreLedger(SQLModel, table=True):
+    """One row per player per settled round: what leaderboards and stats sum."""
+
+    __tablename__ = "score_ledger"
+    __table_args__ = (
+        Index("ix_score_ledger_chat_time", "platform", "chat_id", "settled_at"),
+        Index("ix_score_ledger_player", "player_key"),
+    )
+
+    room_id: str = Field(primary_key=True, max_length=16)
+    round_no: int = Field(primary_key=True)
+    player_key: str = Field(primary_key=True, max_length=96)
+    platform: str = Field(max_length=32)
+    chat_id: str = Field(max_length=64)
+    name: str = Field(max_length=256)
+    points: int
+    win: bool
+    scoops: int = 0
+    home_run: bool = False
+    special: str | None = Field(default=None, max_length=64)
+    is_ai: bool = False
+    settled_at: datetime = Field(sa_type=UtcDateTime)
+
+
+metadata = SQLModel.metadata
+players = Player.__table__
+rooms = Room.__table__
+rounds = Round.__table__
+settlements = Settlement.__table__
+arrangements = Arrangement.__table__
+score_ledger = ScoreLedger.__table__

@@ -1,0 +1,212 @@
+"""A fake Telegram Bot API HTTP server (aiohttp) for end-to-end tests.
+
+The real python-telegram-bot client talks to it over HTTP (``base_url``
+pointed at ``http://127.0.0.1:<port>/bot``). It records every call, keeps the
+messages it "sent" (so a test can read a message's text and press its
+buttons), answers getUpdates with injected updates, and can be told to fail:
+403 Forbidden for users who never opened the bot, 429 with ``retry_after``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+BOT_ID = 7000000001
+BOT_USERNAME = "thirteen_test_bot"
+# Parameters PTB sends JSON-encoded inside the form body.
+_JSON_FIELDS = {"reply_markup", "commands", "scope", "allowed_updates", "link_preview_options",
+                "reply_parameters", "entities"}
+
+
+@dataclass
+class Call:
+    method: str
+    params: dict[str, Any]
+    status: int = 200
+
+
+@dataclass
+class StoredMessage:
+    chat_id: int
+    message_id: int
+    text: str
+    reply_markup: dict[str, Any] | None
+    edits: int = 0
+
+    @property
+    def buttons(self) -> list[dict[str, Any]]:
+        rows = (self.reply_markup or {}).get("inline_keyboard", [])
+        return [b for row in rows for b in row]
+
+
+@dataclass
+class FakeBotAPI:
+    """The server's state. ``opened`` holds the user ids that have started a
+    private chat with the bot; sending to any other private chat is refused
+    with 403, as Telegram does."""
+
+    calls: list[Call] = field(default_factory=list)
+    messages: dict[tuple[int, int], StoredMessage] = field(default_factory=dict)
+    opened: set[int] = field(default_factory=set)
+    # method name -> retry_after seconds for the next call of that method (once)
+    fail_429_once: dict[str, int] = field(default_factory=dict)
+    port: int = 0
+    _updates: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    _message_ids: itertools.count = field(default_factory=lambda: itertools.count(100))
+    _update_ids: itertools.count = field(default_factory=lambda: itertools.count(1))
+    _runner: web.AppRunner | None = None
+
+    # ---- lifecycle -----------------------------------------------------------------
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_route("POST", "/bot{token}/{method}", self._dispatch)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    # ---- what the tests read -----------------------------------------------------
+    def calls_of(self, method: str) -> list[Call]:
+        return [c for c in self.calls if c.method == method]
+
+    def chat_messages(self, chat_id: int) -> list[StoredMessage]:
+        return [m for (c, _), m in sorted(self.messages.items()) if c == chat_id]
+
+    def last_message(self, chat_id: int) -> StoredMessage | None:
+        msgs = self.chat_messages(chat_id)
+        return msgs[-1] if msgs else None
+
+    def next_update_id(self) -> int:
+        return next(self._update_ids)
+
+    def inject(self, update: dict[str, Any]) -> None:
+        """Queue an update for the next getUpdates."""
+        self._updates.put_nowait(update)
+
+    # ---- the Bot API ---------------------------------------------------------------
+    async def _dispatch(self, request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        form = await request.post()
+        params: dict[str, Any] = {}
+        for name, value in form.items():
+            text = str(value)
+            params[name] = json.loads(text) if name in _JSON_FIELDS else text
+        retry = self.fail_429_once.pop(method, None)
+        if retry is not None:
+            self.calls.append(Call(method, params, 429))
+            return _error(429, f"Too Many Requests: retry after {retry}", retry_after=retry)
+        handler = getattr(self, f"_m_{method}", None)
+        if handler is None:
+            self.calls.append(Call(method, params, 404))
+            return _error(404, "Not Found: method not found")
+        status, result = await handler(params)
+        self.calls.append(Call(method, params, status))
+        if status != 200:
+            return _error(status, result)
+        return web.json_response({"ok": True, "result": result})
+
+    def _chat(self, chat_id: int) -> dict[str, Any]:
+        if chat_id < 0:
+            return {"id": chat_id, "type": "supergroup", "title": "Thirteen test group"}
+        return {"id": chat_id, "type": "private", "first_name": f"user{chat_id}"}
+
+    def _message_json(self, msg: StoredMessage) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "message_id": msg.message_id,
+            "date": int(time.time()),
+            "chat": self._chat(msg.chat_id),
+            "from": {"id": BOT_ID, "is_bot": True, "first_name": "Thirteen",
+                     "username": BOT_USERNAME},
+            "text": msg.text,
+        }
+        if msg.reply_markup:
+            out["reply_markup"] = msg.reply_markup
+        return out
+
+    async def _m_getMe(self, params: dict[str, Any]) -> tuple[int, Any]:
+        return 200, {"id": BOT_ID, "is_bot": True, "first_name": "Thirteen",
+                     "username": BOT_USERNAME, "can_join_groups": True,
+                     "can_read_all_group_messages": False, "supports_inline_queries": False}
+
+    async def _m_deleteWebhook(self, params: dict[str, Any]) -> tuple[int, Any]:
+        return 200, True
+
+    async def _m_setMyCommands(self, params: dict[str, Any]) -> tuple[int, Any]:
+        return 200, True
+
+    async def _m_answerCallbackQuery(self, params: dict[str, Any]) -> tuple[int, Any]:
+        return 200, True
+
+    async def _m_getChat(self, params: dict[str, Any]) -> tuple[int, Any]:
+        return 200, self._chat(int(params["chat_id"]))
+
+    async def _m_getUpdates(self, params: dict[str, Any]) -> tuple[int, Any]:
+        timeout = float(params.get("timeout", 0) or 0)
+        try:
+            first = await asyncio.wait_for(self._updates.get(), timeout=min(timeout, 1.0) or 0.01)
+        except TimeoutError:
+            return 200, []
+        batch = [first]
+        while not self._updates.empty():
+            batch.append(self._updates.get_nowait())
+        return 200, batch
+
+    def _refused(self, chat_id: int) -> str | None:
+        if chat_id > 0 and chat_id not in self.opened:
+            return "Forbidden: bot can't initiate conversation with a user"
+        return None
+
+    async def _m_sendMessage(self, params: dict[str, Any]) -> tuple[int, Any]:
+        chat_id = int(params["chat_id"])
+        refused = self._refused(chat_id)
+        if refused:
+            return 403, refused
+        msg = StoredMessage(chat_id, next(self._message_ids), params["text"],
+                            params.get("reply_markup"))
+        self.messages[(chat_id, msg.message_id)] = msg
+        return 200, self._message_json(msg)
+
+    def _find(self, params: dict[str, Any]) -> StoredMessage | None:
+        return self.messages.get((int(params["chat_id"]), int(params["message_id"])))
+
+    async def _m_editMessageText(self, params: dict[str, Any]) -> tuple[int, Any]:
+        msg = self._find(params)
+        if msg is None:
+            return 400, "Bad Request: message to edit not found"
+        markup = params.get("reply_markup")
+        if msg.text == params["text"] and msg.reply_markup == markup:
+            return 400, "Bad Request: message is not modified"
+        msg.text, msg.reply_markup = params["text"], markup
+        msg.edits += 1
+        return 200, self._message_json(msg)
+
+    async def _m_editMessageReplyMarkup(self, params: dict[str, Any]) -> tuple[int, Any]:
+        msg = self._find(params)
+        if msg is None:
+            return 400, "Bad Request: message to edit not found"
+        msg.reply_markup = params.get("reply_markup")
+        msg.edits += 1
+        return 200, self._message_json(msg)
+
+
+def _error(status: int, description: str, **parameters: Any) -> web.Response:
+    body: dict[str, Any] = {"ok": False, "error_code": status, "description": description}
+    if parameters:
+        body["parameters"] = parameters
+    return web.json_response(body, status=status)
