@@ -189,4 +189,5 @@ def sort_by_count(cards: Iterable[Card]) -> list[Card]:
     """Bigger groups of one rank first (quads, trips, pairs), then high to low."""
     cards = list(cards)
     counts = Counter(c.rank for c in cards)
-    return sorted(cards, key=lambda c: (c.is_joker, counts[c.rank], c.rank), reverse=True)
+    order = {s: i for i, s in enumerate((JOKER_SUIT, *SUITS))}
+    return sorted(cards, key=lambda c: (not c.is_joker, -counts[c.rank], -c.rank, order[c.suit]))
