@@ -143,6 +143,18 @@ def _place(
     return Arrangement.of(lanes[0], lanes[1], lanes[2])
 
 
+def _window_key(windows: tuple[frozenset[int], ...]) -> tuple[int, ...]:
+    return tuple(sorted(r for w in windows for r in w))
+
+
+# Every exact rank multiset of a three-straights split, for the natural case.
+_SPLITS_BY_RANKS: dict[tuple[int, ...], list[tuple[frozenset[int], ...]]] = {}
+for _h in _HEAD_WINDOWS:
+    for _m in _FIVE_WINDOWS:
+        for _t in _FIVE_WINDOWS:
+            _SPLITS_BY_RANKS.setdefault(_window_key((_h, _m, _t)), []).append((_h, _m, _t))
+
+
 def _three_straights(naturals: Sequence[Card], wild_cards: Sequence[Card], suited: bool) -> Arrangement | None:
     """A split into a 3-card straight and two 5-card straights (all three
     straight flushes when ``suited``)."""
@@ -158,6 +170,19 @@ def _three_straights(naturals: Sequence[Card], wild_cards: Sequence[Card], suite
         suit_choices = [(None, None, None)]
         key = _rank_only
     need = Counter(key(c) for c in naturals)
+    if not wild_cards:
+        # Without wild cards the windows hold exactly the hand's ranks.
+        splits = _SPLITS_BY_RANKS.get(tuple(sorted(c.rank for c in naturals)), [])
+        for windows in splits:
+            for suits in suit_choices:
+                keys = [[(r, s) if suited else r for r in w] for w, s in zip(windows, suits, strict=True)]
+                if Counter(k for lane in keys for k in lane) == need:
+                    return _place(naturals, wild_cards, keys, key)
+        return None
+    if not suited:
+        return _three_straights_wild(naturals, wild_cards)
+    if _three_straights_wild(naturals, wild_cards) is None:
+        return None  # every straight flush is a straight
     for suits in suit_choices:
         for head in _HEAD_WINDOWS:
             for mid in _FIVE_WINDOWS:
@@ -173,6 +198,33 @@ def _three_straights(naturals: Sequence[Card], wild_cards: Sequence[Card], suite
                     if rest_ranks <= tail:
                         keys = [*lanes_keys, [(r, suits[2]) if suited else r for r in tail]]
                         return _place(naturals, wild_cards, keys, key)
+    return None
+
+
+_PAIR_COVERS: list[tuple[frozenset[int], frozenset[int], tuple[int, ...]]] = [
+    (h, m, tuple((r in h) + (r in m) for r in range(15))) for h in _HEAD_WINDOWS for m in _FIVE_WINDOWS
+]
+
+
+def _three_straights_wild(naturals: Sequence[Card], wild_cards: Sequence[Card]) -> Arrangement | None:
+    """Three straights with wild cards filling any missing ranks."""
+    need = [0] * 15
+    for c in naturals:
+        need[c.rank] += 1
+    ranks = [r for r in range(15) if need[r]]
+    for head, mid, cover in _PAIR_COVERS:
+        rest = []
+        for r in ranks:
+            d = need[r] - cover[r]
+            if d > 1:
+                break
+            if d == 1:
+                rest.append(r)
+        else:
+            for tail in _FIVE_WINDOWS:
+                if tail.issuperset(rest):
+                    keys = [list(head), list(mid), list(tail)]
+                    return _place(naturals, wild_cards, keys, _rank_only)
     return None
 
 

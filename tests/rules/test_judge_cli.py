@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from bot.cli.judge import judge
 from bot.cli.jsonl import handle_lines
+from bot.cli.judge import judge
 
 EXAMPLE_IN = {
     "preset": "classic",

@@ -1,0 +1,221 @@
+"""Differential tests: the engine (bot.rules) against the independent reference
+in this folder, on random tables, lanes, hands and rounds.
+
+Compared: the ORDER of lane keys (pairs of lanes, head vs middle included) and
+lane categories, foul verdicts, special detection (name, points, naturalness)
+and complete settlements, both through ``bot.rules.settle`` and through
+``python -m bot judge``. Default sizes keep the run short; set e.g.
+``DIFF_ROUNDS=20000`` for a long run (every loop scales with it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.rules import Arrangement, check_foul, detect_special, evaluate_lane, settle
+
+from .deals import (
+    deal_hands,
+    fouled_arrangement,
+    legal_arrangement,
+    random_table,
+    shaped_lane,
+    twin_lane,
+)
+from .reference import cmp, is_fouled, lane_key
+from .reference_settle import settle_ref
+from .reference_specials import detect
+from .rounds import json_diff, rounds, tokens
+
+_ROUNDS = int(os.environ.get("DIFF_ROUNDS", "0") or 0)
+_DEFAULT_ROUNDS = 400
+
+
+def scaled(default: int) -> int:
+    """Loop sizes: the default, or proportionally more under DIFF_ROUNDS."""
+    return max(1, default * _ROUNDS // _DEFAULT_ROUNDS) if _ROUNDS else default
+
+
+def _fail(problems: list[str], what: str, total: int) -> None:
+    assert not problems, f"{len(problems)} of {total} {what} disagree; first ones:\n" + "\n".join(
+        problems[:8]
+    )
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+def _engine_cmp(a, b) -> int:
+    return (a > b) - (a < b)
+
+
+def _lane_case(rng: random.Random) -> str | None:
+    """One random pair of lanes; a description when engine and reference disagree."""
+    table = random_table(rng)
+    rules = table.rules
+    sa, sb = rng.choice([(3, 3), (5, 5), (5, 5), (3, 5)])
+    a = shaped_lane(rng, rules, sa)
+    b = twin_lane(rng, rules, a) if sa == sb and rng.random() < 0.4 else shaped_lane(rng, rules, sb)
+    ka, kb = lane_key(a, rules), lane_key(b, rules)
+    ea, eb = evaluate_lane(a, rules), evaluate_lane(b, rules)
+    want, got = cmp(ka, kb), _engine_cmp(ea, eb)
+    cats = (ka[0], kb[0]), (int(ea.category), int(eb.category))
+    if want != got or cats[0] != cats[1]:
+        return (
+            f"options={table.options} a={tokens(a)} b={tokens(b)}: want cmp {want} "
+            f"categories {cats[0]}, got cmp {got} categories {cats[1]} (ref {ka} vs {kb})"
+        )
+    return None
+
+
+def test_lane_order_seeded() -> None:
+    total = scaled(3000)
+    problems = [p for i in range(total) if (p := _lane_case(random.Random(1000 + i)))]
+    _fail(problems, "lane pairs", total)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False))
+def test_lane_order_hypothesis(rng: random.Random) -> None:
+    assert _lane_case(rng) is None, _lane_case(rng)
+
+
+def _foul_case(rng: random.Random) -> tuple[str | None, bool]:
+    table = random_table(rng)
+    rules = table.rules
+    cards = deal_hands(rng, rules, special_rate=0.1)[0]
+    pick = rng.random()
+    lanes = (legal_arrangement if pick < 0.5 else fouled_arrangement)(cards, rng, rules)
+    if lanes is None:
+        return None, False
+    want = is_fouled(*lanes, rules)
+    got = check_foul(Arrangement.of(*lanes), rules) is not None
+    if want != got:
+        return (
+            f"options={table.options} head={tokens(lanes[0])} middle={tokens(lanes[1])} "
+            f"tail={tokens(lanes[2])}: want fouled={want}, got fouled={got}"
+        ), want
+    return None, want
+
+
+def test_foul_verdicts_seeded() -> None:
+    total = scaled(1500)
+    problems, fouled = [], 0
+    for i in range(total):
+        p, f = _foul_case(random.Random(2000 + i))
+        fouled += f
+        if p:
+            problems.append(p)
+    _fail(problems, "arrangements", total)
+    assert total // 4 < fouled < total, "both legal and fouled arrangements are exercised"
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False))
+def test_foul_verdicts_hypothesis(rng: random.Random) -> None:
+    problem, _ = _foul_case(rng)
+    assert problem is None, problem
+
+
+def _special_case(rng: random.Random) -> tuple[str | None, bool]:
+    table = random_table(rng)
+    rules = table.rules
+    cards = deal_hands(rng, rules, special_rate=0.8)[0]
+    ref = detect(cards, rules)
+    eng = detect_special(cards, rules)
+    want = None if ref is None else ref
+    got = None if eng is None else (eng.hand.value, eng.points, eng.natural)
+    if want != got:
+        return f"options={table.options} preset={table.preset} cards={tokens(cards)}: want {want}, got {got}", (
+            ref is not None
+        )
+    return None, ref is not None
+
+
+def test_specials_seeded() -> None:
+    total = scaled(1500)
+    problems, found = [], 0
+    for i in range(total):
+        p, f = _special_case(random.Random(3000 + i))
+        found += f
+        if p:
+            problems.append(p)
+    _fail(problems, "hands", total)
+    assert found > total // 10, "special hands are exercised"
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False))
+def test_specials_hypothesis(rng: random.Random) -> None:
+    problem, _ = _special_case(rng)
+    assert problem is None, problem
+
+
+def _settle_problems(rs) -> list[str]:
+    problems = []
+    for r in rs:
+        want = settle_ref(r.seats, r.table.rules, r.banker, r.escaped)
+        got = settle(r.hands, r.table.rules, banker=r.banker, escaped=r.escaped).to_json()
+        diff = json_diff(want, got)
+        if diff:
+            problems.append(f"{r.describe()}\n    " + "; ".join(diff[:6]))
+    return problems
+
+
+def test_settlement_seeded() -> None:
+    rs = rounds(4000, scaled(_DEFAULT_ROUNDS))
+    _fail(_settle_problems(rs), "rounds", len(rs))
+    # The generator does reach the interesting rules.
+    assert any(r.banker for r in rs)
+    assert any(r.escaped for r in rs)
+    assert any(s.special for r in rs for s in r.seats)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(min_value=0, max_value=2**31))
+def test_settlement_hypothesis(seed: int) -> None:
+    problems = _settle_problems(rounds(seed, 1))
+    assert not problems, problems[0]
+
+
+def run_judge(lines: list[dict]) -> tuple[int, list[dict]]:
+    text = "".join(json.dumps(line) + "\n" for line in lines)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot", "judge"], input=text, capture_output=True, text=True, timeout=600
+    )
+    out = [json.loads(x) for x in proc.stdout.splitlines() if x.strip()]
+    assert len(out) == len(lines), proc.stderr[-2000:]
+    return proc.returncode, out
+
+
+def test_judge_settlements() -> None:
+    rs = rounds(5000, scaled(300))
+    rc, outs = run_judge([r.line for r in rs])
+    problems = []
+    for r, got in zip(rs, outs, strict=True):
+        want = {"ok": True, **settle_ref(r.seats, r.table.rules, r.banker, r.escaped)}
+        diff = json_diff(want, got)
+        if diff:
+            problems.append(f"{r.describe()}\n    " + "; ".join(diff[:6]))
+    _fail(problems, "judge lines", len(rs))
+    assert rc == 0
+
+
+def test_judge_refuses_fouled_lines() -> None:
+    rs = rounds(6000, scaled(60), fouled=True)
+    rc, outs = run_judge([r.line for r in rs])
+    problems = [
+        f"{r.describe()}: want ok false, got {got}"
+        for r, got in zip(rs, outs, strict=True)
+        if got.get("ok") is not False or not got.get("error")
+    ]
+    _fail(problems, "fouled judge lines", len(rs))
+    assert rc == 2
