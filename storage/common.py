@@ -12,7 +12,7 @@ import secrets
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from storage.api import LeaderRow, Period
+from storage.api import LeaderRow, Period, StorageError
 
 _ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 ROOM_ID_LENGTH = 6  # 36**6 ≈ 2.2e9 ids: collisions are retried, and it keeps callback data short
@@ -29,7 +29,10 @@ def new_room_id() -> str:
 def json_copy(value: Any) -> Any:
     """A deep copy through JSON: what the SQL repository would hand back,
     so the memory repository rejects non-JSON state exactly like SQL does."""
-    return json.loads(json.dumps(value))
+    try:
+        return json.loads(json.dumps(value))
+    except (TypeError, ValueError) as exc:
+        raise StorageError(f"not storable as JSON: {exc}") from exc
 
 
 def to_utc_naive(moment: datetime) -> datetime:

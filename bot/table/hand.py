@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from bot.rules.cards import Card, parse_card, sort_by_count, sort_by_rank, sort_by_suit
@@ -51,8 +52,11 @@ def new_hand(tokens: Sequence[str]) -> dict[str, Any]:
     return hand
 
 
+_card = lru_cache(maxsize=512)(parse_card)  # tokens repeat: parse each once
+
+
 def cards_of(hand: dict[str, Any]) -> list[Card]:
-    return [parse_card(t) for t in hand["cards"]]
+    return [_card(t) for t in hand["cards"]]
 
 
 def sorted_order(hand: dict[str, Any], how: str) -> list[int]:
@@ -163,9 +167,9 @@ def indexes_for(hand: dict[str, Any], tokens: Sequence[str], taken: set[int]) ->
     deck, or the same joker token, take distinct indexes)."""
     out = []
     for tok in tokens:
-        card = parse_card(tok)
+        card = _card(tok)
         for i, own in enumerate(hand["cards"]):
-            if i not in taken and parse_card(own) == card:
+            if i not in taken and _card(own) == card:
                 out.append(i)
                 taken.add(i)
                 break
@@ -208,3 +212,9 @@ def kept_cards(hand: dict[str, Any]) -> list[Card]:
 
 def same_cards(a: Sequence[Card], b: Sequence[Card]) -> bool:
     return Counter(a) == Counter(b)
+
+
+def kept_tokens(hand: dict[str, Any]) -> list[str]:
+    """Tokens of the 13 cards in play, in lane order."""
+    a = arrangement_tokens(hand)
+    return a["head"] + a["middle"] + a["tail"]

@@ -87,20 +87,27 @@ def rules_for(state: dict[str, Any], players: int, wild_rank: str | None = None)
 
 
 def _possible(state: dict[str, Any], current: int) -> None:
-    """Accept a combination that some player count allows; otherwise raise
-    the reason at the present count (so the owner can set the options of a
-    5-player or banker table before everyone has joined)."""
-    first = min(5, max(2, current))
-    error: OptionError | None = None
-    for n in (first, 2, 3, 4, 5):
+    """Accept a combination that some player count allows (so the owner can
+    set up a 5-player or banker table before everyone has joined). Otherwise
+    raise the reason at the count the options themselves ask for (banker: 4,
+    added suit: 5, 多三张: 3), which names the real conflict."""
+    r = state["options"]["rules"]
+    errors: dict[int, OptionError] = {}
+    for n in (2, 3, 4, 5):
         try:
             rules_for(state, n)
             return
         except OptionError as e:
-            if error is None:
-                error = e
-    assert error is not None
-    raise error
+            errors[n] = e
+    if r.get("banker"):
+        wanted = 4
+    elif r.get("added_suit"):
+        wanted = 5
+    elif r.get("extra_three"):
+        wanted = 3
+    else:
+        wanted = min(5, max(2, current))
+    raise errors[wanted]
 
 
 def apply_option(state: dict[str, Any], arg: str | None, current_players: int) -> tuple[str, str]:

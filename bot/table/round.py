@@ -188,7 +188,9 @@ def arrange_action(state: dict[str, Any], key: str, verb: str, arg: str | None, 
     elif verb == "suggest":
         if hand["done"]:
             raise Refused("err.already_done")
-        hand["suggestions"] = solving.suggestions(H.cards_of(hand), rules, len(rnd["seats"]))
+        hand["suggestions"] = solving.suggestions(
+            H.cards_of(hand), rules, len(rnd["seats"]), banker=rnd["banker"] == key
+        )
     elif verb == "apply":
         if hand["done"]:
             raise Refused("err.already_done")

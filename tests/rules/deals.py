@@ -48,7 +48,7 @@ def random_table(rng: random.Random) -> Table:
     }
     if players == 5:
         opts["added_suit"] = rng.choice(SUITS)
-    elif preset == "classic" and players == 4 and rng.random() < 0.3:
+    elif preset == "classic" and players == 4 and rng.random() < 0.45:
         opts["banker"] = True
     else:
         extra = rng.random()
@@ -146,9 +146,12 @@ def heuristic_split(cards: Sequence[Card], rules: Rules) -> Lanes:
 
 def legal_arrangement(cards: Sequence[Card], rng: random.Random, rules: Rules) -> Lanes | None:
     """A legal arrangement per the reference, or None if none was found quickly."""
-    tries = [heuristic_split(cards, rules)] if rng.random() < 0.5 else []
-    tries += [random_split(cards, rng, rules) for _ in range(40)]
-    for lanes in tries:
+    if rng.random() < 0.5:
+        lanes = heuristic_split(cards, rules)
+        if not is_fouled(*lanes, rules):
+            return lanes
+    for _ in range(40):
+        lanes = random_split(cards, rng, rules)
         if not is_fouled(*lanes, rules):
             return lanes
     return None

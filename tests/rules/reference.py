@@ -14,9 +14,10 @@ keys is meant to match the engine, never their representation.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from functools import cache
 from itertools import combinations, combinations_with_replacement
+from typing import NamedTuple
 
 from bot.rules.cards import RANKS, SUITS, Card
 from bot.rules.options import Rules, Wheel
@@ -42,11 +43,19 @@ Key = tuple  # (category, ranks, not_added_suit, -wilds)
 ALL_52: tuple[Plain, ...] = tuple((r, s) for s in SUITS for r in RANKS)
 
 
+class _Ctx(NamedTuple):
+    """The parts of Rules a lane key depends on (hashable, for the cache)."""
+
+    wild_rank: int | None
+    added_suit: str | None
+    wheel: Wheel
+
+
 def is_joker(c: Card) -> bool:
     return c.rank > 14
 
 
-def is_wild_rank(c: Card, rules: Rules) -> bool:
+def is_wild_rank(c: Card, rules: Rules | _Ctx) -> bool:
     return not is_joker(c) and rules.wild_rank is not None and c.rank == rules.wild_rank
 
 
@@ -63,19 +72,25 @@ def straight_value(ranks_desc: Sequence[int], wheel: Wheel) -> int | None:
     return None
 
 
-def concrete5(cards: Sequence[Plain], rules: Rules) -> tuple[int, tuple[int, ...], int]:
+def _grouped(ranks: Sequence[int]) -> tuple[list[int], tuple[int, ...]]:
+    """Group sizes (biggest first) and the ranks in that order (bigger group,
+    then higher rank first): the rank list of every grouped category."""
+    counts: dict[int, int] = {}
+    for r in ranks:
+        counts[r] = counts.get(r, 0) + 1
+    grouped = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
+    return [n for _, n in grouped], tuple(r for r, _ in grouped)
+
+
+def concrete5(cards: Sequence[Plain], rules: Rules | _Ctx) -> tuple[int, tuple[int, ...], int]:
     """(category, ranks, not_added_suit) of five concrete cards (duplicates allowed:
     a joker may copy a card held elsewhere, and the 65-card deck has doubles)."""
     ranks = sorted((r for r, _ in cards), reverse=True)
-    counts = Counter(ranks)
-    # Ranks grouped: bigger groups first, then higher rank.
-    grouped = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
-    shape = [n for _, n in grouped]
-    order = tuple(r for r, _ in grouped)
+    shape, order = _grouped(ranks)
     suits = {s for _, s in cards}
     sixty_five = rules.added_suit is not None
     # Outside the 65-card deck a flush has five different ranks (RULES.md §2).
-    flush = len(suits) == 1 and (len(counts) == 5 or sixty_five)
+    flush = len(suits) == 1 and (len(shape) == 5 or sixty_five)
     added_flag = 0 if flush and rules.added_suit in suits else 1
     sv = straight_value(ranks, rules.wheel)
     if shape[0] == 5:
@@ -89,7 +104,7 @@ def concrete5(cards: Sequence[Plain], rules: Rules) -> tuple[int, tuple[int, ...
     if flush:
         if sixty_five:
             # 65-card deck: two pairs > one pair > no pair, pair ranks, then all ranks.
-            pairs = tuple(sorted((r for r, n in counts.items() if n == 2), reverse=True))
+            pairs = tuple(r for r, n in zip(order, shape, strict=True) if n == 2)
             return FLUSH, (len(pairs), *pairs, *ranks), added_flag
         return FLUSH, tuple(ranks), added_flag
     if sv is not None:
@@ -105,26 +120,23 @@ def concrete5(cards: Sequence[Plain], rules: Rules) -> tuple[int, tuple[int, ...
 
 def concrete3(cards: Sequence[Plain]) -> tuple[int, tuple[int, ...], int]:
     """A head: three of a kind > one pair > high card; never a straight or flush."""
-    counts = Counter(r for r, _ in cards)
-    grouped = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
-    order = tuple(r for r, _ in grouped)
-    n = grouped[0][1]
+    shape, order = _grouped([r for r, _ in cards])
+    n = shape[0]
     return (TRIPS if n == 3 else PAIR if n == 2 else HIGH), order, 1
 
 
 def _substitutions(fixed: Sequence[Plain], m: int) -> Iterator[tuple[Plain, ...]]:
-    """Every multiset of m cards the wild cards may stand for.
-
-    Up to two wild cards: all 52 cards each. Three or four (only with a wild
-    rank): suits only matter for "all five of one suit", so the suits already
-    in the lane plus one more suit cover every outcome (a test checks this
-    reduction against the full 52 on random lanes)."""
-    if m <= 2:
-        yield from combinations_with_replacement(ALL_52, m)
-        return
+    """Every multiset of m cards the wild cards may stand for, up to suits that
+    cannot change the key: suits matter only through "all five of one suit"
+    (and which suit that is), so when the fixed cards already hold two suits a
+    single suit serves, and otherwise their suit plus one other suit does. A
+    test checks this against all 52 cards on random lanes."""
     present = sorted({s for _, s in fixed})
-    fresh = [s for s in SUITS if s not in present][:1]
-    pool = [(r, s) for s in present + fresh for r in RANKS]
+    if len(present) >= 2:
+        suits = present[:1]
+    else:
+        suits = present + [s for s in SUITS if s not in present][: 2 - len(present)]
+    pool = [(r, s) for s in suits for r in RANKS]
     yield from combinations_with_replacement(pool, m)
 
 
@@ -133,6 +145,12 @@ def lane_key(cards: Sequence[Card], rules: Rules, *, full_52: bool = False) -> K
     (category, ranks, not_added_suit, -wilds) over every substitution."""
     if len(cards) not in (3, 5):
         raise ValueError("a lane has 3 or 5 cards")
+    ctx = _Ctx(rules.wild_rank, rules.added_suit, rules.wheel)
+    return _lane_key(tuple(sorted(cards)), ctx, full_52)
+
+
+@cache
+def _lane_key(cards: tuple[Card, ...], rules: _Ctx, full_52: bool) -> Key:
     jokers = [c for c in cards if is_joker(c)]
     wilds = [c for c in cards if is_wild_rank(c, rules)]
     plain = [(c.rank, c.suit) for c in cards if not is_joker(c) and not is_wild_rank(c, rules)]

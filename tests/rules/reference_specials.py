@@ -129,14 +129,27 @@ def _covers(need: Counter, have: Counter) -> bool:
     return all(have[k] >= n for k, n in need.items())
 
 
-def _three_straights(ranks: Sequence[int]) -> bool:
-    need = Counter(ranks)
+def _window_counts(windows, sizes) -> list[tuple[int, ...]]:
+    """Rank counts (index = rank) of every head window + middle window + tail window."""
+    out = set()
     for h in WINDOWS3:
-        for i, a in enumerate(WINDOWS5):
-            for b in WINDOWS5[i:]:
-                if _covers(need, Counter(h) + Counter(a) + Counter(b)):
-                    return True
-    return False
+        for a in WINDOWS5:
+            for b in WINDOWS5:
+                c = [0] * 15
+                for r in (*h, *a, *b):
+                    c[r] += 1
+                out.add(tuple(c))
+    return sorted(out)
+
+
+_STRAIGHT_SHAPES = _window_counts(WINDOWS3, WINDOWS5)
+
+
+def _three_straights(ranks: Sequence[int]) -> bool:
+    need = [0] * 15
+    for r in ranks:
+        need[r] += 1
+    return any(all(n <= h for n, h in zip(need, have, strict=True)) for have in _STRAIGHT_SHAPES)
 
 
 def _three_flushes(suits: Sequence[str]) -> bool:
@@ -150,17 +163,22 @@ def _three_flushes(suits: Sequence[str]) -> bool:
     return False
 
 
+_HEADS = [Counter((r, s) for r in w) for w in WINDOWS3 for s in SUITS]
+_FIVES = [Counter((r, s) for r in w) for w in WINDOWS5 for s in SUITS]
+
+
 def _three_straight_flushes(cards: Sequence[Plain]) -> bool:
     if not (_three_straights([r for r, _ in cards]) and _three_flushes([s for _, s in cards])):
         return False
     need = Counter(cards)
-    heads = [Counter((r, s) for r in w) for w in WINDOWS3 for s in SUITS]
-    fives = [Counter((r, s) for r in w) for w in WINDOWS5 for s in SUITS]
-    for h in heads:
-        for i, a in enumerate(fives):
-            for b in fives[i:]:
-                if _covers(need, h + a + b):
-                    return True
+    for h in _HEADS:
+        after_head = need - h
+        if after_head.total() > 10:
+            continue
+        for a in _FIVES:
+            rest = after_head - a
+            if rest.total() <= 5 and any(_covers(rest, b) for b in _FIVES):
+                return True
     return False
 
 

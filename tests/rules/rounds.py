@@ -35,6 +35,7 @@ class Round:
     banker: str | None
     escaped: tuple[str, ...]
     line: dict  # the judge input
+    fouled_id: str | None = None  # the seat given a fouled arrangement, if any
 
     def describe(self) -> str:
         return json.dumps(self.line, separators=(",", ":"))
@@ -49,7 +50,7 @@ def engine_special(cards: Sequence[Card], rules) -> tuple[str, bool] | None:
     return None if s is None else (s.hand.value, s.natural)
 
 
-def make_round(rng: random.Random, *, fouled: bool = False) -> Round | None:
+def make_round(rng: random.Random, *, fouled: bool = False, special_rate: float = 0.3) -> Round | None:
     """A random round, or None when the dice produced nothing usable.
 
     Specials are declared only where engine and reference agree on the special
@@ -65,7 +66,7 @@ def make_round(rng: random.Random, *, fouled: bool = False) -> Round | None:
             return None
         per_seat = [(lanes, None) for lanes in mirrored]
     else:
-        for cards in deal_hands(rng, rules):
+        for cards in deal_hands(rng, rules, special_rate=special_rate):
             ref = detect(cards, rules)
             if ref is not None and rng.random() < 0.7:
                 if engine_special(cards, rules) != (ref[0], ref[2]):
@@ -76,8 +77,10 @@ def make_round(rng: random.Random, *, fouled: bool = False) -> Round | None:
             if lanes is None:
                 return None
             per_seat.append((lanes, None))
+    fouled_id = None
     if fouled:
         k = rng.randrange(len(per_seat))
+        fouled_id = ids[k]
         lanes, cards = per_seat[k]
         all_cards = cards if cards is not None else [c for lane in lanes for c in lane]
         bad = fouled_arrangement(all_cards, rng, rules)
@@ -93,7 +96,11 @@ def make_round(rng: random.Random, *, fouled: bool = False) -> Round | None:
             seats.append(Seat(pid, special=ref))
             arr = eng.arrangement or Arrangement.of(*random_split(cards, rng, rules))
             hands.append(PlayerHand(pid, arr, special=eng))
-            players.append({"id": pid, "cards": tokens(cards), "declare": True})
+            if eng.arrangement is not None and rng.random() < 0.3:
+                # The lanes form of a declaration: the arrangement the player shows.
+                players.append({"id": pid, **eng.arrangement.to_tokens(), "declare": True})
+            else:
+                players.append({"id": pid, "cards": tokens(cards), "declare": True})
         else:
             seats.append(Seat(pid, lanes=lanes))
             hands.append(PlayerHand(pid, Arrangement.of(*lanes)))
@@ -111,14 +118,14 @@ def make_round(rng: random.Random, *, fouled: bool = False) -> Round | None:
         "banker": banker,
         "escaped": list(escaped),
     }
-    return Round(table, seats, hands, banker, escaped, line)
+    return Round(table, seats, hands, banker, escaped, line, fouled_id)
 
 
-def rounds(seed: int, count: int, *, fouled: bool = False) -> list[Round]:
+def rounds(seed: int, count: int, *, fouled: bool = False, special_rate: float = 0.3) -> list[Round]:
     out = []
     rng = random.Random(seed)
     while len(out) < count:
-        r = make_round(rng, fouled=fouled)
+        r = make_round(rng, fouled=fouled, special_rate=special_rate)
         if r is not None:
             out.append(r)
     return out
@@ -140,3 +147,19 @@ def json_diff(want, got, path: str = "") -> list[str]:
             out += json_diff(a, b, f"{path}[{i}]")
         return out
     return [] if want == got else [f"{path}: want {want!r} got {got!r}"]
+
+
+def seats_from_line(line: dict):
+    """(rules, seats, banker, escaped) of a JUDGE.md input line, for the reference."""
+    from bot.rules import make_rules, parse_cards
+
+    rules = make_rules(line["preset"], len(line["players"]), line.get("options") or {})
+    seats = []
+    for p in line["players"]:
+        if p.get("declare"):
+            cards = parse_cards(p["cards"]) if "cards" in p else parse_cards(p["head"] + p["middle"] + p["tail"])
+            seats.append(Seat(p["id"], special=detect(cards, rules)))
+        else:
+            lanes = (parse_cards(p["head"]), parse_cards(p["middle"]), parse_cards(p["tail"]))
+            seats.append(Seat(p["id"], lanes=lanes))
+    return rules, seats, line.get("banker"), tuple(line.get("escaped") or ())

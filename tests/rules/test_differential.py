@@ -15,14 +15,17 @@ import os
 import random
 import subprocess
 import sys
+from itertools import combinations
+from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.rules import Arrangement, check_foul, detect_special, evaluate_lane, settle
+from bot.rules import Arrangement, check_foul, detect_special, evaluate_lane, make_rules, settle
 
 from .deals import (
     deal_hands,
+    deck,
     fouled_arrangement,
     legal_arrangement,
     random_table,
@@ -34,6 +37,7 @@ from .reference_settle import settle_ref
 from .reference_specials import detect
 from .rounds import json_diff, rounds, tokens
 
+REPO_ROOT = Path(__file__).resolve().parents[2]
 _ROUNDS = int(os.environ.get("DIFF_ROUNDS", "0") or 0)
 _DEFAULT_ROUNDS = 400
 
@@ -134,8 +138,9 @@ def _special_case(rng: random.Random) -> tuple[str | None, bool]:
     want = None if ref is None else ref
     got = None if eng is None else (eng.hand.value, eng.points, eng.natural)
     if want != got:
-        return f"options={table.options} preset={table.preset} cards={tokens(cards)}: want {want}, got {got}", (
-            ref is not None
+        return (
+            f"options={table.options} preset={table.preset} cards={tokens(cards)}: want {want}, got {got}",
+            (ref is not None),
         )
     return None, ref is not None
 
@@ -179,6 +184,14 @@ def test_settlement_seeded() -> None:
     assert any(s.special for r in rs for s in r.seats)
 
 
+def test_settlement_of_special_duels() -> None:
+    """Rounds where most seats hold a special (special vs special, banker specials,
+    extended doubling, natural vs joker specials)."""
+    rs = rounds(4500, scaled(150), special_rate=1.0)
+    _fail(_settle_problems(rs), "rounds", len(rs))
+    assert sum(1 for r in rs if sum(1 for s in r.seats if s.special) >= 2) > len(rs) // 5
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(min_value=0, max_value=2**31))
 def test_settlement_hypothesis(seed: int) -> None:
@@ -189,7 +202,12 @@ def test_settlement_hypothesis(seed: int) -> None:
 def run_judge(lines: list[dict]) -> tuple[int, list[dict]]:
     text = "".join(json.dumps(line) + "\n" for line in lines)
     proc = subprocess.run(
-        [sys.executable, "-m", "bot", "judge"], input=text, capture_output=True, text=True, timeout=600
+        [sys.executable, "-m", "bot", "judge"],
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO_ROOT,  # `python -m bot` from the checkout, wherever pytest was started
     )
     out = [json.loads(x) for x in proc.stdout.splitlines() if x.strip()]
     assert len(out) == len(lines), proc.stderr[-2000:]
@@ -213,9 +231,98 @@ def test_judge_refuses_fouled_lines() -> None:
     rs = rounds(6000, scaled(60), fouled=True)
     rc, outs = run_judge([r.line for r in rs])
     problems = [
-        f"{r.describe()}: want ok false, got {got}"
+        f"{r.describe()}: want ok false naming {r.fouled_id}, got {got}"
         for r, got in zip(rs, outs, strict=True)
-        if got.get("ok") is not False or not got.get("error")
+        if got.get("ok") is not False or r.fouled_id not in str(got.get("error"))
     ]
     _fail(problems, "fouled judge lines", len(rs))
     assert rc == 2
+
+
+ORDER_TABLES = [
+    ("classic", 4, {}),
+    ("classic", 4, {"wheel": "low"}),
+    ("classic", 3, {"jokers": 2}),
+    ("extended", 4, {"jokers": 1}),
+    ("extended", 2, {"wild_rank": "9"}),
+    ("classic", 5, {"added_suit": "d"}),
+]
+
+
+def _order_problems(lanes, rules) -> list[str]:
+    """Sort by the reference key; neighbours must compare the same way in the engine.
+    (Two total orders that agree on every neighbour pair agree on every pair.)"""
+    keyed = sorted(((lane_key(lane, rules), lane) for lane in lanes), key=lambda kl: kl[0])
+    values = [evaluate_lane(lane, rules) for _, lane in keyed]
+    problems = []
+    for (k1, l1), (k2, l2), v1, v2 in zip(keyed, keyed[1:], values, values[1:], strict=False):
+        if cmp(k1, k2) != _engine_cmp(v1, v2) or k1[0] != int(v1.category):
+            problems.append(
+                f"{tokens(l1)} vs {tokens(l2)}: want {cmp(k1, k2)}, got {_engine_cmp(v1, v2)}"
+            )
+    return problems
+
+
+def test_lane_total_order() -> None:
+    """Thousands of lanes per table (heads and 5-card lanes together) sorted into one order."""
+    problems = []
+    for i, (preset, n, opts) in enumerate(ORDER_TABLES):
+        rules = make_rules(preset, n, opts)
+        rng = random.Random(7000 + i)
+        lanes = [shaped_lane(rng, rules, rng.choice([3, 5, 5])) for _ in range(scaled(1500))]
+        problems += [f"{preset} {opts}: {p}" for p in _order_problems(lanes, rules)]
+    _fail(problems, "neighbouring lanes", scaled(1500) * len(ORDER_TABLES))
+
+
+def test_every_head_in_one_order() -> None:
+    """All 3-card heads of the 54-card deck (two jokers), exhaustively."""
+    rules = make_rules("classic", 4, {"jokers": 2})
+    heads = list(combinations(deck(rules), 3))
+    _fail(_order_problems(heads, rules), "neighbouring heads", len(heads))
+
+
+def test_special_points_tables() -> None:
+    """Every special's points (or absence) in every preset, with and without the added suit
+    and with overrides of the house defaults."""
+    from bot.rules import SpecialHand, special_points
+
+    from .reference_specials import ORDER, points_table
+
+    problems = []
+    for preset, n, opts in [
+        ("classic", 4, {}),
+        ("classic", 5, {"added_suit": "h"}),
+        ("extended", 3, {}),
+        ("extended", 4, {"special_points": {"all_high": 12, "six_pairs": 4}}),
+        ("classic", 2, {"special_points": {"one_color": 6}}),
+    ]:
+        rules = make_rules(preset, n, opts)
+        table = points_table(rules)
+        for name in ORDER:
+            got = special_points(SpecialHand(name), rules)
+            if got != table.get(name):
+                problems.append(f"{preset} {n} {opts} {name}: want {table.get(name)}, got {got}")
+    _fail(problems, "special points", len(ORDER) * 5)
+
+
+def test_wild_heavy_lanes_in_one_order() -> None:
+    """Lanes holding two to four wild-rank cards (百变), which random lanes seldom reach."""
+    problems = []
+    for i, wild in enumerate(["6", "A", "2"]):
+        rules = make_rules(
+            "classic" if i % 2 else "extended",
+            4,
+            {"wild_rank": wild, "wheel": "low" if i == 2 else "second"},
+        )
+        rng = random.Random(8000 + i)
+        pool = deck(rules)
+        wilds = [c for c in pool if c.rank == rules.wild_rank]
+        others = [c for c in pool if c.rank != rules.wild_rank]
+        lanes = []
+        for _ in range(scaled(40)):
+            size = rng.choice([3, 5])
+            k = rng.choice([2, 3, 4]) if size == 5 else rng.choice([2, 3])
+            lanes.append(tuple(rng.sample(wilds, k) + rng.sample(others, size - k)))
+        lanes += [shaped_lane(rng, rules, 5) for _ in range(scaled(40))]
+        problems += [f"wild {wild}: {p}" for p in _order_problems(lanes, rules)]
+    _fail(problems, "neighbouring lanes", scaled(80) * 3)

@@ -58,6 +58,9 @@ class FakeBotAPI:
     # method name -> retry_after seconds for the next call of that method (once)
     fail_429_once: dict[str, int] = field(default_factory=dict)
     port: int = 0
+    webhook: dict[str, Any] | None = None  # the last setWebhook call's parameters
+    # group chat id -> supergroup id it was upgraded to (calls to the old id fail)
+    migrated: dict[int, int] = field(default_factory=dict)
     _updates: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
     _message_ids: itertools.count = field(default_factory=lambda: itertools.count(100))
     _update_ids: itertools.count = field(default_factory=lambda: itertools.count(1))
@@ -111,6 +114,11 @@ class FakeBotAPI:
         if retry is not None:
             self.calls.append(Call(method, params, 429))
             return _error(429, f"Too Many Requests: retry after {retry}", retry_after=retry)
+        old_chat = int(params["chat_id"]) if str(params.get("chat_id", "")).lstrip("-").isdigit() else 0
+        if old_chat in self.migrated:
+            self.calls.append(Call(method, params, 400))
+            return _error(400, "Bad Request: group chat was upgraded to a supergroup chat",
+                          migrate_to_chat_id=self.migrated[old_chat])
         handler = getattr(self, f"_m_{method}", None)
         if handler is None:
             self.calls.append(Call(method, params, 404))
@@ -145,6 +153,11 @@ class FakeBotAPI:
                      "can_read_all_group_messages": False, "supports_inline_queries": False}
 
     async def _m_deleteWebhook(self, params: dict[str, Any]) -> tuple[int, Any]:
+        self.webhook = None
+        return 200, True
+
+    async def _m_setWebhook(self, params: dict[str, Any]) -> tuple[int, Any]:
+        self.webhook = params
         return 200, True
 
     async def _m_setMyCommands(self, params: dict[str, Any]) -> tuple[int, Any]:
@@ -200,7 +213,10 @@ class FakeBotAPI:
         msg = self._find(params)
         if msg is None:
             return 400, "Bad Request: message to edit not found"
-        msg.reply_markup = params.get("reply_markup")
+        markup = params.get("reply_markup")
+        if markup == msg.reply_markup or (not markup and not msg.reply_markup):
+            return 400, "Bad Request: message is not modified"
+        msg.reply_markup = markup
         msg.edits += 1
         return 200, self._message_json(msg)
 

@@ -15,13 +15,15 @@ import contextlib
 import dataclasses
 import itertools
 import logging
+import warnings
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import timedelta
 from typing import Any, TypeVar
 
 from telegram import Bot, Message
-from telegram.error import BadRequest, Forbidden, RetryAfter
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
+from telegram.warnings import PTBDeprecationWarning
 
 from bot.platforms.telegram.reach import PrivateReach, room_of_key
 from bot.platforms.telegram.render import fingerprint, render_markup, render_text
@@ -30,10 +32,13 @@ from bot.views.model import Audience, View, ViewKind
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 PLATFORM = "telegram"
+KEYS_KEPT = 20_000  # older messages fall back to judging a press by its verb
 
 
 def _seconds(error: RetryAfter) -> float:
-    value = error.retry_after
+    with warnings.catch_warnings():  # int-vs-timedelta deprecation: both handled here
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        value = error.retry_after
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
 
 
@@ -65,6 +70,12 @@ class Outbox:
         self.rooms: dict[str, str] = {}  # room id -> group chat id
         self._room_language: dict[str, str] = {}
         self._shown: dict[str, str] = {}  # view key -> fingerprint of what it shows
+        self._rounds: dict[str, str] = {}  # view key -> round shown (hand views)
+        # (chat id, message id) -> view key, for the most recent messages only
+        self._keys: OrderedDict[tuple[int, int], str] = OrderedDict()
+        self._in_place: set[str] = set()  # NOTICE keys to edit once (a pressed panel)
+        # A group upgraded to a supergroup changes its id; the room keeps the old one.
+        self.migrated: dict[int, int] = {}
         self._queue: OrderedDict[str, View] = OrderedDict()
         self._seq = itertools.count()
         self._wake = asyncio.Event()
@@ -91,10 +102,15 @@ class Outbox:
             self._wake.set()
 
     def adopt(self, key: str, message: Message) -> None:
-        """A press came from ``message``: if ``key`` has no message yet (the bot
-        restarted and forgot its ids), the pressed one is it."""
-        if key not in self.messages:
-            self.messages[key] = (message.chat_id, message.message_id)
+        """A press on ``message`` answered with a view of ``key``: edit the
+        pressed message (also after a restart, when the ids were forgotten;
+        also for a NOTICE panel such as the settings, edited once in place)."""
+        self.messages[key] = (message.chat_id, message.message_id)
+        self._in_place.add(key)
+
+    def key_of(self, message: Message) -> str | None:
+        """The view key a message was sent for (None if not known)."""
+        return self._keys.get((message.chat_id, message.message_id))
 
     def start(self) -> None:
         if self._task is None:
@@ -162,7 +178,9 @@ class Outbox:
         if view.audience is Audience.PLAYER:
             return int(view.user_id) if view.user_id and view.user_id.lstrip("-").isdigit() else None
         chat = view.chat_id or self.rooms.get(room_of_key(view.key) or "", "")
-        return int(chat) if chat.lstrip("-").isdigit() else None
+        if not chat.lstrip("-").isdigit():
+            return None
+        return self.migrated.get(int(chat), int(chat))
 
     async def _deliver(self, view: View) -> None:
         chat_id = self._target(view)
@@ -176,8 +194,16 @@ class Outbox:
         text = render_text(view)
         markup = render_markup(view, self.bot_username)
         shown = fingerprint(text, markup)
-        one_off = view.kind is ViewKind.NOTICE
+        one_off = view.kind is ViewKind.NOTICE and view.key not in self._in_place
+        self._in_place.discard(view.key)
         known = None if one_off or view.fresh else self.messages.get(view.key)
+        round_tag = view.meta.get("round")
+        if known is not None and round_tag and self._rounds.get(view.key, round_tag) != round_tag:
+            # A new round's hand: a new message, so the player gets notified
+            # (an edit of last round's message makes no sound).
+            known = None
+        if round_tag:
+            self._rounds[view.key] = round_tag
         try:
             if known is not None:
                 if self._shown.get(view.key) == shown:
@@ -185,17 +211,40 @@ class Outbox:
                 if await self._edit(known, text, markup):
                     self._shown[view.key] = shown
                     return
-            message = await call_once_more(
-                self._bot.send_message, chat_id=chat_id, text=text, reply_markup=markup
-            )
+            message = await self._send(chat_id, text, markup)
         except (Forbidden, BadRequest) as error:
             if private and _unreachable(error):
                 self._hold(view)
                 return
             raise
+        self._keys[(message.chat_id, message.message_id)] = view.key
+        if len(self._keys) > KEYS_KEPT:
+            self._keys.popitem(last=False)
         if not one_off:
-            self.messages[view.key] = (chat_id, message.message_id)
+            replaced = self.messages.get(view.key)
+            self.messages[view.key] = (message.chat_id, message.message_id)
             self._shown[view.key] = shown
+            if replaced is not None and view.fresh and not private:
+                await self._retire(replaced)
+
+    async def _send(self, chat_id: int, text: str, markup: Any) -> Message:
+        try:
+            return await call_once_more(self._bot.send_message, chat_id=chat_id, text=text,
+                                        reply_markup=markup)
+        except ChatMigrated as moved:
+            # Follow the group to its new id, now and for every later view.
+            self.migrated[chat_id] = moved.new_chat_id
+            return await call_once_more(self._bot.send_message, chat_id=moved.new_chat_id,
+                                        text=text, reply_markup=markup)
+
+    async def _retire(self, known: tuple[int, int]) -> None:
+        """A fresh table message took over: take the buttons off the old one
+        so nobody keeps pressing a message that no longer changes."""
+        try:
+            await call_once_more(self._bot.edit_message_reply_markup, chat_id=known[0],
+                                 message_id=known[1], reply_markup=None)
+        except BadRequest:
+            log.debug("old message %s already gone or unchanged", known)
 
     async def _edit(self, known: tuple[int, int], text: str, markup: Any) -> bool:
         """Edit in place; False when the message is gone and a new one is needed."""
@@ -205,6 +254,9 @@ class Outbox:
                 self._bot.edit_message_text,
                 chat_id=chat_id, message_id=message_id, text=text, reply_markup=markup,
             )
+        except ChatMigrated as moved:
+            self.migrated[chat_id] = moved.new_chat_id
+            return False  # the old group's messages are read-only now: post anew
         except BadRequest as error:
             if "not modified" in error.message.lower():
                 return True

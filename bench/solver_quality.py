@@ -1,0 +1,97 @@
+"""Quality of the solver: simulated 4-player classic games, duplicate format.
+
+Every deal is played once with all four seats on the baseline and once per
+seat with that seat on the tested strategy (the other three on the
+baseline); the tested seat's result minus the baseline's result in the same
+seat on the same cards, divided by the 3 opponents, is one sample of
+"points per hand per opponent". Samples of one deal are averaged (they share
+cards), and the 95% interval is mean ± 1.96 · sd / sqrt(deals).
+
+    .venv/bin/python bench/solver_quality.py --deals 1500
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from solver_baselines import lane_percentile_sum, strongest_tail_first  # noqa: E402
+
+from bot.rules import PlayerHand, make_rules, settle  # noqa: E402
+from bot.solver import ai_arrange  # noqa: E402
+
+
+def strategies(rules):
+    return {
+        "strong": lambda cards: ai_arrange(cards, rules, "strong"),
+        "normal": lambda cards: ai_arrange(cards, rules, "normal"),
+        "easy": lambda cards: ai_arrange(cards, rules, "easy"),
+        "tail-first": lambda cards: strongest_tail_first(cards, rules),
+        "percentile": lambda cards: lane_percentile_sum(cards, rules),
+    }
+
+
+def seat_totals(plays, rules) -> list[int]:
+    from bot.rules import detect_special
+
+    hands = []
+    for i, (cards, (arr, declare)) in enumerate(plays):
+        special = detect_special(cards, rules) if declare else None
+        hands.append(PlayerHand(str(i), arr, special))
+    st = settle(hands, rules)
+    return [st.totals[str(i)] for i in range(len(hands))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--deals", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--tested", default="strong,normal")
+    ap.add_argument("--baselines", default="tail-first,percentile")
+    args = ap.parse_args(argv)
+    rules = make_rules("classic", 4)
+    strat = strategies(rules)
+    tested = args.tested.split(",")
+    baselines = args.baselines.split(",")
+    rng = random.Random(args.seed)
+    deck = list(rules.deck.cards())
+    diffs = {(t, b): [] for t in tested for b in baselines}
+    t0 = time.time()
+    strat["strong"](deck[:13])  # build the model outside the timing
+    t_build = time.time() - t0
+    t0 = time.time()
+    for _ in range(args.deals):
+        rng.shuffle(deck)
+        hands = [tuple(deck[13 * i : 13 * i + 13]) for i in range(4)]
+        plays = {name: [strat[name](h) for h in hands] for name in set(tested) | set(baselines)}
+        for b in baselines:
+            control = seat_totals(list(zip(hands, plays[b], strict=True)), rules)
+            for t in tested:
+                per_seat = []
+                for s in range(4):
+                    mix = [plays[t][i] if i == s else plays[b][i] for i in range(4)]
+                    res = seat_totals(list(zip(hands, mix, strict=True)), rules)
+                    per_seat.append((res[s] - control[s]) / 3)
+                diffs[(t, b)].append(float(np.mean(per_seat)))
+    elapsed = time.time() - t0
+    print(f"deals {args.deals}, seed {args.seed}, model build {t_build:.1f}s, games {elapsed:.1f}s")
+    print("tested vs baseline: points/hand/opponent, mean [95% interval]")
+    for (t, b), d in diffs.items():
+        a = np.array(d)
+        half = 1.96 * a.std(ddof=1) / np.sqrt(len(a))
+        print(
+            f"  {t:>8} vs {b:<10} {a.mean():+.3f}  [{a.mean() - half:+.3f}, {a.mean() + half:+.3f}]"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

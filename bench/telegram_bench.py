@@ -1,0 +1,145 @@
+"""Bot API calls per round per player, measured on scripted Telegram games.
+
+Runs whole rounds with 2, 3 and 4 players through the real
+python-telegram-bot client, the real TableManager and the fake Bot API
+server of tests/telegram, and counts every HTTP call the bot makes (start-up
+calls excluded). Each player taps 8 cards and confirms (taking a suggestion
+when the tapped split fouls), as a person would.
+
+Baseline, counted in the same run: one call per View the table produced plus
+one answer per press (what an adapter sending every view would cost; every
+one of those views would be a NEW message, while here most are edits).
+Per round per player unless the column says "/round".
+Modes:
+  edit       edit in place, skip unchanged messages, no coalescing window
+  coalesce   the same + 0.3 s coalescing, players tapping in bursts
+             (presses faster than the window, as a quick thumb does)
+
+    .venv/bin/python -m bot bench telegram [--rounds 4]   (= python bench/telegram_bench.py)
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from telegram import Update  # noqa: E402
+
+from bot.table.actions import Verb  # noqa: E402
+from bot.table.clock import FakeClock  # noqa: E402
+from bot.table.manager import TableManager  # noqa: E402
+from storage.memory import MemoryRepository  # noqa: E402
+from tests.telegram.fakebotapi import FakeBotAPI  # noqa: E402
+from tests.telegram.harness import Harness, TgUser, buttons_of  # noqa: E402
+from tests.telegram.play import alerted, arrange_by_suggestion, reveal  # noqa: E402
+
+STARTUP = {"getMe", "setMyCommands", "deleteWebhook"}
+
+
+async def _burst(h: Harness, user: TgUser, datas: list[str], message: Any) -> None:
+    """Presses processed back to back, delivery not awaited in between."""
+    for data in datas:
+        update = {"update_id": h.api.next_update_id(), "callback_query": {
+            "id": f"b{h.api.next_update_id()}", "from": user.json(), "chat_instance": "ci",
+            "data": data, "message": h.api._message_json(message)}}
+        await h.app.process_update(Update.de_json(update, h.app.bot))
+    await h.outbox.drain()
+
+
+async def play_round(h: Harness, users: list[TgUser], clock: FakeClock, burst: bool) -> None:
+    for user in users:
+        hand = h.hand_message(user)
+        picks = [b["callback_data"] for b in buttons_of(hand, Verb.PICK)][:8]
+        if burst:
+            await _burst(h, user, picks, hand)
+        else:
+            for data in picks:
+                await h.press(user, hand, data)
+        answer = await h.press_verb(user, hand, Verb.CONFIRM)
+        if alerted(answer):
+            await h.press_verb(user, hand, Verb.RESET)
+            await arrange_by_suggestion(h, user)
+    await reveal(h, clock)
+
+
+async def measure(players: int, rounds: int, mode: str) -> dict[str, float]:
+    api = FakeBotAPI()
+    await api.start()
+    users = [TgUser(100 + i, f"P{i}") for i in range(players)]
+    api.opened |= {u.id for u in users}
+    repo = MemoryRepository()
+    await repo.init()
+    clock = FakeClock(start=1_700_000_000)
+    manager = TableManager(repo, clock=clock, showdown_step_seconds=1.5, default_language="en")
+    produced = collections.Counter()
+    original_handle = manager.handle
+
+    async def counting_handle(action):  # type: ignore[no-untyped-def]
+        outcome = await original_handle(action)
+        produced["views"] += len(outcome.views)
+        return outcome
+
+    manager.handle = counting_handle  # type: ignore[method-assign]
+    window = 0.3 if mode == "coalesce" else 0.0
+    async with Harness(api, manager, coalesce_seconds=window) as h:
+        sink = manager._sink
+
+        async def counting_sink(views):  # type: ignore[no-untyped-def]
+            produced["views"] += len(views)
+            await sink(views)
+
+        manager.set_sink(counting_sink)
+        await manager.start()
+        await h.command(users[0], "/newgame")
+        for user in users[1:]:
+            await h.command(user, "/join")
+        start_calls = len(api.calls)
+        start_views = produced["views"]
+        presses_before = len(api.calls_of("answerCallbackQuery"))
+        for n in range(rounds):
+            if n == 0:
+                await h.command(users[0], "/startgame")
+            else:
+                settle = [m for m in h.group_messages() if buttons_of(m, Verb.START)][-1]
+                await h.press_verb(users[0], settle, Verb.START)
+            await play_round(h, users, clock, burst=(mode == "coalesce"))
+        calls = [c for c in api.calls[start_calls:] if c.method not in STARTUP]
+        presses = len(api.calls_of("answerCallbackQuery")) - presses_before
+        await manager.stop()
+    await api.stop()
+    per = rounds * players
+    group = [c for c in calls if str(c.params.get("chat_id", "")).startswith("-")]
+    return {
+        "views": (produced["views"] - start_views) / per,
+        "baseline": (produced["views"] - start_views + presses) / per,
+        "calls": len(calls) / per,
+        "sends": sum(c.method == "sendMessage" for c in calls) / per,
+        "edits": sum(c.method.startswith("edit") for c in calls) / per,
+        "answers": presses / per,
+        "group_sends": sum(c.method == "sendMessage" for c in group) / rounds,
+        "group_calls": len(group) / rounds,
+    }
+
+
+async def main(rounds: int) -> None:
+    print(f"# Bot API calls per round per player ({rounds} rounds each)")
+    print("| players | mode | views | baseline (views+answers) | calls | ratio | sends | edits "
+          "| answers | group sends/round | group calls/round |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for players in (2, 3, 4):
+        for mode in ("edit", "coalesce"):
+            m = await measure(players, rounds, mode)
+            print(f"| {players} | {mode} | {m['views']:.1f} | {m['baseline']:.1f} | {m['calls']:.1f} | "
+                  f"{m['calls'] / m['baseline']:.2f} | {m['sends']:.1f} | {m['edits']:.1f} | "
+                  f"{m['answers']:.1f} | {m['group_sends']:.1f} | {m['group_calls']:.1f} |")
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=4)
+    asyncio.run(main(parser.parse_args().rounds))

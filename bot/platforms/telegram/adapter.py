@@ -1,0 +1,222 @@
+"""Telegram updates -> Actions -> TableManager -> Views -> Outbox.
+
+No game decision is taken here: every command and button press becomes an
+``Action`` (the actor from the update, never from callback data) and the
+table manager answers. This module only decides how to show the answer.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Protocol
+
+from telegram import CallbackQuery, Message, Update, User
+from telegram.constants import ChatType
+from telegram.ext import ContextTypes
+
+from bot.platforms.telegram.deeplink import Payload, parse_payload
+from bot.platforms.telegram.outbox import Outbox, call_once_more
+from bot.platforms.telegram.render import NOOP
+from bot.table.actions import Action, ActionIdError, Actor, Outcome, Verb, decode
+from bot.views.i18n import normalize_language, t
+from bot.views.model import Audience, View
+
+log = logging.getLogger(__name__)
+Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]
+
+# Verbs whose first command word is passed on as the action's arg.
+_ARG_VERBS = {Verb.NEW, Verb.LANGUAGE, Verb.LEADERBOARD, Verb.VERIFY}
+# Presses made on a hand message / on a settings panel (to re-adopt the
+# message after a restart, when the adapter has forgotten its ids).
+_HAND_VERBS = {Verb.SHOW_HAND, Verb.PICK, Verb.UNDO, Verb.RESET, Verb.SORT, Verb.SUGGEST,
+               Verb.APPLY, Verb.DECLARE, Verb.CONFIRM}
+_SETTINGS_VERBS = {Verb.SETTINGS, Verb.SET_OPTION, Verb.ADD_AI, Verb.REMOVE_AI, Verb.LANGUAGE}
+_ALERT_LIMIT = 200
+
+
+class TableLike(Protocol):
+    async def handle(self, action: Action) -> Outcome: ...
+
+
+def actor_of(user: User) -> Actor:
+    return Actor(platform="telegram", user_id=str(user.id), name=user.full_name,
+                 language=user.language_code)
+
+
+class TelegramAdapter:
+    def __init__(self, manager: TableLike, outbox: Outbox) -> None:
+        self.manager = manager
+        self.outbox = outbox
+        self.install_sink = True
+
+    # ---- views produced without an action (timers) ------------------------------------
+    async def sink(self, views: Sequence[View]) -> None:
+        self.outbox.submit(views)
+
+    def _seen(self, user: User) -> Actor:
+        self.outbox.reach.names[str(user.id)] = user.full_name
+        return actor_of(user)
+
+    async def _reply(self, message: Message, text: str) -> None:
+        await call_once_more(message.reply_text, text=text, do_quote=True)
+
+    # ---- group commands ---------------------------------------------------------------
+    def group_command(self, verb: Verb) -> Handler:
+        async def handle(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+            message, user, chat = update.effective_message, update.effective_user, update.effective_chat
+            if message is None or user is None or chat is None:
+                return
+            if message.sender_chat is not None:
+                # An anonymous admin or a channel posting as the group: there is
+                # no person to seat, so say how to play instead of acting.
+                await self._reply(message, t(user.language_code, "tg.anonymous"))
+                return
+            arg = context.args[0][:32] if verb in _ARG_VERBS and context.args else None
+            action = Action(self._seen(user), verb, chat_id=str(chat.id), arg=arg)
+            outcome = await self.manager.handle(action)
+            if outcome.room_id:
+                self.outbox.rooms[outcome.room_id] = str(chat.id)
+            self.outbox.submit(outcome.views)
+            if not outcome.ok:
+                await self._reply(message, outcome.reply or t(user.language_code, "tg.refused"))
+                return
+            # A toast only when nothing visible changed in the group: every
+            # extra message counts against the group's flood limit.
+            if outcome.reply and not any(v.audience is Audience.GROUP for v in outcome.views):
+                await self._reply(message, outcome.reply)
+
+        return handle
+
+    async def group_only(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A group command typed in the private chat."""
+        message, user = update.effective_message, update.effective_user
+        if message is None or user is None:
+            return
+        self._seen(user)
+        self.outbox.user_opened(str(user.id))
+        await self._reply(message, t(user.language_code, "tg.group_only"))
+
+    # ---- private chat -----------------------------------------------------------------
+    async def start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/start [payload] in private: the chat is open now, so deliver what
+        was held, then act on the deep link's payload."""
+        message, user = update.effective_message, update.effective_user
+        if message is None or user is None:
+            return
+        actor = self._seen(user)
+        held = self.outbox.user_opened(actor.user_id)
+        payload = parse_payload(context.args[0] if context.args else None)
+        if payload is None:
+            if not held:
+                await self._reply(message, t(user.language_code, "tg.welcome"))
+            return
+        room_id = payload.room_id
+        chat_id = self.outbox.rooms.get(room_id, "")
+        if payload.kind is Payload.JOIN:
+            outcome = await self.manager.handle(Action(actor, Verb.JOIN, chat_id=chat_id, room_id=room_id))
+            if not outcome.ok:
+                await self._reply(message, outcome.reply or t(user.language_code, "tg.refused"))
+                return
+            self.outbox.submit(outcome.views)
+            await self._reply(message, outcome.reply or t(user.language_code, "tg.joined_private"))
+        elif not held:
+            outcome = await self.manager.handle(
+                Action(actor, Verb.SHOW_HAND, chat_id=chat_id, room_id=room_id))
+            if not outcome.ok:
+                await self._reply(message, outcome.reply or t(user.language_code, "tg.refused"))
+                return
+            # Asked for explicitly: post it at the bottom of the chat.
+            self.outbox.submit(dataclasses.replace(v, fresh=True) if v.audience is Audience.PLAYER
+                               else v for v in outcome.views)
+
+    async def private_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message, user = update.effective_message, update.effective_user
+        if message is None or user is None:
+            return
+        self._seen(user)
+        if not self.outbox.user_opened(str(user.id)):
+            await self._reply(message, t(user.language_code, "tg.welcome"))
+
+    # ---- buttons ----------------------------------------------------------------------
+    async def _answer(self, query: CallbackQuery, text: str | None, *, alert: bool = False) -> None:
+        await call_once_more(query.answer, text=text[:_ALERT_LIMIT] if text else None,
+                             show_alert=alert)
+
+    async def press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query, user = update.callback_query, update.effective_user
+        if query is None or user is None:
+            return
+        language = normalize_language(user.language_code)
+        try:
+            room_id, round_no, verb, arg = decode(query.data or "")
+        except ActionIdError:
+            await self._answer(query, t(language, "tg.bad_button"), alert=True)
+            return
+        actor = self._seen(user)
+        message = query.message if isinstance(query.message, Message) else None
+        private = message is None or message.chat.type == ChatType.PRIVATE
+        if private:
+            self.outbox.user_opened(actor.user_id)
+        chat_id = self.outbox.rooms.get(room_id, "") if private else str(message.chat.id)
+        action = Action(actor, verb, chat_id=chat_id, room_id=room_id, round_no=round_no, arg=arg)
+        outcome = await self.manager.handle(action)
+        if outcome.ok:
+            await self._answer(query, outcome.reply)
+        else:
+            await self._answer(query, outcome.reply or t(language, "tg.refused"), alert=True)
+        views = outcome.views
+        if message is not None and private:
+            pressed = self.outbox.key_of(message)
+            if outcome.ok and verb in _SETTINGS_VERBS and (pressed or "").startswith("settings:") \
+                    and not any(v.key == pressed for v in views):
+                # The panel itself must show the new value: ask for it again
+                # (a read-only action) and edit the pressed panel.
+                again = await self.manager.handle(
+                    Action(actor, Verb.SETTINGS, chat_id=chat_id, room_id=room_id))
+                views = views + again.views if again.ok else views
+            for view in views:
+                if view.key == pressed or (pressed is None and
+                                           self._is_pressed_message(view, actor.user_id, verb)):
+                    self.outbox.adopt(view.key, message)
+        if verb is Verb.SHOW_HAND and not private:
+            # "My hand" pressed in the group: post it at the bottom of the
+            # private chat rather than editing a message scrolled far up.
+            views = tuple(dataclasses.replace(v, fresh=True) if v.audience is Audience.PLAYER
+                          else v for v in views)
+        # A refusal may still carry a view (the hand showing why an
+        # arrangement was refused); nothing in the game changed.
+        self.outbox.submit(views)
+
+    @staticmethod
+    def _is_pressed_message(view: View, user_id: str, verb: Verb) -> bool:
+        """After a restart the message ids are forgotten: which view is the
+        message that was pressed, judged by the verb pressed."""
+        if view.fresh or view.audience is not Audience.PLAYER or view.user_id != user_id:
+            return False
+        if view.key.startswith("hand:"):
+            return verb in _HAND_VERBS
+        return view.key.startswith("settings:") and verb in _SETTINGS_VERBS
+
+    async def other_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Callback data that is not an action id: a disabled button (no-op)
+        or forged/ancient data (a short alert; nothing changes)."""
+        query, user = update.callback_query, update.effective_user
+        if query is None:
+            return
+        if query.data == NOOP:
+            await self._answer(query, None)
+            return
+        language = normalize_language(user.language_code if user else None)
+        await self._answer(query, t(language, "tg.bad_button"), alert=True)
+
+    async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        log.error("error while handling an update", exc_info=context.error)
+        if isinstance(update, Update) and update.callback_query is not None:
+            language = normalize_language(
+                update.effective_user.language_code if update.effective_user else None)
+            try:
+                await update.callback_query.answer(t(language, "tg.error"), show_alert=True)
+            except Exception:  # the query may already be answered
+                log.debug("could not answer the failed callback query", exc_info=True)

@@ -1,0 +1,157 @@
+"""Build and run the Telegram Application (python-telegram-bot v22).
+
+``build_application(settings, manager)`` wires the handlers, the rate limiter
+and the outbox; ``run_telegram(settings, manager)`` runs it next to other
+asyncio work (Discord, the table's timers): polling by default, a webhook
+when TELEGRAM_WEBHOOK_URL is set.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from urllib.parse import urlparse
+
+from telegram import Update
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    BaseRateLimiter,
+    CallbackQueryHandler,
+    CommandHandler,
+    filters,
+)
+
+from bot.config import Settings
+from bot.platforms.telegram.adapter import TableLike, TelegramAdapter
+from bot.platforms.telegram.menu import GROUP_COMMANDS, register_menu
+from bot.platforms.telegram.outbox import Outbox
+from bot.platforms.telegram.reach import PrivateReach
+from bot.table.actions import ACTION_PREFIX
+
+log = logging.getLogger(__name__)
+ADAPTER_KEY = "thirteen.adapter"
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+CONCURRENT_UPDATES = 16
+
+
+def adapter_of(application: Application) -> TelegramAdapter:
+    return application.bot_data[ADAPTER_KEY]  # type: ignore[no-any-return]
+
+
+async def open_adapter(app: Application) -> None:
+    """After ``initialize()`` (getMe done): start the outbox, take the
+    manager's timer views, register the command menu. run_polling and
+    run_webhook call it as post_init; run_telegram calls it itself."""
+    adapter = adapter_of(app)
+    adapter.outbox.bot_username = app.bot.username
+    adapter.outbox.start()
+    if adapter.install_sink:
+        adapter.manager.set_sink(adapter.sink)  # type: ignore[attr-defined]
+    await register_menu(app.bot)
+
+
+async def close_adapter(app: Application) -> None:
+    """Deliver what is still queued, then stop the outbox."""
+    await adapter_of(app).outbox.stop()
+
+
+def build_application(
+    settings: Settings,
+    manager: TableLike,
+    *,
+    rate_limiter: BaseRateLimiter | None = None,
+    coalesce_seconds: float = 0.3,
+    install_sink: bool = True,
+) -> Application:
+    """The Application for ``manager``. With ``install_sink`` the manager's
+    timer views (reminders, auto-arrange, showdown steps) go to this bot;
+    a process running several platforms on one manager installs its own
+    sink and calls ``adapter_of(app).sink`` for Telegram's views."""
+    if settings.telegram_token is None:
+        raise ValueError("TELEGRAM_TOKEN is not set")
+    # At most 20 messages a minute per group; on 429 wait and retry once.
+    limiter = rate_limiter or AIORateLimiter(max_retries=1)
+
+    application = (
+        ApplicationBuilder()
+        .token(settings.telegram_token.get_secret_value())
+        .base_url(settings.telegram_base_url)
+        .base_file_url(settings.telegram_base_file_url)
+        .rate_limiter(limiter)
+        # Updates of different rooms need not wait for each other; the table
+        # manager serialises each room with its own lock (FIFO, in arrival order).
+        .concurrent_updates(CONCURRENT_UPDATES)
+        .post_init(open_adapter)
+        .post_stop(close_adapter)
+        .build()
+    )
+    adapter = TelegramAdapter(manager, Outbox(application.bot, PrivateReach(),
+                                              coalesce_seconds=coalesce_seconds))
+    adapter.install_sink = install_sink
+    application.bot_data[ADAPTER_KEY] = adapter
+
+    groups = filters.ChatType.GROUPS
+    private = filters.ChatType.PRIVATE
+    application.add_handler(CommandHandler("start", adapter.start, filters=private))
+    application.add_handler(CommandHandler("help", adapter.private_help, filters=private))
+    application.add_handler(CommandHandler("start", adapter.group_command(GROUP_COMMANDS["help"]),
+                                           filters=groups))
+    for name, verb in GROUP_COMMANDS.items():
+        application.add_handler(CommandHandler(name, adapter.group_command(verb), filters=groups))
+    application.add_handler(CommandHandler(list(GROUP_COMMANDS), adapter.group_only, filters=private))
+    application.add_handler(CallbackQueryHandler(adapter.press, pattern=rf"^{ACTION_PREFIX}\|"))
+    application.add_handler(CallbackQueryHandler(adapter.other_press))
+    application.add_error_handler(adapter.on_error)
+    return application
+
+
+async def run_telegram(
+    settings: Settings,
+    manager: TableLike,
+    stop: asyncio.Event | None = None,
+    *,
+    ready: asyncio.Event | None = None,
+    application: Application | None = None,
+) -> None:
+    """Run the bot until ``stop`` is set (or the task is cancelled).
+
+    The caller owns the manager: ``await repo.init()`` before, and
+    ``await manager.start()`` once ``ready`` is set (this bot's sink is
+    installed then, so views of deadlines that passed while the bot was down
+    reach the chats). With Discord on the same manager, build the application
+    with ``install_sink=False``, pass it as ``application`` and fan the
+    manager's sink out to ``adapter_of(app).sink`` (it ignores views of other
+    platforms).
+    """
+    application = application or build_application(settings, manager)
+    stop = stop or asyncio.Event()
+    async with application:  # initialize() ... shutdown()
+        await open_adapter(application)
+        await application.start()
+        updater = application.updater
+        assert updater is not None
+        if settings.telegram_webhook_url:
+            url = settings.telegram_webhook_url
+            secret = settings.telegram_webhook_secret
+            await updater.start_webhook(
+                listen=settings.telegram_webhook_listen,
+                port=settings.telegram_webhook_port,
+                url_path=urlparse(url).path.lstrip("/"),
+                webhook_url=url,
+                secret_token=secret.get_secret_value() if secret else None,
+                allowed_updates=ALLOWED_UPDATES,
+            )
+            log.info("telegram: webhook at %s", url)
+        else:
+            await updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+            log.info("telegram: polling as @%s", application.bot.username)
+        if ready is not None:
+            ready.set()
+        try:
+            await stop.wait()
+        finally:
+            await updater.stop()
+            await application.stop()
+            await close_adapter(application)

@@ -1,0 +1,85 @@
+"""Information verbs: help, rules, leaderboard, stats, verify, the settings
+panel and showing a hand again. They change nothing."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from bot.views import render
+from storage.api import Period, RoomRecord
+
+from .actions import Action, Outcome, Verb
+from .deal import verify
+from .hand import Refused
+
+if TYPE_CHECKING:
+    from .manager import TableManager
+
+
+async def roomless(mgr: TableManager, action: Action, verb: Verb, rec: RoomRecord | None) -> Outcome:
+    lang = rec.state["language"] if rec else mgr.default_language
+    state = rec.state if rec else None
+    room_id = rec.room_id if rec else None
+    platform = action.actor.platform
+    if verb is Verb.HELP:
+        view = render.help_view(lang, state, action.chat_id)
+    elif verb is Verb.RULES:
+        view = render.rules_view(lang, state, action.chat_id)
+    elif verb is Verb.LEADERBOARD:
+        period_text = (action.arg or "all").lower()
+        try:
+            period = Period(period_text)
+        except ValueError:
+            raise Refused("err.bad_arg") from None
+        chat_id = state["chat_id"] if state else action.chat_id
+        if not chat_id:
+            raise Refused("err.no_chat")
+        rows = await mgr.repo.leaderboard(platform, chat_id, period, datetime.now(UTC))
+        view = render.leaderboard_view(lang, rows, period.value, chat_id)
+    elif verb is Verb.STATS:
+        stats = await mgr.repo.player_stats(platform, action.actor.user_id)
+        view = render.stats_view(lang, stats, action.actor)
+    else:
+        raise Refused("err.unknown")
+    return Outcome(ok=True, views=(view,), room_id=room_id)
+
+
+async def in_room(mgr: TableManager, rec: RoomRecord, action: Action, verb: Verb) -> Outcome:
+    state = rec.state
+    key = action.actor.key
+    if verb is Verb.SETTINGS:
+        if key != state["owner"]:
+            raise Refused("err.owner_only")
+        view = render.settings_view(state, action.actor)
+    elif verb is Verb.SHOW_HAND:
+        rnd = state.get("round")
+        if rnd is None or state["phase"] not in ("arranging", "showdown") or key not in rnd["hands"]:
+            raise Refused("err.not_in_round")
+        view = render.hand_view(state, key)
+    elif verb is Verb.VERIFY:
+        view = await _verify(mgr, rec, action.arg)
+    else:
+        return await roomless(mgr, action, verb, rec)
+    return Outcome(ok=True, views=(view,), room_id=rec.room_id)
+
+
+async def _verify(mgr: TableManager, rec: RoomRecord, arg: str | None):
+    state = rec.state
+    if arg:
+        if not arg.isdigit():
+            raise Refused("err.bad_arg")
+        no = int(arg)
+    else:
+        rnd = state.get("round")
+        no = rnd["no"] if rnd and rnd.get("settled") else state["round_no"] - 1
+    if no < 1:
+        raise Refused("err.not_revealed")
+    # A round's deck is revealed only after its showdown.
+    if not await mgr.repo.has_settlement(rec.room_id, no):
+        raise Refused("err.not_revealed")
+    record = await mgr.repo.get_round(rec.room_id, no)
+    if record is None:
+        raise Refused("err.not_revealed")
+    ok = verify(record.deck, record.salt, record.deck_hash)
+    return render.verify_view(state, no, list(record.deck), record.salt, record.deck_hash, ok)

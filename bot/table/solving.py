@@ -1,0 +1,115 @@
+"""The table's calls into the rules engine and the solver, in one place.
+
+Imports are lazy so the table package imports even while a dependency is
+being rebuilt, and so the console starts fast. The solver takes 16-card
+hands (多三张) itself and returns 13-card arrangements.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.rules.cards import Card, parse_card
+from bot.rules.options import Rules
+from bot.rules.settlement_types import SpecialResult
+from bot.rules.types import Arrangement
+
+LANES = ("head", "middle", "tail")
+
+
+def detect(cards: Sequence[Card], rules: Rules) -> SpecialResult | None:
+    if len(cards) != 13:
+        return None
+    from bot.rules.specials import detect_special
+
+    return detect_special(list(cards), rules)
+
+
+def special_of(cards: Sequence[Card], rules: Rules) -> dict[str, Any] | None:
+    s = detect(cards, rules)
+    return {"hand": s.hand.value, "points": s.points} if s else None
+
+
+def foul_lanes(arr: Arrangement, rules: Rules) -> list[list[str]]:
+    from bot.rules.foul import check_foul
+
+    report = check_foul(arr, rules)
+    if report is None:
+        return []
+    return [[LANES[a], LANES[b]] for a, b in report.pairs]
+
+
+def lane_categories(arr: Arrangement, rules: Rules) -> list[str]:
+    from bot.rules.lanes import evaluate_lane
+
+    return [evaluate_lane(arr.lane(i), rules).category.slug for i in range(3)]
+
+
+def auto_arrange(cards: Sequence[Card], rules: Rules) -> Arrangement:
+    from bot.solver import auto_arrange as solver_auto
+
+    return solver_auto(list(cards), rules)
+
+
+def ai_arrange(cards: Sequence[Card], rules: Rules, strength: str) -> tuple[Arrangement, bool]:
+    from bot.solver import ai_arrange as solver_ai
+
+    arr, declare = solver_ai(list(cards), rules, strength)
+    return arr, bool(declare)
+
+
+def suggestions(
+    cards: Sequence[Card], rules: Rules, players: int, top: int = 3, banker: bool = False
+) -> list[dict[str, Any]]:
+    """The solver's best arrangements as JSON (a 16-card hand gets 13-card
+    arrangements; the cards left out are discarded)."""
+    from bot.solver import suggest
+
+    s = suggest(list(cards), rules, players=players, top=top, banker=banker)
+    out: list[dict[str, Any]] = []
+    # Declaring may be worth more than any arrangement: the hand view says so.
+    out_tip = s.special is not None and s.declare_recommended
+    for item in s.items[:top]:
+        entry: dict[str, Any] = dict(item.arrangement.to_tokens())
+        entry["score"] = round(float(item.score), 2)
+        entry["cats"] = [c.slug for c in item.lanes]
+        entry["declare_better"] = out_tip
+        out.append(entry)
+    return out
+
+
+def settle_round(rnd: dict[str, Any], rules: Rules) -> tuple[dict[str, Any], dict[str, list[str]], list[str]]:
+    """Settle the round's hands: the settlement JSON, the reveal order of
+    each lane (weakest first, declared specials left out) and the declared
+    specials (weakest first)."""
+    from bot.rules.lanes import evaluate_lane
+    from bot.rules.settlement import settle
+    from bot.rules.settlement_types import PlayerHand
+
+    from .hand import arrangement, kept_cards
+
+    hands = []
+    values: dict[str, list[Any]] = {}
+    specials: list[tuple[int, str]] = []
+    for key in rnd["seats"]:
+        hand = rnd["hands"][key]
+        arr = arrangement(hand)
+        special = None
+        if hand["declared"]:
+            special = detect(kept_cards(hand), rules)
+        if special is not None:
+            specials.append((special.points, key))
+        else:
+            values[key] = [evaluate_lane(arr.lane(i), rules) for i in range(3)]
+        hands.append(PlayerHand(id=key, arrangement=arr, special=special))
+    settlement = settle(hands, rules, banker=rnd["banker"], escaped=tuple(rnd["escaped"]))
+    reveal = {
+        LANES[i]: sorted(values, key=lambda k, i=i: (values[k][i], rnd["seats"].index(k)))
+        for i in range(3)
+    }
+    return settlement.to_json(), reveal, [k for _, k in sorted(specials)]
+
+
+def parse_tokens(tokens: Sequence[str]) -> list[Card]:
+    return [parse_card(t) for t in tokens]

@@ -1,0 +1,125 @@
+"""A player's private hand: the cards as buttons, the lanes so far, the
+controls, suggestions and the reason when an arrangement was refused."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from bot.table import hand as H
+from bot.table.actions import Verb
+
+from .i18n import t
+from .model import Audience, Button, ButtonStyle, View, ViewKind
+from .render_common import button, cards_text, category, grid, lane, lang_of, signed, special
+
+LANE_STYLE = {"head": ButtonStyle.PRIMARY, "middle": ButtonStyle.SUCCESS, "tail": ButtonStyle.DANGER}
+NEXT_SORT = {"rank": "suit", "suit": "count", "count": "rank"}
+
+
+def suggestion_text(lang: str, s: dict[str, Any]) -> str:
+    """"tail full house · middle flush · head pair (+2.4)"."""
+    cats = s["cats"]
+    parts = [f"{lane(lang, 'tail')} {category(lang, cats[2])}",
+             f"{lane(lang, 'middle')} {category(lang, cats[1])}",
+             f"{lane(lang, 'head')} {category(lang, cats[0])}"]
+    return " · ".join(parts) + f" ({signed(float(s['score']))})"
+
+
+def reason_text(lang: str, key: str, params: dict[str, Any]) -> str:
+    if key == "err.foul":
+        pairs = params.get("pairs") or []
+        text = "; ".join(t(lang, "err.foul_pair", a=lane(lang, a), b=lane(lang, b)) for a, b in pairs)
+        return t(lang, "err.foul", lanes=text)
+    if key == "err.option":
+        return t(lang, key, reason=params.get("reason", ""))
+    return t(lang, key, **params)
+
+
+def hand_view(
+    state: dict[str, Any],
+    key: str,
+    *,
+    refused: tuple[str, dict[str, Any]] | None = None,
+    now: float | None = None,
+) -> View:
+    lang = lang_of(state)
+    rnd = state["round"]
+    hand = rnd["hands"][key]
+    rid, no = state["room_id"], rnd["no"]
+    head, middle, tail = H.lanes(hand)
+    cards = hand["cards"]
+    lines = [
+        f"{lane(lang, 'head')} ({len(head)}/3): {cards_text(cards[i] for i in head)}",
+        f"{lane(lang, 'middle')} ({len(middle)}/5): {cards_text(cards[i] for i in middle)}",
+        f"{lane(lang, 'tail')} ({len(tail)}/5): {cards_text(cards[i] for i in tail)}",
+    ]
+    if H.extra_cards(hand):
+        lines.append(t(lang, "hand.extra_three", count=H.extra_cards(hand)))
+    if rnd.get("wild_rank"):
+        lines.append(t(lang, "table.wild", rank=rnd["wild_rank"].replace("T", "10")))
+    if now is not None and state["phase"] == "arranging":
+        lines.append(t(lang, "table.time_left", seconds=max(0, math.ceil(rnd["deadline"] - now))))
+    done = hand["done"]
+    if hand["declared"]:
+        lines.append(t(lang, "hand.declared", special=special(lang, hand["declared"])))
+    elif hand["auto"]:
+        lines.append(t(lang, "hand.auto"))
+    elif done:
+        lines.append(t(lang, "hand.confirmed"))
+    elif hand["special"]:
+        lines.append(t(lang, "hand.special_offer", special=special(lang, hand["special"]["hand"]),
+                       points=hand["special"]["points"]))
+    if not done:
+        lines.append(t(lang, "hand.hint"))
+        items = hand.get("suggestions") or []
+        if items and items[0].get("declare_better") and hand["special"]:
+            lines.append(t(lang, "hand.declare_better"))
+        for n, s in enumerate(items):
+            lines.append(f"{n + 1}. {suggestion_text(lang, s)}")
+    if refused:
+        lines.append("⚠️ " + reason_text(lang, *refused))
+    buttons: tuple[tuple[Button, ...], ...] = ()
+    if not done and state["phase"] == "arranging":
+        buttons = _buttons(state, hand, lang, rid, no)
+    user_id = key.split(":", 1)[1] if ":" in key else key
+    return View(
+        kind=ViewKind.HAND,
+        audience=Audience.PLAYER,
+        key=f"hand:{rid}:{key}",
+        title=t(lang, "hand.title", round=no),
+        lines=tuple(lines),
+        buttons=buttons,
+        platform=state["platform"],
+        chat_id=state["chat_id"],
+        user_id=user_id,
+        language=lang,
+        meta={"player": key, "round": str(no)},
+    )
+
+
+def _buttons(state: dict[str, Any], hand: dict[str, Any], lang: str, rid: str, no: int):
+    head, middle, tail = H.lanes(hand)
+    where = {i: "head" for i in head} | {i: "middle" for i in middle} | {i: "tail" for i in tail}
+    card_buttons = []
+    for i in hand["order"]:
+        label = cards_text([hand["cards"][i]])
+        lane_name = where.get(i)
+        if lane_name:
+            label = f"{label}·{t(lang, f'lane_short.{lane_name}')}"
+        style = LANE_STYLE[lane_name] if lane_name else ButtonStyle.SECONDARY
+        card_buttons.append(button(label, rid, no, Verb.PICK, str(i), style=style))
+    nxt = NEXT_SORT[hand.get("sort", "rank")]
+    controls = [
+        button(t(lang, "btn.confirm"), rid, no, Verb.CONFIRM, style=ButtonStyle.SUCCESS,
+               disabled=not H.complete(hand)),
+        button(t(lang, "btn.undo"), rid, no, Verb.UNDO),
+        button(t(lang, "btn.reset"), rid, no, Verb.RESET),
+        button(t(lang, f"btn.sort_{nxt}"), rid, no, Verb.SORT, nxt),
+        button(t(lang, "btn.suggest"), rid, no, Verb.SUGGEST),
+    ]
+    if hand["special"]:
+        controls.append(button(t(lang, "btn.declare"), rid, no, Verb.DECLARE, style=ButtonStyle.PRIMARY))
+    for n, _ in enumerate((hand.get("suggestions") or [])[:3]):
+        controls.append(button(t(lang, "btn.apply", n=n + 1), rid, no, Verb.APPLY, str(n)))
+    return grid(card_buttons, controls)

@@ -1,0 +1,200 @@
+"""The room's one message in the group: lobby, arranging progress, showdown
+steps and the closed room."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from bot.table.actions import Verb
+from bot.table.hand import arrangement_tokens
+from bot.table.options import summary
+
+from .i18n import t
+from .model import Audience, Button, ButtonStyle, View, ViewKind
+from .render_common import (
+    button,
+    category,
+    lane_text,
+    lang_of,
+    name,
+    rows,
+    signed,
+    special,
+)
+
+LANES = ("head", "middle", "tail")
+
+
+def options_lines(state: dict[str, Any]) -> list[str]:
+    lang = lang_of(state)
+    s = summary(state)
+    on, off = t(lang, "opt.on"), t(lang, "opt.off")
+
+    def yn(v: Any) -> str:
+        return on if v else off
+
+    suit = s["added_suit"]
+    wild = s["wild_rank"]
+    wild_text = t(lang, "opt.wild_random") if wild == "random" else (wild or off)
+    return [
+        t(lang, "table.options1", preset=t(lang, f"preset.{s['preset']}"), jokers=s["jokers"],
+          scoop=yn(s["scoop_double"]), draw=yn(s["draw_counts_as_scoop"]), banker=yn(s["banker"])),
+        t(lang, "table.options2", suit=cards_suit(suit) if suit else off, wheel=t(lang, f"opt.wheel_{s['wheel']}"),
+          wild=wild_text, escape=yn(s["escape_penalty"]), base=s["base"]),
+        t(lang, "table.options3", seconds=s["arrange_seconds"], deal=t(lang, f"opt.deal_{s['deal_style']}"),
+          extra=yn(s["extra_three"])),
+    ]
+
+
+def cards_suit(suit: str) -> str:
+    return {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}.get(suit, suit)
+
+
+def _player_line(state: dict[str, Any], p: dict[str, Any]) -> str:
+    lang = lang_of(state)
+    marks = []
+    if p["key"] == state["owner"]:
+        marks.append(t(lang, "table.owner_mark"))
+    if p.get("ai"):
+        marks.append(t(lang, f"ai.{p['ai']}"))
+    total = state["totals"].get(p["key"])
+    text = f"• {p['name']}" + (f" ({', '.join(marks)})" if marks else "")
+    if total is not None:
+        text += f"  [{signed(total)}]"
+    return text
+
+
+def _lobby(state: dict[str, Any]) -> tuple[list[str], list[Button]]:
+    lang = lang_of(state)
+    rid, no = state["room_id"], state["round_no"]
+    lines = [t(lang, "table.lobby", count=len(state["players"]))]
+    lines += [_player_line(state, p) for p in state["players"]]
+    lines += options_lines(state)
+    rnd = state.get("round")
+    if rnd and rnd.get("settled"):
+        lines.append(t(lang, "table.last_round", round=rnd["no"]))
+    lines.append(t(lang, "table.lobby_hint"))
+    buttons = [
+        button(t(lang, "btn.join"), rid, no, Verb.JOIN, style=ButtonStyle.SUCCESS),
+        button(t(lang, "btn.leave"), rid, no, Verb.LEAVE),
+        button(t(lang, "btn.start") if no == 0 else t(lang, "btn.next_round"), rid, no, Verb.START,
+               style=ButtonStyle.PRIMARY),
+        button(t(lang, "btn.add_ai"), rid, no, Verb.ADD_AI, "normal"),
+        button(t(lang, "btn.settings"), rid, no, Verb.SETTINGS),
+        button(t(lang, "btn.rules"), rid, no, Verb.RULES),
+        button(t(lang, "btn.leaderboard"), rid, no, Verb.LEADERBOARD, "all"),
+        button(t(lang, "btn.help"), rid, no, Verb.HELP),
+        button(t(lang, "btn.close"), rid, no, Verb.CANCEL, style=ButtonStyle.DANGER),
+    ]
+    return lines, buttons
+
+
+def _round_head(state: dict[str, Any]) -> list[str]:
+    lang = lang_of(state)
+    rnd = state["round"]
+    seats = rnd["seats"]
+    lines = [
+        t(lang, "table.round", round=rnd["no"]),
+        t(lang, "table.dice", d1=rnd["dice"][0], d2=rnd["dice"][1], name=name(state, seats[rnd["first_seat"]]),
+          style=t(lang, f"opt.deal_{rnd['deal_style']}")),
+        t(lang, "table.hash", hash=rnd["hash"]),
+    ]
+    if rnd.get("wild_rank"):
+        lines.append(t(lang, "table.wild", rank=rnd["wild_rank"].replace("T", "10")))
+    if rnd.get("banker"):
+        lines.append(t(lang, "table.banker", name=name(state, rnd["banker"])))
+    return lines
+
+
+def _arranging(state: dict[str, Any], now: float) -> tuple[list[str], list[Button]]:
+    lang = lang_of(state)
+    rnd = state["round"]
+    rid, no = state["room_id"], rnd["no"]
+    lines = _round_head(state)
+    for key in rnd["seats"]:
+        hand = rnd["hands"][key]
+        mark = "✅" if hand["done"] else "⏳"
+        extra = ""
+        if key in rnd["escaped"]:
+            extra = " " + t(lang, "table.escaped_mark")
+        elif hand["declared"]:
+            extra = " " + t(lang, "table.declared_mark")
+        lines.append(f"{mark} {name(state, key)}{extra}")
+    left = max(0, math.ceil(rnd["deadline"] - now))
+    lines.append(t(lang, "table.time_left", seconds=left))
+    buttons = [
+        button(t(lang, "btn.my_hand"), rid, no, Verb.SHOW_HAND, style=ButtonStyle.PRIMARY),
+        button(t(lang, "btn.leave"), rid, no, Verb.LEAVE, style=ButtonStyle.DANGER),
+        button(t(lang, "btn.rules"), rid, no, Verb.RULES),
+        button(t(lang, "btn.help"), rid, no, Verb.HELP),
+    ]
+    return lines, buttons
+
+
+def showdown_lines(state: dict[str, Any], upto: int) -> list[str]:
+    """The steps revealed so far: lanes weakest first, then specials."""
+    lang = lang_of(state)
+    rnd = state["round"]
+    result = rnd["result"]
+    players = {p["id"]: p for p in result["settlement"]["players"]}
+    lines: list[str] = []
+    for step in result["steps"][: upto + 1]:
+        if step == "specials":
+            lines.append(t(lang, "show.specials"))
+            for key in result["specials"]:
+                hand = rnd["hands"][key]
+                lines.append(t(lang, "show.special_line", name=name(state, key),
+                               special=special(lang, hand["declared"]),
+                               points=(hand.get("special") or {}).get("points", 0)))
+            continue
+        i = LANES.index(step)
+        lines.append(t(lang, f"show.{step}"))
+        for key in result["reveal"][step]:
+            hand = rnd["hands"][key]
+            tokens = arrangement_tokens(hand)[step]
+            lanes = players[key]["lanes"]
+            cat = category(lang, lanes[i]["category"]) if lanes else ""
+            lines.append(f"  {name(state, key)}: {lane_text(tokens)}  ({cat})")
+    return lines
+
+
+def _showdown(state: dict[str, Any]) -> tuple[list[str], list[Button]]:
+    lang = lang_of(state)
+    lines = [t(lang, "table.showdown", round=state["round"]["no"])]
+    lines += showdown_lines(state, state["round"]["step"])
+    return lines, []
+
+
+def _closed(state: dict[str, Any]) -> tuple[list[str], list[Button]]:
+    lang = lang_of(state)
+    lines = [t(lang, "table.closed")]
+    for key, pts in sorted(state["totals"].items(), key=lambda kv: -kv[1]):
+        lines.append(f"• {name(state, key)}: {signed(pts)}")
+    return lines, []
+
+
+def table_view(state: dict[str, Any], now: float, fresh: bool = False) -> View:
+    lang = lang_of(state)
+    phase = state["phase"]
+    if phase == "arranging":
+        lines, buttons = _arranging(state, now)
+    elif phase == "showdown":
+        lines, buttons = _showdown(state)
+    elif phase == "closed":
+        lines, buttons = _closed(state)
+    else:
+        lines, buttons = _lobby(state)
+    return View(
+        kind=ViewKind.TABLE,
+        audience=Audience.GROUP,
+        key=f"table:{state['room_id']}",
+        title=t(lang, "table.title", room=state["room_id"]),
+        lines=tuple(lines),
+        buttons=tuple(rows(buttons)),
+        platform=state["platform"],
+        chat_id=state["chat_id"],
+        language=lang,
+        fresh=fresh,
+        meta={"phase": phase, "round": str(state["round_no"])},
+    )

@@ -1,0 +1,32 @@
+"""Shared fixtures of the Discord tests."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from bot.rules.cards import parse_cards
+from bot.rules.options import make_rules
+
+
+@pytest.fixture(scope="session", autouse=True)
+def warm_solver() -> None:
+    """The solver builds its tables on first use (seconds of CPU). SimCord
+    fails a test when the bot stays busy for 5 s, so build them once, outside
+    any simulated interaction; the first real suggestion is then as quick as
+    every later one."""
+    from bot.table.solving import suggestions
+
+    suggestions(parse_cards("As Kd Qh Jc Ts 9d 8h 7c 6s 5d 4h 3c 2s"), make_rules("classic", 2, {}), 2)
+
+
+@pytest.fixture(autouse=True)
+def no_logged_errors(caplog: pytest.LogCaptureFixture):
+    """The adapter logs (and survives) failures instead of raising them into
+    discord.py; a test fails when anything was logged at ERROR, e.g.
+    "could not deliver view" or discord.py's "Ignoring exception in ..."."""
+    caplog.set_level(logging.WARNING)
+    yield
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [f"{r.name}: {r.getMessage()}" for r in errors]

@@ -1,0 +1,116 @@
+"""Driving whole games through the real TableManager under SimCord."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import simcord
+
+from bot.table import hand as H
+from bot.table.actions import Verb, decode
+from bot.table.clock import FakeClock
+from bot.table.manager import TableManager
+from bot.table.round import round_rules
+from bot.table.solving import auto_arrange, parse_tokens
+
+from .harness import Table, button_id, open_env
+
+START = 1_800_000_000.0
+
+
+def make_manager(repo: Any, clock: FakeClock, seed: int = 7) -> TableManager:
+    return TableManager(
+        repo,
+        clock=clock,
+        arrange_seconds=120,
+        reminder_seconds=30,
+        showdown_step_seconds=1.5,
+        default_language="en",
+        rng=random.Random(seed),
+    )
+
+
+@dataclass
+class Game:
+    table: Table
+    manager: TableManager
+    clock: FakeClock
+    repo: Any
+
+    @property
+    def env(self) -> simcord.Env:
+        return self.table.env
+
+    @property
+    def members(self) -> list[simcord.MemberActor]:
+        return self.table.members
+
+    def room_id(self) -> str:
+        if "room" not in self.table.extra:
+            self.table.extra["room"] = decode(button_id(self.table.table_message(), Verb.RULES))[0]
+        return self.table.extra["room"]
+
+    async def state(self) -> dict[str, Any]:
+        state = await self.manager.room_state(self.room_id())
+        assert state is not None
+        return state
+
+    async def hand_state(self, member: simcord.MemberActor) -> dict[str, Any]:
+        state = await self.state()
+        return state["round"]["hands"][f"discord:{member.id}"]
+
+    async def advance(self, seconds: float) -> None:
+        await self.table.from_timers(self.clock.advance(seconds))
+
+    async def open_hand(self, member: simcord.MemberActor) -> simcord.ResponseMessage:
+        table_msg = self.table.table_message()
+        result = await member.click(table_msg, custom_id=button_id(table_msg, Verb.SHOW_HAND))
+        assert result.ephemeral and result.response is not None
+        return result.response
+
+    async def arrange_by_clicking(
+        self, member: simcord.MemberActor, hand_msg: simcord.ResponseMessage, *, confirm: bool = True
+    ) -> None:
+        """Tap the head's 3 cards then the middle's 5 (the rest is the tail),
+        following a legal arrangement from the solver."""
+        hand = await self.hand_state(member)
+        if hand["head"] or hand["middle"]:
+            await member.click(hand_msg, custom_id=button_id(hand_msg, Verb.RESET))
+            hand = await self.hand_state(member)
+        assert not hand["head"] and not hand["middle"]
+        state = await self.state()
+        arrangement = auto_arrange(parse_tokens(hand["cards"]), round_rules(state["round"]))
+        taken: set[int] = set()
+        picks = H.indexes_for(hand, [str(c) for c in arrangement.head], taken)
+        picks += H.indexes_for(hand, [str(c) for c in arrangement.middle], taken)
+        for index in picks:
+            result = await member.click(hand_msg, custom_id=button_id(hand_msg, Verb.PICK, str(index)))
+            assert result.response is not None and result.response.id == hand_msg.id
+        if confirm:
+            await member.click(hand_msg, custom_id=button_id(hand_msg, Verb.CONFIRM))
+
+    async def arrange_by_suggestion(
+        self, member: simcord.MemberActor, hand_msg: simcord.ResponseMessage
+    ) -> None:
+        result = await member.click(hand_msg, custom_id=button_id(hand_msg, Verb.SUGGEST))
+        assert result.deferred  # the solver may take a while: acknowledged first
+        await member.click(hand_msg, custom_id=button_id(hand_msg, Verb.APPLY, "0"))
+        await member.click(hand_msg, custom_id=button_id(hand_msg, Verb.CONFIRM))
+
+    async def finish_showdown(self) -> None:
+        """Let the showdown's reveal steps run (timers through the sink)."""
+        for _ in range(20):
+            if (await self.state())["phase"] != "showdown":
+                return
+            await self.advance(2.0)
+        raise AssertionError("showdown did not finish")
+
+
+async def open_game(repo: Any, names: list[str], *, seed: int = 7) -> Game:
+    clock = FakeClock(start=START)
+    manager = make_manager(repo, clock, seed)
+    await manager.start()
+    _env, table = await open_env(manager, names)
+    return Game(table, manager, clock, repo)

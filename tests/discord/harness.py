@@ -1,0 +1,130 @@
+"""SimCord harness: the real discord.py client of bot.platforms.discord in an
+offline simulated Discord, with helpers to find the room's messages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+import simcord
+
+from bot.config import Settings
+from bot.platforms.discord import build_client
+from bot.platforms.discord.client import ThirteenClient
+from bot.table.actions import ActionIdError, Verb, decode
+
+
+def settings() -> Settings:
+    return Settings(_env_file=None, discord_token=None, discord_guild_id=None)  # type: ignore[call-arg]
+
+
+def action_ids(message: Any) -> list[str]:
+    """Every custom_id on a message (discord.Message or simcord ResponseMessage)."""
+    out: list[str] = []
+    if isinstance(message, discord.Message):
+        for row in message.components:
+            for child in getattr(row, "children", ()):
+                if getattr(child, "custom_id", None):
+                    out.append(child.custom_id)
+        return out
+    for row in message.components:
+        for child in row.get("components", ()):
+            if child.get("custom_id"):
+                out.append(child["custom_id"])
+    return out
+
+
+def verbs(message: Any) -> list[Verb]:
+    out = []
+    for cid in action_ids(message):
+        try:
+            out.append(decode(cid)[2])
+        except ActionIdError:
+            continue
+    return out
+
+
+def button_id(message: Any, verb: Verb, arg: str | None = None) -> str:
+    for cid in action_ids(message):
+        try:
+            _, _, v, a = decode(cid)
+        except ActionIdError:
+            continue
+        if v is verb and (arg is None or a == arg):
+            return cid
+    raise AssertionError(f"no {verb} button (arg {arg}) on message: {action_ids(message)}")
+
+
+def embed_text(message: Any) -> str:
+    embeds = message.embeds
+    if not embeds:
+        return message.content or ""
+    e = embeds[0]
+    return f"{e.title or ''}\n{e.description or ''}"
+
+
+@dataclass
+class Table:
+    env: simcord.Env
+    guild: simcord.GuildHandle
+    channel: simcord.ChannelHandle
+    members: list[simcord.MemberActor]
+    client: ThirteenClient
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def bot_messages(self) -> list[discord.Message]:
+        me = self.env.bot.user
+        assert me is not None
+        return [m for m in self.channel.history() if m.author.id == me.id and not m.flags.ephemeral]
+
+    def table_message(self) -> discord.Message:
+        """The room's table message: the bot message carrying table buttons."""
+        found = [m for m in self.bot_messages() if {Verb.JOIN, Verb.SHOW_HAND, Verb.LEAVE} & set(verbs(m))]
+        assert found, "no table message in the channel"
+        self.extra["table_id"] = found[-1].id
+        return found[-1]
+
+    def table_message_any(self) -> discord.Message:
+        """The table message even when it has no buttons left (closed room)."""
+        known = self.extra.get("table_id")
+        for m in self.bot_messages():
+            if m.id == known:
+                return m
+        raise AssertionError("table message not found")
+
+    def settlement_messages(self) -> list[discord.Message]:
+        return [m for m in self.bot_messages() if m.embeds and m.embeds[0].colour == discord.Colour.gold()]
+
+    async def from_timers(self, work: Any) -> None:
+        """Run manager work that happens without an interaction (a FakeClock
+        advance, a deadline) under SimCord's virtual clock, then let the
+        simulated Discord settle."""
+        with self.env.time_context():
+            await work
+        await self.env.settle()
+
+    async def restart(self, manager: Any) -> ThirteenClient:
+        client = build_client(settings(), manager)
+        await self.env.restart_bot(client)
+        self.client = client
+        return client
+
+
+async def open_env(manager: Any, names: list[str]) -> tuple[simcord.Env, Table]:
+    client = build_client(settings(), manager)
+    env = simcord.Env(client)
+    await env.start()
+    guild = env.create_guild("club")
+    channel = guild.create_text_channel("thirteen")
+    members = [guild.add_member(env.create_user(n)) for n in names]
+    return env, Table(env, guild, channel, members, client)
+
+
+def private_reply(result: Any) -> str:
+    """The text the actor alone saw: an ephemeral response or followup."""
+    candidates = ([result.response] if result.response is not None else []) + list(result.followups)
+    for message in candidates:
+        if message.ephemeral and message.content:
+            return message.content
+    raise AssertionError(f"no ephemeral reply in {result!r}")

@@ -1,0 +1,146 @@
+"""suggest / auto_arrange / ai_arrange: legal, exactly the hand's cards, specials as the rules say."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.rules import check_foul, detect_special, evaluate_lane, make_rules, parse_cards
+from bot.solver import STRENGTHS, ai_arrange, auto_arrange, suggest
+from bot.solver.codes import lane_code
+from bot.solver.search import shape_signature
+
+from .helpers import CONFIGS, deal, rules_of
+
+SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _uses_hand(arr, hand) -> bool:
+    used, held = Counter(arr.cards), Counter(hand)
+    if len(hand) == 13:
+        return used == held
+    return len(arr.cards) == 13 and all(used[c] <= held[c] for c in used)
+
+
+def _idea(item, rules) -> tuple[int, ...]:
+    """Per lane: category and group ranks (or top card), kickers left out."""
+    lanes = (item.arrangement.head, item.arrangement.middle, item.arrangement.tail)
+    return tuple(int(shape_signature(np.array([lane_code(x, rules)]))[0]) for x in lanes)
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1))
+def test_suggestions_are_legal_and_use_the_hand(name: str, seed: int) -> None:
+    rules = rules_of(name)
+    hand = deal(rules, random.Random(seed))
+    result = suggest(hand, rules, top=3)
+    assert 1 <= len(result.items) <= 3
+    scores = [s.score for s in result.items]
+    assert scores == sorted(scores, reverse=True)
+    for item in result.items:
+        assert check_foul(item.arrangement, rules) is None
+        assert _uses_hand(item.arrangement, hand)
+        lanes = (item.arrangement.head, item.arrangement.middle, item.arrangement.tail)
+        assert item.lanes == tuple(evaluate_lane(x, rules).category for x in lanes)
+    # The special is offered exactly when the rules engine finds one.
+    assert result.special == (detect_special(hand, rules) if len(hand) == 13 else None)
+    if result.special is None:
+        assert not result.declare_recommended
+    else:
+        assert result.declare_recommended == (result.special_score >= result.items[0].score)
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1))
+def test_auto_and_ai_arrangements_are_legal(name: str, seed: int) -> None:
+    rules = rules_of(name)
+    hand = deal(rules, random.Random(seed))
+    arr = auto_arrange(hand, rules)
+    assert check_foul(arr, rules) is None and _uses_hand(arr, hand)
+    special = detect_special(hand, rules) if len(hand) == 13 else None
+    for strength in STRENGTHS:
+        arr, declare = ai_arrange(hand, rules, strength)
+        assert check_foul(arr, rules) is None and _uses_hand(arr, hand)
+        assert not declare or special is not None
+
+
+def test_suggestions_differ_meaningfully() -> None:
+    rules = make_rules("classic", 4)
+    rng = random.Random(11)
+    for _ in range(20):
+        hand = rng.sample(list(rules.deck.cards()), 13)
+        items = suggest(hand, rules, top=5).items
+        ideas = [_idea(s, rules) for s in items]
+        assert len(set(ideas)) == len(ideas)
+
+
+def test_obvious_hand_is_played_as_a_strong_player_would() -> None:
+    rules = make_rules("classic", 4)
+    hand = parse_cards("As Ah Ad Ks Kh Kd 2c 2d Qs Js Ts 9s 8s")
+    best = suggest(hand, rules).items[0]
+    assert [c.slug for c in best.lanes] == ["three_of_a_kind", "full_house", "straight_flush"]
+    assert best.score > 20
+
+
+@pytest.mark.parametrize(
+    "preset, tokens, special",
+    [
+        ("classic", "2s 3s 4h 5d 6c 7s 8h 9d Tc Jd Qh Kc Ac", "dragon"),
+        ("classic", "2s 2h 4h 4d 6c 6s 8h 8d Tc Td Qh Qc Ac", "six_pairs"),
+        ("extended", "Js Jh Jd Qs Qh Qd Kc Kh Ks Ac Ah As Jc", "twelve_royals"),
+        ("classic", "2h 3h 5h 5d 6d 7d 9d 9h Th Jh Qd Kd Ad", "one_color"),
+    ],
+)
+def test_specials_are_offered(preset: str, tokens: str, special: str) -> None:
+    rules = make_rules(preset, 4)
+    hand = parse_cards(tokens)
+    result = suggest(hand, rules)
+    assert result.special is not None and result.special.hand.value == special
+    assert result.special == detect_special(hand, rules)
+    assert all(check_foul(s.arrangement, rules) is None for s in result.items)
+    if special == "dragon":  # 36 from each of 3 players beats any arrangement
+        assert result.declare_recommended
+        assert ai_arrange(hand, rules, "strong")[1] and ai_arrange(hand, rules, "normal")[1]
+
+
+def test_banker_seat_and_players_override() -> None:
+    rules = rules_of("banker")
+    hand = deal(rules, random.Random(3), wild_bias=False)
+    player = suggest(hand, rules).items[0].score
+    banker = suggest(hand, rules, banker=True).items[0].score
+    # The banker meets 3 players and wins their ties; a player meets the banker only.
+    assert banker / 3 >= player - 1e-9
+    classic = rules_of("classic")
+    two = suggest(hand, classic, players=2).items[0].score
+    four = suggest(hand, classic, players=4).items[0].score
+    assert two != four
+
+
+def test_wrong_hand_size_and_strength_are_refused() -> None:
+    rules = make_rules("classic", 4)
+    with pytest.raises(ValueError, match="13 cards"):
+        suggest(parse_cards("As Ks Qs"), rules)
+    hand = random.Random(1).sample(list(rules.deck.cards()), 13)
+    with pytest.raises(ValueError, match="strength"):
+        ai_arrange(hand, rules, "godlike")
+
+
+@pytest.mark.parametrize("wild", ["2", "A", "T"])
+def test_every_wild_rank_is_handled_with_one_model(wild: str) -> None:
+    from bot.solver.model import opponent_model
+
+    rules = make_rules("classic", 4, {"wild_rank": wild})
+    assert opponent_model(rules) is opponent_model(rules_of("wild6"))
+    rng = random.Random(f"wild-{wild}")
+    for _ in range(3):
+        hand = deal(rules, rng)
+        for item in suggest(hand, rules).items:
+            assert check_foul(item.arrangement, rules) is None
+            assert _uses_hand(item.arrangement, hand)

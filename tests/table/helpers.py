@@ -1,0 +1,141 @@
+"""Shared helpers of the table tests: a manager on a fake clock, a rigged
+random source to deal chosen hands, and drivers that press buttons."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from bot.rules.cards import parse_card
+from bot.table.actions import Action, Actor, Outcome, Verb
+from bot.table.clock import FakeClock
+from bot.table.deal import deal_order
+from bot.table.manager import TableManager
+from bot.views.model import View
+
+CHAT = "chat-1"
+
+
+def human(n: int, platform: str = "telegram") -> Actor:
+    return Actor(platform, str(100 + n), f"P{n}")
+
+
+class Recorder:
+    """The sink: every view pushed without an action, in order."""
+
+    def __init__(self) -> None:
+        self.views: list[View] = []
+
+    async def __call__(self, views: Sequence[View]) -> None:
+        self.views.extend(views)
+
+    def keys(self) -> list[str]:
+        return [v.key for v in self.views]
+
+
+class RiggedRandom(random.Random):
+    """Deals chosen hands: the dice always show 1 + 1, seats stay in join
+    order, and the deck is laid out so seat i receives ``hands[i]``."""
+
+    def __init__(self, hands: Sequence[Sequence[str]], style: str = "one") -> None:
+        super().__init__(7)
+        self.hands = [list(h) for h in hands]
+        self.style = style
+
+    def randint(self, a: int, b: int) -> int:
+        return 1
+
+    def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]
+        n = len(self.hands)
+        if len(x) == n:
+            return  # the seats: keep join order
+        per = len(self.hands[0])
+        first = (2 - 1) % n
+        pools = [list(h) for h in self.hands]
+        deck = [pools[seat].pop(0) for seat in deal_order(n, per, first, self.style)]
+        rest = list(x)
+        for tok in deck:
+            rest.remove(tok)
+        x[:] = deck + rest
+
+
+def make_manager(repo: Any, clock: FakeClock, rng: random.Random | None = None, **kw: Any) -> tuple[TableManager, Recorder]:
+    kw.setdefault("arrange_seconds", 120)
+    kw.setdefault("reminder_seconds", 30)
+    kw.setdefault("showdown_step_seconds", 2)
+    mgr = TableManager(repo, clock=clock, rng=rng or random.Random(1234), **kw)
+    rec = Recorder()
+    mgr.set_sink(rec)
+    return mgr, rec
+
+
+async def act(mgr: TableManager, actor: Actor, verb: Verb, arg: str | None = None, *,
+              room_id: str | None = None, round_no: int | None = None, chat_id: str = CHAT) -> Outcome:
+    return await mgr.handle(Action(actor, verb, chat_id=chat_id, room_id=room_id, round_no=round_no, arg=arg))
+
+
+async def ok(mgr: TableManager, actor: Actor, verb: Verb, arg: str | None = None, **kw: Any) -> Outcome:
+    out = await act(mgr, actor, verb, arg, **kw)
+    assert out.ok, (verb, arg, out.reply)
+    return out
+
+
+async def open_table(
+    mgr: TableManager,
+    humans: int,
+    ais: int = 0,
+    preset: str = "classic",
+    options: Sequence[str] = (),
+    ai_level: str = "normal",
+) -> tuple[str, list[Actor]]:
+    actors = [human(i) for i in range(humans)]
+    out = await ok(mgr, actors[0], Verb.NEW, preset)
+    rid = out.room_id
+    assert rid
+    for a in actors[1:]:
+        await ok(mgr, a, Verb.JOIN)
+    for _ in range(ais):
+        await ok(mgr, actors[0], Verb.ADD_AI, ai_level)
+    for o in options:
+        await ok(mgr, actors[0], Verb.SET_OPTION, o)
+    return rid, actors
+
+
+async def state_of(mgr: TableManager, rid: str) -> dict[str, Any]:
+    st = await mgr.room_state(rid)
+    assert st is not None
+    return st
+
+
+async def press_arrangement(mgr: TableManager, rid: str, actor: Actor) -> None:
+    """Arrange one hand by tapping cards (the solver's choice), then confirm."""
+    from bot.solver import auto_arrange
+    from bot.table.round import round_rules
+
+    st = await state_of(mgr, rid)
+    rnd = st["round"]
+    hand = rnd["hands"][actor.key]
+    rules = round_rules(rnd)
+    arr = auto_arrange([parse_card(t) for t in hand["cards"]], rules)
+    taken: set[int] = set()
+    lanes = [arr.head, arr.middle] + ([arr.tail] if len(hand["cards"]) > 13 else [])
+    for lane in lanes:
+        for card in lane:
+            i = next(j for j, t in enumerate(hand["cards"]) if j not in taken and parse_card(t) == card)
+            taken.add(i)
+            await ok(mgr, actor, Verb.PICK, str(i), room_id=rid, round_no=rnd["no"])
+    await ok(mgr, actor, Verb.CONFIRM, room_id=rid, round_no=rnd["no"])
+
+
+async def play_round(mgr: TableManager, clock: FakeClock, rid: str, actors: Sequence[Actor]) -> dict[str, Any]:
+    """Start a round, arrange every human hand by taps, run the showdown."""
+    await ok(mgr, actors[0], Verb.START)
+    for a in actors:
+        st = await state_of(mgr, rid)
+        if st["phase"] == "arranging" and a.key in st["round"]["hands"]:
+            await press_arrangement(mgr, rid, a)
+    await clock.advance(30)  # showdown steps
+    st = await state_of(mgr, rid)
+    assert st["phase"] == "lobby", st["phase"]
+    return st

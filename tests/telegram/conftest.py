@@ -1,0 +1,15 @@
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from tests.telegram.fakebotapi import FakeBotAPI
+
+
+@pytest.fixture
+async def api() -> AsyncIterator[FakeBotAPI]:
+    server = FakeBotAPI()
+    await server.start()
+    yield server
+    await server.stop()

@@ -1,0 +1,143 @@
+"""Drive the real python-telegram-bot Application like Telegram users would:
+updates go in through ``Application.process_update``, every outgoing call
+goes over HTTP to the fake Bot API server, and the test reads the messages
+and buttons the bot sent from that server."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+from telegram import Update
+from telegram.ext import AIORateLimiter, Application
+
+from bot.config import Settings
+from bot.platforms.telegram import adapter_of, build_application
+from bot.platforms.telegram.app import close_adapter, open_adapter
+from bot.table.actions import ActionIdError, Verb, decode
+from tests.telegram.fakebotapi import BOT_USERNAME, FakeBotAPI, StoredMessage
+
+GROUP_ID = -1001234567890
+TOKEN = "123456:TEST-token"
+
+
+@dataclass(frozen=True)
+class TgUser:
+    id: int
+    first_name: str
+    language_code: str = "en"
+
+    def json(self) -> dict[str, Any]:
+        return {"id": self.id, "is_bot": False, "first_name": self.first_name,
+                "language_code": self.language_code}
+
+
+def button_verb(button: dict[str, Any]) -> Verb | None:
+    try:
+        return decode(button.get("callback_data", ""))[2]
+    except ActionIdError:
+        return None
+
+
+def buttons_of(message: StoredMessage, verb: Verb) -> list[dict[str, Any]]:
+    return [b for b in message.buttons if button_verb(b) is verb]
+
+
+class Harness:
+    def __init__(self, api: FakeBotAPI, manager: Any, *, coalesce_seconds: float = 0.0,
+                 max_retries: int = 1) -> None:
+        self.api = api
+        self.manager = manager
+        settings = Settings(telegram_token=TOKEN, telegram_base_url=api.base_url,
+                            telegram_base_file_url=api.base_url.replace("/bot", "/file/bot"))
+        # The real AIORateLimiter with its limits off (the suite must not wait
+        # 60 s for a group's minute budget) but its RetryAfter retries on.
+        limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=max_retries)
+        self.app: Application = build_application(settings, manager, rate_limiter=limiter,
+                                                  coalesce_seconds=coalesce_seconds)
+        self._message_ids = itertools.count(1)
+
+    @property
+    def outbox(self):  # type: ignore[no-untyped-def]
+        return adapter_of(self.app).outbox
+
+    async def __aenter__(self) -> Harness:
+        await self.app.initialize()
+        await open_adapter(self.app)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await close_adapter(self.app)
+        await self.app.shutdown()
+
+    async def feed(self, update: dict[str, Any]) -> None:
+        await self.app.process_update(Update.de_json(update, self.app.bot))
+        await self.outbox.drain()
+
+    # ---- what users do -----------------------------------------------------------
+    async def command(self, user: TgUser, text: str, chat_id: int = GROUP_ID) -> None:
+        """Type ``text`` (a /command) in the group (or, with chat_id=user.id, in private)."""
+        if chat_id == user.id:
+            self.api.opened.add(user.id)  # writing to the bot opens the private chat
+            chat = {"id": user.id, "type": "private", "first_name": user.first_name}
+        else:
+            chat = {"id": chat_id, "type": "supergroup", "title": "Thirteen test group"}
+        command = text.split()[0]
+        update = {
+            "update_id": self.api.next_update_id(),
+            "message": {
+                "message_id": next(self._message_ids), "date": 1_700_000_000, "chat": chat,
+                "from": user.json(), "text": text,
+                "entities": [{"type": "bot_command", "offset": 0, "length": len(command)}],
+            },
+        }
+        await self.feed(update)
+
+    async def start_private(self, user: TgUser, payload: str | None = None) -> None:
+        """Follow a deep link (or open the chat): ``/start [payload]`` in private."""
+        await self.command(user, f"/start {payload}" if payload else "/start", chat_id=user.id)
+
+    async def press(self, user: TgUser, message: StoredMessage, data: str) -> dict[str, Any]:
+        """Tap a button of ``message``; returns the answerCallbackQuery params."""
+        query_id = f"q{self.api.next_update_id()}"  # unique across restarts
+        update = {
+            "update_id": self.api.next_update_id(),
+            "callback_query": {
+                "id": query_id, "from": user.json(), "chat_instance": "ci", "data": data,
+                "message": self.api._message_json(message),
+            },
+        }
+        await self.feed(update)
+        answers = [c.params for c in self.api.calls_of("answerCallbackQuery")
+                   if c.params.get("callback_query_id") == query_id and c.status == 200]
+        assert len(answers) == 1, f"press {data!r} answered {len(answers)} times"
+        return answers[0]
+
+    async def press_verb(self, user: TgUser, message: StoredMessage, verb: Verb,
+                         index: int = 0) -> dict[str, Any]:
+        buttons = buttons_of(message, verb)
+        assert buttons, f"no {verb.name} button in {message.text!r}"
+        return await self.press(user, message, buttons[index]["callback_data"])
+
+    # ---- what the test reads ---------------------------------------------------------
+    def group_messages(self) -> list[StoredMessage]:
+        return self.api.chat_messages(GROUP_ID)
+
+    def private_messages(self, user: TgUser) -> list[StoredMessage]:
+        return self.api.chat_messages(user.id)
+
+    def hand_message(self, user: TgUser) -> StoredMessage:
+        """The user's latest private message with card buttons."""
+        hands = [m for m in self.private_messages(user)
+                 if any(button_verb(b) in (Verb.PICK, Verb.CONFIRM) for b in m.buttons)]
+        assert hands, f"{user.first_name} has no hand message"
+        return hands[-1]
+
+    def message_with(self, chat_id: int, verb: Verb) -> StoredMessage:
+        found = [m for m in self.api.chat_messages(chat_id) if buttons_of(m, verb)]
+        assert found, f"no message with a {verb.name} button in chat {chat_id}"
+        return found[-1]
+
+
+BOT = BOT_USERNAME
