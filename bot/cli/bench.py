@@ -1,7 +1,7 @@
 """``thirteen bench [name] [args…]``: run a benchmark script of ``bench/``.
 
 The scripts live in the source tree (not the installed package), so run this
-from a checkout: ``thirteen bench rules --n 100000``. Without a name, list them.
+from a checkout: ``thirteen bench rules_bench --n 100000``. Without a name, list them.
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ BENCH_DIR = Path.cwd() / "bench"
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(argv or [])
-    scripts = sorted(p.stem.removesuffix("_bench") for p in BENCH_DIR.glob("*_bench.py"))
+    scripts = sorted(p.stem for p in BENCH_DIR.glob("*.py") if not p.stem.startswith("_"))
     if not args or args[0] in ("-h", "--help"):
         print("benchmarks:", ", ".join(scripts) or f"none found in {BENCH_DIR}")
         return 0
     name, rest = args[0], args[1:]
-    path = BENCH_DIR / f"{name}_bench.py"
-    if not path.exists():
+    path = next((p for p in (BENCH_DIR / f"{name}.py", BENCH_DIR / f"{name}_bench.py") if p.exists()), None)
+    if path is None:
         print(f"no benchmark {name!r}; have: {', '.join(scripts)}", file=sys.stderr)
         return 2
     sys.argv = [str(path), *rest]

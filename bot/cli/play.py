@@ -33,6 +33,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=None, help="reproducible deals (not secret!)")
     p.add_argument("--ai", default="normal", choices=["easy", "normal", "strong"], help="AI strength")
     p.add_argument("--time", type=int, default=120, help="arranging seconds (15-900)")
+    p.add_argument("--step", type=float, default=1.5, help="seconds between showdown steps")
     p.add_argument("--option", "-o", action="append", default=[], help="any room option, name=value")
     p.add_argument("--auto", action="store_true", help="AI seats only; print showdowns and totals")
     p.add_argument("--rounds", type=int, default=1, help="rounds to play with --auto")
@@ -136,7 +137,7 @@ async def interactive(args: argparse.Namespace) -> int:
                 show(v)
 
     mgr = TableManager(repo, clock=RealClock(), arrange_seconds=args.time, rng=rng,
-                       showdown_step_seconds=1.5, default_language=lang)
+                       showdown_step_seconds=args.step, default_language=lang)
     mgr.set_sink(sink)
     await mgr.start()
     con = Console(mgr, lang)
@@ -154,7 +155,7 @@ async def interactive(args: argparse.Namespace) -> int:
                     show(v)
             await arrange_loop(con, lang)
             while await con.phase() == "showdown":
-                await asyncio.sleep(0.2)
+                await asyncio.sleep(min(0.2, args.step + 0.01))
             line = await asyncio.to_thread(input, t(lang, "cli.next_round"))
             if line.strip().lower() in ("q", "quit", "exit"):
                 break

@@ -82,7 +82,7 @@ def special_points(hand: SpecialHand, rules: Rules) -> int | None:
     """The points of a special in this table's preset, or None if the preset
     does not have it (the hand is then arranged normally)."""
     table = POINTS[rules.preset]
-    if hand not in table:
+    if hand not in table or (hand is S.ALL_ADDED_SUIT and rules.added_suit is None):
         return None
     return rules.special_points.get(hand.value, table[hand])
 

@@ -132,6 +132,10 @@ class TableManager:
             return await self._in_room(room_id, action, verb)
         except Refused as r:
             return Outcome(ok=False, reply=t(lang, r.key, **r.params), room_id=action.room_id)
+        except Exception:
+            # Nothing was stored (transitions work on a copy): say so, keep serving.
+            log.exception("action %s failed", action)
+            return Outcome(ok=False, reply=t(lang, "err.internal"), room_id=action.room_id)
 
     async def _resolve(self, action: Action) -> str | None:
         if action.room_id:

@@ -53,10 +53,6 @@ def _fail(problems: list[str], what: str, total: int) -> None:
     )
 
 
-def _sign(x: int) -> int:
-    return (x > 0) - (x < 0)
-
-
 def _engine_cmp(a, b) -> int:
     return (a > b) - (a < b)
 

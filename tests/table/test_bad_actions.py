@@ -168,3 +168,20 @@ async def test_old_button_of_a_closed_room_does_not_hide_the_new_room(repo, cloc
         assert not (await act(m, p0, Verb.JOIN, room_id=rid, round_no=0)).ok
         out = await act(m, p0, Verb.JOIN) if m is mgr else await act(m, human(5), Verb.JOIN)
         assert out.ok and out.room_id == new.room_id
+
+
+async def test_a_failing_store_changes_nothing_and_says_so(repo, clock, monkeypatch):
+    mgr, _ = make_manager(repo, clock)
+    rid, (p0, p1) = await open_table(mgr, 2)
+    before = await repo.load_room(rid)
+
+    async def broken(*a, **k):
+        raise RuntimeError("database down")
+
+    monkeypatch.setattr(repo, "save_room", broken)
+    out = await act(mgr, p0, Verb.ADD_AI)
+    assert not out.ok and out.reply
+    monkeypatch.undo()
+    assert (await repo.load_room(rid)).version == before.version
+    assert len(mgr.peek(rid)["players"]) == 2  # the cache did not take the failed change either
+    assert len((await state_of(mgr, rid))["players"]) == 2

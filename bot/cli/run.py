@@ -1,0 +1,135 @@
+"""``thirteen run``: start the chat bots whose tokens are set.
+
+One table manager serves both platforms; its timer views (reminders,
+auto-arrange, showdown steps) are fanned out to each platform's adapter,
+which ignores views of other platforms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+
+from bot.config import Settings, get_settings
+from bot.rules import make_rules
+from bot.table.clock import RealClock
+from bot.table.manager import TableManager
+from bot.views.model import View
+from storage.sql import SqlRepository
+
+log = logging.getLogger("thirteen")
+Sink = Callable[[Sequence[View]], Awaitable[None]]
+
+
+def _fan_out(sinks: list[Sink]) -> Sink:
+    async def sink(views: Sequence[View]) -> None:
+        for s in sinks:
+            try:
+                await s(views)
+            except Exception:  # one platform failing must not silence the other
+                log.exception("a platform could not take the views")
+
+    return sink
+
+
+async def _warm_solver(settings: Settings) -> None:
+    """Build the solver's opponent model off the event loop: the first
+    build costs seconds of CPU, which would stall every chat (and Discord's
+    heartbeat) if it ran on the loop."""
+    from bot.solver import prepare
+
+    rules = make_rules(settings.default_preset, 4)
+    await asyncio.to_thread(prepare, rules)
+
+
+async def serve(settings: Settings) -> int:
+    has_tg = settings.telegram_token is not None
+    has_dc = settings.discord_token is not None
+    if not (has_tg or has_dc):
+        print(
+            "Neither TELEGRAM_TOKEN nor DISCORD_TOKEN is set: put at least one in .env "
+            "(see .env.example, docs/telegram.md and docs/discord.md).",
+            file=sys.stderr,
+        )
+        return 2
+    repo = SqlRepository(settings.database_url)
+    await repo.init()
+    manager = TableManager(
+        repo,
+        clock=RealClock(),
+        arrange_seconds=settings.arrange_seconds,
+        reminder_seconds=settings.reminder_seconds,
+        showdown_step_seconds=settings.showdown_step_seconds,
+        default_language=settings.default_language,
+    )
+    await _warm_solver(settings)
+    sinks: list[Sink] = []
+    tasks: list[asyncio.Task[None]] = []
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
+            loop.add_signal_handler(sig, stop.set)
+    ready: list[asyncio.Event] = []
+    if has_tg:
+        from bot.platforms.telegram.app import adapter_of, build_application, run_telegram
+
+        app = build_application(settings, manager, install_sink=False)
+        sinks.append(adapter_of(app).sink)
+        tg_ready = asyncio.Event()
+        ready.append(tg_ready)
+        tasks.append(asyncio.create_task(run_telegram(settings, manager, stop, ready=tg_ready, application=app)))
+    if has_dc:
+        from bot.platforms.discord.client import build_client
+
+        client = build_client(settings, manager, install_sink=False)
+        sinks.append(client.adapter.sink)
+        token = settings.discord_token.get_secret_value()  # type: ignore[union-attr]
+
+        async def run_dc() -> None:
+            async with client:
+                await client.start(token)
+
+        tasks.append(asyncio.create_task(run_dc()))
+    manager.set_sink(_fan_out(sinks))
+    # Re-arm deadlines only once Telegram polls, so views of deadlines that
+    # passed while the bot was down reach the chats.
+    for ev in ready:
+        waiter = asyncio.create_task(ev.wait())
+        done, _ = await asyncio.wait({waiter, *tasks}, return_when=asyncio.FIRST_COMPLETED)
+        if waiter not in done:
+            waiter.cancel()
+            break
+    await manager.start()
+    log.info("thirteen: serving %s", " + ".join(p for p, on in (("telegram", has_tg), ("discord", has_dc)) if on))
+    stopper = asyncio.create_task(stop.wait())
+    done, _ = await asyncio.wait({stopper, *tasks}, return_when=asyncio.FIRST_COMPLETED)
+    stop.set()
+    for t in tasks:
+        if t not in done:
+            t.cancel()
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    await manager.stop()
+    await repo.close()
+    failed = [r for r in results if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)]
+    for r in failed:
+        log.error("a platform stopped: %r", r)
+    return 1 if failed else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="thirteen run", description=__doc__)
+    parser.parse_args(list(argv or []))
+    settings = get_settings()
+    logging.basicConfig(
+        level=settings.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    # python-telegram-bot logs request URLs (which contain the token) at DEBUG.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    return asyncio.run(serve(settings))
