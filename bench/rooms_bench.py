@@ -71,7 +71,9 @@ class Driver:
         self.latencies: list[float] = []
         self.by_verb: dict[str, list[float]] = {}
         self.refused = 0
-        self.tag = f"{random.getrandbits(32):08x}"  # fresh chats: a shared database may hold old rooms
+        self.tag = (
+            f"{random.getrandbits(32):08x}"  # fresh chats: a shared database may hold old rooms
+        )
 
     async def pause(self) -> None:
         if self.think > 0:
@@ -121,8 +123,13 @@ class Driver:
 
 async def run_one(label: str, repo: Any, args: argparse.Namespace) -> dict[str, Any]:
     await repo.init()
-    mgr = TableManager(repo, clock=RealClock(), arrange_seconds=900, reminder_seconds=0,
-                       showdown_step_seconds=args.step)
+    mgr = TableManager(
+        repo,
+        clock=RealClock(),
+        arrange_seconds=900,
+        reminder_seconds=0,
+        showdown_step_seconds=args.step,
+    )
     await mgr.start()
     driver = Driver(mgr, args.think, args.seed)
     t0 = time.perf_counter()
@@ -132,7 +139,11 @@ async def run_one(label: str, repo: Any, args: argparse.Namespace) -> dict[str, 
     await repo.close()
     lat = sorted(driver.latencies)
     q = statistics.quantiles(lat, n=100)
-    verbs = {v: statistics.quantiles(sorted(x), n=100)[98] * 1000 for v, x in driver.by_verb.items() if len(x) > 1}
+    verbs = {
+        v: statistics.quantiles(sorted(x), n=100)[98] * 1000
+        for v, x in driver.by_verb.items()
+        if len(x) > 1
+    }
     return {
         "label": label,
         "actions": len(lat),
@@ -167,7 +178,13 @@ async def main_async(args: argparse.Namespace) -> int:
     from storage.memory import MemoryRepository
     from storage.sql import SqlRepository
 
-    auto_arrange([parse_card(t) for t in ["As", "Kd", "Qh", "Jc", "Ts", "9d", "8h", "7c", "6s", "5d", "4h", "3c", "2s"]], make_rules("classic", 4))
+    auto_arrange(
+        [
+            parse_card(t)
+            for t in ["As", "Kd", "Qh", "Jc", "Ts", "9d", "8h", "7c", "6s", "5d", "4h", "3c", "2s"]
+        ],
+        make_rules("classic", 4),
+    )
 
     results = []
     if not args.skip_memory:
@@ -182,13 +199,19 @@ async def main_async(args: argparse.Namespace) -> int:
         repo = SqlRepository(args.pg, pool_size=args.pg_pool)
         results.append(await run_one(f"postgresql (pool {args.pg_pool})", repo, args))
     base = results[0] if not args.skip_memory else None
-    print(f"# {args.rooms} rooms x 4 players, {args.rounds} round(s), think {args.think}s, step {args.step}s")
-    print("| store | actions | refused | wall s | actions/s | p50 ms | p99 ms | max ms | p99 / baseline |")
+    print(
+        f"# {args.rooms} rooms x 4 players, {args.rounds} round(s), think {args.think}s, step {args.step}s"
+    )
+    print(
+        "| store | actions | refused | wall s | actions/s | p50 ms | p99 ms | max ms | p99 / baseline |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for r in results:
         ratio = f"{r['p99'] / base['p99']:.2f}" if base else "-"
-        print(f"| {r['label']} | {r['actions']} | {r['refused']} | {r['wall']:.1f} | {r['aps']:.0f} | "
-              f"{r['p50']:.2f} | {r['p99']:.2f} | {r['max']:.1f} | {ratio} |")
+        print(
+            f"| {r['label']} | {r['actions']} | {r['refused']} | {r['wall']:.1f} | {r['aps']:.0f} | "
+            f"{r['p50']:.2f} | {r['p99']:.2f} | {r['max']:.1f} | {ratio} |"
+        )
     for r in results:
         per = ", ".join(f"{v} {ms:.1f}" for v, ms in sorted(r["verbs"].items()))
         print(f"# p99 ms by verb, {r['label']}: {per}")

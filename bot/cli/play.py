@@ -25,16 +25,22 @@ YOU = Actor("console", "you", "You")
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python -m bot play", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(
+        prog="python -m bot play", description="Thirteen Water in the terminal against AI seats."
+    )
     p.add_argument("--players", type=int, default=4, help="seats at the table, 2-5 (default 4)")
     p.add_argument("--preset", default="classic", choices=["classic", "extended"])
     p.add_argument("--jokers", type=int, default=None, help="0, 1 or 2")
     p.add_argument("--lang", default="zh-Hans", choices=["zh-Hans", "zh-Hant", "en"])
     p.add_argument("--seed", type=int, default=None, help="reproducible deals (not secret!)")
-    p.add_argument("--ai", default="normal", choices=["easy", "normal", "strong"], help="AI strength")
+    p.add_argument(
+        "--ai", default="normal", choices=["easy", "normal", "strong"], help="AI strength"
+    )
     p.add_argument("--time", type=int, default=120, help="arranging seconds (15-900)")
     p.add_argument("--step", type=float, default=1.5, help="seconds between showdown steps")
-    p.add_argument("--option", "-o", action="append", default=[], help="any room option, name=value")
+    p.add_argument(
+        "--option", "-o", action="append", default=[], help="any room option, name=value"
+    )
     p.add_argument("--auto", action="store_true", help="AI seats only; print showdowns and totals")
     p.add_argument("--rounds", type=int, default=1, help="rounds to play with --auto")
     p.add_argument("--db", default=None, help="database URL (default: in memory)")
@@ -74,7 +80,14 @@ class Console:
             st = await self.mgr.room_state(self.room_id)
             round_no = st["round_no"] if st else None
         out = await self.mgr.handle(
-            Action(YOU, verb, chat_id=CHAT, room_id=self.room_id if button else None, round_no=round_no, arg=arg)
+            Action(
+                YOU,
+                verb,
+                chat_id=CHAT,
+                room_id=self.room_id if button else None,
+                round_no=round_no,
+                arg=arg,
+            )
         )
         if out.room_id:
             self.room_id = out.room_id
@@ -96,12 +109,15 @@ class Console:
         for o in opts:
             if not (await self.send(Verb.SET_OPTION, o)).ok:
                 return False
-        ais = args.players - (1 if seats_for_you else 0)
-        for _ in range(ais):
+        for _ in range(args.players - 1):
             if not (await self.send(Verb.ADD_AI, args.ai)).ok:
                 return False
         if not seats_for_you:
-            await self.send(Verb.LEAVE)  # watch the AI seats play
+            # Watch the AI seats play: give up the seat (the owner stays owner
+            # while AI seats remain), then an AI takes it.
+            await self.send(Verb.LEAVE)
+            if not (await self.send(Verb.ADD_AI, args.ai)).ok:
+                return False
         return True
 
     async def phase(self) -> str:
@@ -136,8 +152,14 @@ async def interactive(args: argparse.Namespace) -> int:
             if v.kind is not ViewKind.HAND:
                 show(v)
 
-    mgr = TableManager(repo, clock=RealClock(), arrange_seconds=args.time, rng=rng,
-                       showdown_step_seconds=args.step, default_language=lang)
+    mgr = TableManager(
+        repo,
+        clock=RealClock(),
+        arrange_seconds=args.time,
+        rng=rng,
+        showdown_step_seconds=args.step,
+        default_language=lang,
+    )
     mgr.set_sink(sink)
     await mgr.start()
     con = Console(mgr, lang)
@@ -196,9 +218,18 @@ async def run_command(con: Console, line: str, numbers: dict[int, str], lang: st
             if not out.ok:
                 break
         return _hand(out)
-    simple = {"u": Verb.UNDO, "undo": Verb.UNDO, "r": Verb.RESET, "reset": Verb.RESET,
-              "g": Verb.SUGGEST, "suggest": Verb.SUGGEST, "d": Verb.DECLARE, "declare": Verb.DECLARE,
-              "c": Verb.CONFIRM, "confirm": Verb.CONFIRM}
+    simple = {
+        "u": Verb.UNDO,
+        "undo": Verb.UNDO,
+        "r": Verb.RESET,
+        "reset": Verb.RESET,
+        "g": Verb.SUGGEST,
+        "suggest": Verb.SUGGEST,
+        "d": Verb.DECLARE,
+        "declare": Verb.DECLARE,
+        "c": Verb.CONFIRM,
+        "confirm": Verb.CONFIRM,
+    }
     if head in simple:
         return _hand(await con.send(simple[head], button=True))
     if head in ("s", "sort"):
@@ -233,8 +264,14 @@ async def auto(args: argparse.Namespace) -> int:
             if v.kind is ViewKind.SETTLEMENT:
                 show(v)
 
-    mgr = TableManager(repo, clock=clock, arrange_seconds=args.time, rng=rng,
-                       showdown_step_seconds=1.0, default_language=lang)
+    mgr = TableManager(
+        repo,
+        clock=clock,
+        arrange_seconds=args.time,
+        rng=rng,
+        showdown_step_seconds=1.0,
+        default_language=lang,
+    )
     mgr.set_sink(sink)
     await mgr.start()
     con = Console(mgr, lang)

@@ -17,7 +17,9 @@ if TYPE_CHECKING:
     from .manager import TableManager
 
 
-async def roomless(mgr: TableManager, action: Action, verb: Verb, rec: RoomRecord | None) -> Outcome:
+async def roomless(
+    mgr: TableManager, action: Action, verb: Verb, rec: RoomRecord | None
+) -> Outcome:
     lang = rec.state["language"] if rec else mgr.default_language
     state = rec.state if rec else None
     room_id = rec.room_id if rec else None
@@ -54,9 +56,13 @@ async def in_room(mgr: TableManager, rec: RoomRecord, action: Action, verb: Verb
         view = render.settings_view(state, action.actor)
     elif verb is Verb.SHOW_HAND:
         rnd = state.get("round")
-        if rnd is None or state["phase"] not in ("arranging", "showdown") or key not in rnd["hands"]:
+        if (
+            rnd is None
+            or state["phase"] not in ("arranging", "showdown")
+            or key not in rnd["hands"]
+        ):
             raise Refused("err.not_in_round")
-        view = render.hand_view(state, key)
+        view = render.hand_view(state, key, now=mgr.clock.now())
     elif verb is Verb.VERIFY:
         view = await _verify(mgr, rec, action.arg)
     else:

@@ -19,8 +19,14 @@ AI_LEVELS = ("easy", "normal", "strong")
 STATE_VERSION = 1
 
 
-def new_state(actor: Actor, platform: str, chat_id: str, preset: str | None,
-              language: str, arrange_seconds: int) -> dict[str, Any]:
+def new_state(
+    actor: Actor,
+    platform: str,
+    chat_id: str,
+    preset: str | None,
+    language: str,
+    arrange_seconds: int,
+) -> dict[str, Any]:
     p = (preset or "classic").strip().lower()
     try:
         p = Preset(p).value
@@ -99,10 +105,14 @@ def set_language(state: dict[str, Any], actor: Actor, arg: str | None) -> Effect
     if not arg or not arg.lower().startswith(("en", "zh")):
         raise Refused("err.bad_arg")
     state["language"] = normalize_language(arg)
-    return Effects(table=True, toast=("toast.option_set", {"name": "language", "value": state["language"]}))
+    return Effects(
+        table=True, toast=("toast.option_set", {"name": "language", "value": state["language"]})
+    )
 
 
-def add_ai(state: dict[str, Any], actor: Actor, arg: str | None, default: str = "normal") -> Effects:
+def add_ai(
+    state: dict[str, Any], actor: Actor, arg: str | None, default: str = "normal"
+) -> Effects:
     _owner(state, actor)
     _lobby(state)
     level = (arg or default).lower()

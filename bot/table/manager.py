@@ -218,8 +218,17 @@ class TableManager:
                             continue
                     views: tuple[View, ...] = ()
                     if r.key == "err.foul" and rec.state.get("round"):
-                        views = (render.hand_view(rec.state, action.actor.key, refused=(r.key, r.params)),)
-                    return Outcome(ok=False, reply=render.reason(lang, r.key, r.params), views=views, room_id=room_id)
+                        views = (
+                            render.hand_view(
+                                rec.state, action.actor.key, refused=(r.key, r.params)
+                            ),
+                        )
+                    return Outcome(
+                        ok=False,
+                        reply=render.reason(lang, r.key, r.params),
+                        views=views,
+                        room_id=room_id,
+                    )
                 try:
                     saved = await self._save(rec, state, fx)
                 except StaleVersion:
@@ -291,7 +300,7 @@ class TableManager:
         if fx.settlement:
             out.append(render.settlement_view(state))
         for key in fx.hands:
-            out.append(render.hand_view(state, key))
+            out.append(render.hand_view(state, key, now=now))
         for key, params in fx.notices:
             out.append(render.notice_view(state, key, params))
         out.extend(fx.views)
@@ -350,6 +359,24 @@ class TableManager:
         return None
 
     async def _on_timer(self, room_id: str) -> None:
+        try:
+            await self._timer_step(room_id)
+        except Exception:
+            # e.g. the database is down: nothing was stored, so try again soon.
+            log.exception("timer of room %s failed; retrying", room_id)
+            self._retry(room_id)
+
+    def _retry(self, room_id: str, delay: float = 5.0) -> None:
+        async def again() -> None:
+            await self._on_timer(room_id)
+
+        current = self._timers.pop(room_id, None)
+        if current is not None:
+            current[1].cancel()
+        when = self.clock.now() + delay
+        self._timers[room_id] = (when, self.clock.call_at(when, again))
+
+    async def _timer_step(self, room_id: str) -> None:
         views: list[View] = []
         async with self._lock(room_id):
             for _ in range(self.max_retries):

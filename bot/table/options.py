@@ -149,7 +149,9 @@ def apply_option(state: dict[str, Any], arg: str | None, current_players: int) -
             try:
                 rank = parse_rank(value)
             except ValueError:
-                raise OptionError(f"option wild_rank must be a rank, random or none, not {value!r}") from None
+                raise OptionError(
+                    f"option wild_rank must be a rank, random or none, not {value!r}"
+                ) from None
             opts["random_wild_rank"] = False
             opts["rules"]["wild_rank"] = rank_char(rank)
     elif name in BOOL_OPTIONS:

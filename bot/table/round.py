@@ -169,7 +169,9 @@ def _declare(hand: dict[str, Any], rules: Rules) -> None:
     hand["done"] = True
 
 
-def arrange_action(state: dict[str, Any], key: str, verb: str, arg: str | None, ctx: Ctx) -> Effects:
+def arrange_action(
+    state: dict[str, Any], key: str, verb: str, arg: str | None, ctx: Ctx
+) -> Effects:
     """PICK, UNDO, RESET, SORT, SUGGEST, APPLY, DECLARE, CONFIRM."""
     hand = my_hand(state, key)
     rnd = state["round"]
@@ -177,8 +179,6 @@ def arrange_action(state: dict[str, Any], key: str, verb: str, arg: str | None, 
     fx = Effects(hands=[key])
     if verb == "pick":
         H.pick(hand, arg)
-        if H.extra_cards(hand) and H.complete(hand):
-            hand["special"] = solving.special_of(H.kept_cards(hand), rules)
     elif verb == "undo":
         H.undo(hand)
     elif verb == "reset":
@@ -218,6 +218,10 @@ def arrange_action(state: dict[str, Any], key: str, verb: str, arg: str | None, 
         fx.table = True
     else:
         raise Refused("err.unknown")
+    if H.extra_cards(hand) and verb in ("pick", "undo", "reset", "apply"):
+        # 多三张: a special is judged on the 13 kept cards, once all are placed.
+        complete = H.complete(hand)
+        hand["special"] = solving.special_of(H.kept_cards(hand), rules) if complete else None
     if all(h["done"] for h in rnd["hands"].values()):
         begin_showdown(state, ctx, fx)
     return fx

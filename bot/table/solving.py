@@ -79,7 +79,9 @@ def suggestions(
     return out
 
 
-def settle_round(rnd: dict[str, Any], rules: Rules) -> tuple[dict[str, Any], dict[str, list[str]], list[str]]:
+def settle_round(
+    rnd: dict[str, Any], rules: Rules
+) -> tuple[dict[str, Any], dict[str, list[str]], list[str]]:
     """Settle the round's hands: the settlement JSON, the reveal order of
     each lane (weakest first, declared specials left out) and the declared
     specials (weakest first)."""

@@ -67,14 +67,18 @@ def button(
     style: ButtonStyle = ButtonStyle.SECONDARY,
     disabled: bool = False,
 ) -> Button:
-    return Button(label=label, action_id=encode(room_id, round_no, verb, arg), style=style, disabled=disabled)
+    return Button(
+        label=label, action_id=encode(room_id, round_no, verb, arg), style=style, disabled=disabled
+    )
 
 
 def rows(buttons: Sequence[Button], width: int = MAX_ROW) -> list[tuple[Button, ...]]:
     return [tuple(buttons[i : i + width]) for i in range(0, len(buttons), width)]
 
 
-def grid(card_buttons: Sequence[Button], controls: Sequence[Button]) -> tuple[tuple[Button, ...], ...]:
+def grid(
+    card_buttons: Sequence[Button], controls: Sequence[Button]
+) -> tuple[tuple[Button, ...], ...]:
     """Cards in rows of 5, then the controls; controls share the last card
     row when they would not fit in 5 rows otherwise (16-card hands)."""
     card_rows = rows(card_buttons)

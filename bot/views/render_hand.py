@@ -13,23 +13,31 @@ from .i18n import t
 from .model import Audience, Button, ButtonStyle, View, ViewKind
 from .render_common import button, cards_text, category, grid, lane, lang_of, signed, special
 
-LANE_STYLE = {"head": ButtonStyle.PRIMARY, "middle": ButtonStyle.SUCCESS, "tail": ButtonStyle.DANGER}
+LANE_STYLE = {
+    "head": ButtonStyle.PRIMARY,
+    "middle": ButtonStyle.SUCCESS,
+    "tail": ButtonStyle.DANGER,
+}
 NEXT_SORT = {"rank": "suit", "suit": "count", "count": "rank"}
 
 
 def suggestion_text(lang: str, s: dict[str, Any]) -> str:
-    """"tail full house · middle flush · head pair (+2.4)"."""
+    """ "tail full house · middle flush · head pair (+2.4)"."""
     cats = s["cats"]
-    parts = [f"{lane(lang, 'tail')} {category(lang, cats[2])}",
-             f"{lane(lang, 'middle')} {category(lang, cats[1])}",
-             f"{lane(lang, 'head')} {category(lang, cats[0])}"]
+    parts = [
+        f"{lane(lang, 'tail')} {category(lang, cats[2])}",
+        f"{lane(lang, 'middle')} {category(lang, cats[1])}",
+        f"{lane(lang, 'head')} {category(lang, cats[0])}",
+    ]
     return " · ".join(parts) + f" ({signed(float(s['score']))})"
 
 
 def reason_text(lang: str, key: str, params: dict[str, Any]) -> str:
     if key == "err.foul":
         pairs = params.get("pairs") or []
-        text = "; ".join(t(lang, "err.foul_pair", a=lane(lang, a), b=lane(lang, b)) for a, b in pairs)
+        text = "; ".join(
+            t(lang, "err.foul_pair", a=lane(lang, a), b=lane(lang, b)) for a, b in pairs
+        )
         return t(lang, "err.foul", lanes=text)
     if key == "err.option":
         return t(lang, key, reason=params.get("reason", ""))
@@ -68,8 +76,14 @@ def hand_view(
     elif done:
         lines.append(t(lang, "hand.confirmed"))
     elif hand["special"]:
-        lines.append(t(lang, "hand.special_offer", special=special(lang, hand["special"]["hand"]),
-                       points=hand["special"]["points"]))
+        lines.append(
+            t(
+                lang,
+                "hand.special_offer",
+                special=special(lang, hand["special"]["hand"]),
+                points=hand["special"]["points"],
+            )
+        )
     if not done:
         lines.append(t(lang, "hand.hint"))
         items = hand.get("suggestions") or []
@@ -111,15 +125,23 @@ def _buttons(state: dict[str, Any], hand: dict[str, Any], lang: str, rid: str, n
         card_buttons.append(button(label, rid, no, Verb.PICK, str(i), style=style))
     nxt = NEXT_SORT[hand.get("sort", "rank")]
     controls = [
-        button(t(lang, "btn.confirm"), rid, no, Verb.CONFIRM, style=ButtonStyle.SUCCESS,
-               disabled=not H.complete(hand)),
+        button(
+            t(lang, "btn.confirm"),
+            rid,
+            no,
+            Verb.CONFIRM,
+            style=ButtonStyle.SUCCESS,
+            disabled=not H.complete(hand),
+        ),
         button(t(lang, "btn.undo"), rid, no, Verb.UNDO),
         button(t(lang, "btn.reset"), rid, no, Verb.RESET),
         button(t(lang, f"btn.sort_{nxt}"), rid, no, Verb.SORT, nxt),
         button(t(lang, "btn.suggest"), rid, no, Verb.SUGGEST),
     ]
     if hand["special"]:
-        controls.append(button(t(lang, "btn.declare"), rid, no, Verb.DECLARE, style=ButtonStyle.PRIMARY))
+        controls.append(
+            button(t(lang, "btn.declare"), rid, no, Verb.DECLARE, style=ButtonStyle.PRIMARY)
+        )
     for n, _ in enumerate((hand.get("suggestions") or [])[:3]):
         controls.append(button(t(lang, "btn.apply", n=n + 1), rid, no, Verb.APPLY, str(n)))
     return grid(card_buttons, controls)

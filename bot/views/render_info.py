@@ -15,17 +15,47 @@ from .render_common import button, lang_of, rows, signed
 from .render_table import cards_suit, options_lines
 
 SPECIALS_BY_PRESET = {
-    "classic": ["supreme_dragon", "dragon", "all_added_suit", "six_of_a_kind", "one_color",
-                "four_trips", "six_pairs", "three_straights", "three_flushes"],
-    "extended": ["supreme_dragon", "dragon", "twelve_royals", "three_straight_flushes", "three_quads",
-                 "all_high", "all_low", "one_color", "double_full_house", "four_trips",
-                 "five_pairs_trips", "six_pairs", "three_straights", "three_flushes"],
+    "classic": [
+        "supreme_dragon",
+        "dragon",
+        "all_added_suit",
+        "six_of_a_kind",
+        "one_color",
+        "four_trips",
+        "six_pairs",
+        "three_straights",
+        "three_flushes",
+    ],
+    "extended": [
+        "supreme_dragon",
+        "dragon",
+        "twelve_royals",
+        "three_straight_flushes",
+        "three_quads",
+        "all_high",
+        "all_low",
+        "one_color",
+        "double_full_house",
+        "four_trips",
+        "five_pairs_trips",
+        "six_pairs",
+        "three_straights",
+        "three_flushes",
+    ],
 }
 
 
-def _notice(lang: str, key: str, title: str, lines: list[str], state: dict[str, Any] | None,
-            chat_id: str = "", audience: Audience = Audience.GROUP, user_id: str | None = None,
-            buttons: tuple[tuple[Button, ...], ...] = ()) -> View:
+def _notice(
+    lang: str,
+    key: str,
+    title: str,
+    lines: list[str],
+    state: dict[str, Any] | None,
+    chat_id: str = "",
+    audience: Audience = Audience.GROUP,
+    user_id: str | None = None,
+    buttons: tuple[tuple[Button, ...], ...] = (),
+) -> View:
     return View(
         kind=ViewKind.NOTICE,
         audience=audience,
@@ -46,7 +76,9 @@ def _where(state: dict[str, Any] | None, chat_id: str) -> str:
 
 def help_view(lang: str, state: dict[str, Any] | None, chat_id: str = "") -> View:
     lines = [t(lang, f"help.{i}") for i in range(1, 9)]
-    return _notice(lang, f"help:{_where(state, chat_id)}", t(lang, "help.title"), lines, state, chat_id)
+    return _notice(
+        lang, f"help:{_where(state, chat_id)}", t(lang, "help.title"), lines, state, chat_id
+    )
 
 
 def rules_view(lang: str, state: dict[str, Any] | None, chat_id: str = "") -> View:
@@ -69,8 +101,14 @@ def rules_view(lang: str, state: dict[str, Any] | None, chat_id: str = "") -> Vi
     lines.append(t(lang, "rules.specials", list=", ".join(specials)))
     if state:
         lines += options_lines(state)
-    return _notice(lang, f"rules:{_where(state, chat_id)}", t(lang, "rules.title", preset=t(lang, f"preset.{preset}")),
-                   lines, state, chat_id)
+    return _notice(
+        lang,
+        f"rules:{_where(state, chat_id)}",
+        t(lang, "rules.title", preset=t(lang, f"preset.{preset}")),
+        lines,
+        state,
+        chat_id,
+    )
 
 
 def leaderboard_view(lang: str, rows_: list[Any], period: str, chat_id: str) -> View:
@@ -78,10 +116,28 @@ def leaderboard_view(lang: str, rows_: list[Any], period: str, chat_id: str) -> 
     if not rows_:
         lines.append(t(lang, "lb.empty"))
     for n, r in enumerate(rows_, 1):
-        lines.append(t(lang, "lb.row", n=n, name=r.name, points=signed(r.points), rounds=r.rounds,
-                       rate=round(100 * r.win_rate), scoops=r.scoops, home_runs=r.home_runs, specials=r.specials))
-    v = _notice(lang, f"leaderboard:{chat_id}", t(lang, "lb.title", period=t(lang, f"lb.{period}")), lines,
-                None, chat_id)
+        lines.append(
+            t(
+                lang,
+                "lb.row",
+                n=n,
+                name=r.name,
+                points=signed(r.points),
+                rounds=r.rounds,
+                rate=round(100 * r.win_rate),
+                scoops=r.scoops,
+                home_runs=r.home_runs,
+                specials=r.specials,
+            )
+        )
+    v = _notice(
+        lang,
+        f"leaderboard:{chat_id}",
+        t(lang, "lb.title", period=t(lang, f"lb.{period}")),
+        lines,
+        None,
+        chat_id,
+    )
     return v
 
 
@@ -89,15 +145,38 @@ def stats_view(lang: str, stats: Any, actor: Actor) -> View:
     if stats is None:
         lines = [t(lang, "stats.none")]
     else:
-        lines = [t(lang, "stats.line1", points=signed(stats.points), rounds=stats.rounds,
-                   rate=round(100 * stats.win_rate), chats=stats.chats),
-                 t(lang, "stats.line2", scoops=stats.scoops, home_runs=stats.home_runs,
-                   specials=stats.specials, best=signed(stats.best_round))]
-    return _notice(lang, f"stats:{actor.key}", t(lang, "stats.title", name=actor.name or actor.user_id), lines,
-                   None, audience=Audience.PLAYER, user_id=actor.user_id)
+        lines = [
+            t(
+                lang,
+                "stats.line1",
+                points=signed(stats.points),
+                rounds=stats.rounds,
+                rate=round(100 * stats.win_rate),
+                chats=stats.chats,
+            ),
+            t(
+                lang,
+                "stats.line2",
+                scoops=stats.scoops,
+                home_runs=stats.home_runs,
+                specials=stats.specials,
+                best=signed(stats.best_round),
+            ),
+        ]
+    return _notice(
+        lang,
+        f"stats:{actor.key}",
+        t(lang, "stats.title", name=actor.name or actor.user_id),
+        lines,
+        None,
+        audience=Audience.PLAYER,
+        user_id=actor.user_id,
+    )
 
 
-def verify_view(state: dict[str, Any], round_no: int, deck: list[str], salt: str, hash_hex: str, ok: bool) -> View:
+def verify_view(
+    state: dict[str, Any], round_no: int, deck: list[str], salt: str, hash_hex: str, ok: bool
+) -> View:
     lang = lang_of(state)
     lines = [
         t(lang, "verify.hash", hash=hash_hex),
@@ -106,8 +185,13 @@ def verify_view(state: dict[str, Any], round_no: int, deck: list[str], salt: str
         t(lang, "verify.how"),
         t(lang, "verify.ok") if ok else t(lang, "verify.bad"),
     ]
-    return _notice(lang, f"verify:{state['room_id']}:{round_no}", t(lang, "verify.title", round=round_no),
-                   lines, state)
+    return _notice(
+        lang,
+        f"verify:{state['room_id']}:{round_no}",
+        t(lang, "verify.title", round=round_no),
+        lines,
+        state,
+    )
 
 
 def notice_view(state: dict[str, Any], key: str, params: dict[str, Any]) -> View:
@@ -126,13 +210,18 @@ def settings_view(state: dict[str, Any], actor: Actor) -> View:
 
     def toggle(name: str, arg_name: str) -> Button:
         value = bool(s[name])
-        return opt(f"set.{name}", f"{arg_name}={'off' if value else 'on'}",
-                   value=t(lang, "opt.on" if value else "opt.off"))
+        return opt(
+            f"set.{name}",
+            f"{arg_name}={'off' if value else 'on'}",
+            value=t(lang, "opt.on" if value else "opt.off"),
+        )
 
     other = "extended" if s["preset"] == "classic" else "classic"
     jokers = (int(s["jokers"]) + 1) % 3
     suits = [None, "s", "h", "d", "c"]
-    nxt_suit = suits[(suits.index(s["added_suit"]) + 1) % len(suits)] if s["added_suit"] in suits else None
+    nxt_suit = (
+        suits[(suits.index(s["added_suit"]) + 1) % len(suits)] if s["added_suit"] in suits else None
+    )
     wild_next = "none" if s["wild_rank"] == "random" else "random"
     base_next = {1: 2, 2: 5, 5: 10}.get(int(s["base"]), 1)
     deal_next = "three" if s["deal_style"] == "one" else "one"
@@ -144,14 +233,22 @@ def settings_view(state: dict[str, Any], actor: Actor) -> View:
         toggle("draw_counts_as_scoop", "draw_scoop"),
         toggle("banker", "banker"),
         opt("set.wheel", f"wheel={wheel_next}", value=t(lang, f"opt.wheel_{wheel_next}")),
-        opt("set.wild", f"wild={wild_next}", value=t(lang, "opt.wild_random" if wild_next == "random" else "opt.off")),
+        opt(
+            "set.wild",
+            f"wild={wild_next}",
+            value=t(lang, "opt.wild_random" if wild_next == "random" else "opt.off"),
+        ),
         toggle("escape_penalty", "escape"),
         toggle("extra_three", "extra3"),
         opt("set.deal", f"deal={deal_next}", value=t(lang, f"opt.deal_{deal_next}")),
         opt("set.time", "time=60", value=60),
         opt("set.time", "time=120", value=120),
         opt("set.time", "time=180", value=180),
-        opt("set.suit", f"suit={nxt_suit or 'none'}", value=cards_suit(nxt_suit) if nxt_suit else t(lang, "opt.off")),
+        opt(
+            "set.suit",
+            f"suit={nxt_suit or 'none'}",
+            value=cards_suit(nxt_suit) if nxt_suit else t(lang, "opt.off"),
+        ),
         opt("set.base", f"base={base_next}", value=base_next),
         button("简体", rid, no, Verb.LANGUAGE, "zh-Hans"),
         button("繁體", rid, no, Verb.LANGUAGE, "zh-Hant"),

@@ -44,12 +44,21 @@ def settlement_lines(state: dict[str, Any]) -> list[str]:
             marks.append(t(lang, "settle.escaped_mark"))
         if rnd.get("banker") == key:
             marks.append(t(lang, "settle.banker_mark"))
-        head = f"{name(state, key)}: {signed(p['total'])}" + (f" ({', '.join(marks)})" if marks else "")
+        head = f"{name(state, key)}: {signed(p['total'])}" + (
+            f" ({', '.join(marks)})" if marks else ""
+        )
         lines.append(head)
         arr = H.arrangement_tokens(hand)
         if p["special"]:
-            lines.append("  " + t(lang, "settle.special", special=special(lang, p["special"]),
-                                  cards=cards_text(H.kept_tokens(hand))))
+            lines.append(
+                "  "
+                + t(
+                    lang,
+                    "settle.special",
+                    special=special(lang, p["special"]),
+                    cards=cards_text(H.kept_tokens(hand)),
+                )
+            )
         else:
             for i, lane_name in enumerate(LANES):
                 cat = category(lang, p["lanes"][i]["category"]) if p["lanes"] else ""
@@ -62,7 +71,9 @@ def settlement_lines(state: dict[str, Any]) -> list[str]:
         lanes = ""
         if q["lanes"] is not None:
             lanes = " [" + " ".join(signed(x) if x else "0" for x in q["lanes"]) + "]"
-        lines.append(f"  {name(state, q['a'])} – {name(state, q['b'])}: {signed(q['score'])}{lanes}{extra}")
+        lines.append(
+            f"  {name(state, q['a'])} – {name(state, q['b'])}: {signed(q['score'])}{lanes}{extra}"
+        )
     if st.get("home_run"):
         lines.append(t(lang, "settle.home_run", name=name(state, st["home_run"])))
     for key in rnd["escaped"]:

@@ -38,12 +38,31 @@ def options_lines(state: dict[str, Any]) -> list[str]:
     wild = s["wild_rank"]
     wild_text = t(lang, "opt.wild_random") if wild == "random" else (wild or off)
     return [
-        t(lang, "table.options1", preset=t(lang, f"preset.{s['preset']}"), jokers=s["jokers"],
-          scoop=yn(s["scoop_double"]), draw=yn(s["draw_counts_as_scoop"]), banker=yn(s["banker"])),
-        t(lang, "table.options2", suit=cards_suit(suit) if suit else off, wheel=t(lang, f"opt.wheel_{s['wheel']}"),
-          wild=wild_text, escape=yn(s["escape_penalty"]), base=s["base"]),
-        t(lang, "table.options3", seconds=s["arrange_seconds"], deal=t(lang, f"opt.deal_{s['deal_style']}"),
-          extra=yn(s["extra_three"])),
+        t(
+            lang,
+            "table.options1",
+            preset=t(lang, f"preset.{s['preset']}"),
+            jokers=s["jokers"],
+            scoop=yn(s["scoop_double"]),
+            draw=yn(s["draw_counts_as_scoop"]),
+            banker=yn(s["banker"]),
+        ),
+        t(
+            lang,
+            "table.options2",
+            suit=cards_suit(suit) if suit else off,
+            wheel=t(lang, f"opt.wheel_{s['wheel']}"),
+            wild=wild_text,
+            escape=yn(s["escape_penalty"]),
+            base=s["base"],
+        ),
+        t(
+            lang,
+            "table.options3",
+            seconds=s["arrange_seconds"],
+            deal=t(lang, f"opt.deal_{s['deal_style']}"),
+            extra=yn(s["extra_three"]),
+        ),
     ]
 
 
@@ -78,8 +97,13 @@ def _lobby(state: dict[str, Any]) -> tuple[list[str], list[Button]]:
     buttons = [
         button(t(lang, "btn.join"), rid, no, Verb.JOIN, style=ButtonStyle.SUCCESS),
         button(t(lang, "btn.leave"), rid, no, Verb.LEAVE),
-        button(t(lang, "btn.start") if no == 0 else t(lang, "btn.next_round"), rid, no, Verb.START,
-               style=ButtonStyle.PRIMARY),
+        button(
+            t(lang, "btn.start") if no == 0 else t(lang, "btn.next_round"),
+            rid,
+            no,
+            Verb.START,
+            style=ButtonStyle.PRIMARY,
+        ),
         button(t(lang, "btn.add_ai"), rid, no, Verb.ADD_AI, "normal"),
         button(t(lang, "btn.settings"), rid, no, Verb.SETTINGS),
         button(t(lang, "btn.rules"), rid, no, Verb.RULES),
@@ -96,8 +120,14 @@ def _round_head(state: dict[str, Any]) -> list[str]:
     seats = rnd["seats"]
     lines = [
         t(lang, "table.round", round=rnd["no"]),
-        t(lang, "table.dice", d1=rnd["dice"][0], d2=rnd["dice"][1], name=name(state, seats[rnd["first_seat"]]),
-          style=t(lang, f"opt.deal_{rnd['deal_style']}")),
+        t(
+            lang,
+            "table.dice",
+            d1=rnd["dice"][0],
+            d2=rnd["dice"][1],
+            name=name(state, seats[rnd["first_seat"]]),
+            style=t(lang, f"opt.deal_{rnd['deal_style']}"),
+        ),
         t(lang, "table.hash", hash=rnd["hash"]),
     ]
     if rnd.get("wild_rank"):
@@ -144,9 +174,15 @@ def showdown_lines(state: dict[str, Any], upto: int) -> list[str]:
             lines.append(t(lang, "show.specials"))
             for key in result["specials"]:
                 hand = rnd["hands"][key]
-                lines.append(t(lang, "show.special_line", name=name(state, key),
-                               special=special(lang, hand["declared"]),
-                               points=(hand.get("special") or {}).get("points", 0)))
+                lines.append(
+                    t(
+                        lang,
+                        "show.special_line",
+                        name=name(state, key),
+                        special=special(lang, hand["declared"]),
+                        points=(hand.get("special") or {}).get("points", 0),
+                    )
+                )
             continue
         i = LANES.index(step)
         lines.append(t(lang, f"show.{step}"))

@@ -60,7 +60,9 @@ class RiggedRandom(random.Random):
         x[:] = deck + rest
 
 
-def make_manager(repo: Any, clock: FakeClock, rng: random.Random | None = None, **kw: Any) -> tuple[TableManager, Recorder]:
+def make_manager(
+    repo: Any, clock: FakeClock, rng: random.Random | None = None, **kw: Any
+) -> tuple[TableManager, Recorder]:
     kw.setdefault("arrange_seconds", 120)
     kw.setdefault("reminder_seconds", 30)
     kw.setdefault("showdown_step_seconds", 2)
@@ -70,12 +72,24 @@ def make_manager(repo: Any, clock: FakeClock, rng: random.Random | None = None, 
     return mgr, rec
 
 
-async def act(mgr: TableManager, actor: Actor, verb: Verb, arg: str | None = None, *,
-              room_id: str | None = None, round_no: int | None = None, chat_id: str = CHAT) -> Outcome:
-    return await mgr.handle(Action(actor, verb, chat_id=chat_id, room_id=room_id, round_no=round_no, arg=arg))
+async def act(
+    mgr: TableManager,
+    actor: Actor,
+    verb: Verb,
+    arg: str | None = None,
+    *,
+    room_id: str | None = None,
+    round_no: int | None = None,
+    chat_id: str = CHAT,
+) -> Outcome:
+    return await mgr.handle(
+        Action(actor, verb, chat_id=chat_id, room_id=room_id, round_no=round_no, arg=arg)
+    )
 
 
-async def ok(mgr: TableManager, actor: Actor, verb: Verb, arg: str | None = None, **kw: Any) -> Outcome:
+async def ok(
+    mgr: TableManager, actor: Actor, verb: Verb, arg: str | None = None, **kw: Any
+) -> Outcome:
     out = await act(mgr, actor, verb, arg, **kw)
     assert out.ok, (verb, arg, out.reply)
     return out
@@ -122,13 +136,17 @@ async def press_arrangement(mgr: TableManager, rid: str, actor: Actor) -> None:
     lanes = [arr.head, arr.middle] + ([arr.tail] if len(hand["cards"]) > 13 else [])
     for lane in lanes:
         for card in lane:
-            i = next(j for j, t in enumerate(hand["cards"]) if j not in taken and parse_card(t) == card)
+            i = next(
+                j for j, t in enumerate(hand["cards"]) if j not in taken and parse_card(t) == card
+            )
             taken.add(i)
             await ok(mgr, actor, Verb.PICK, str(i), room_id=rid, round_no=rnd["no"])
     await ok(mgr, actor, Verb.CONFIRM, room_id=rid, round_no=rnd["no"])
 
 
-async def play_round(mgr: TableManager, clock: FakeClock, rid: str, actors: Sequence[Actor]) -> dict[str, Any]:
+async def play_round(
+    mgr: TableManager, clock: FakeClock, rid: str, actors: Sequence[Actor]
+) -> dict[str, Any]:
     """Start a round, arrange every human hand by taps, run the showdown."""
     await ok(mgr, actors[0], Verb.START)
     for a in actors:

@@ -38,7 +38,9 @@ async def test_taps_fill_head_then_middle_then_tail_is_the_rest(repo, clock):
     assert (len(head), len(middle), len(tail)) == (3, 5, 5)
     assert set(tail) == set(range(8, 13))
     view = next(v for v in out.views if v.kind is ViewKind.HAND)
-    confirm = next(b for r in view.buttons for b in r if b.action_id and decode(b.action_id)[2] is Verb.CONFIRM)
+    confirm = next(
+        b for r in view.buttons for b in r if b.action_id and decode(b.action_id)[2] is Verb.CONFIRM
+    )
     assert not confirm.disabled
     # tapping a head card takes it back; the tail is "the rest" again only when full
     await ok(mgr, p0, Verb.PICK, "1", **kw)
@@ -140,3 +142,46 @@ def test_system_random_deals_differ():
     rules = make_rules("classic", 2)
     a, b = make_deal(rules, 2), make_deal(rules, 2)
     assert a.deck != b.deck and a.salt != b.salt and len(a.salt) == 32
+
+
+async def test_extra_three_special_is_judged_on_the_13_kept(repo, clock):
+    dragon = ["As", "Kd", "Qh", "Jc", "Ts", "9d", "8h", "7c", "6s", "5d", "4h", "3c", "2s"]
+    hand0 = dragon + ["2h", "3h", "4d"]
+    hand1 = [
+        "Ah",
+        "Ad",
+        "Ac",
+        "Kh",
+        "Ks",
+        "Kc",
+        "Qs",
+        "Qd",
+        "Qc",
+        "Js",
+        "Jh",
+        "Jd",
+        "9s",
+        "9c",
+        "8d",
+        "8s",
+    ]
+    mgr, _ = make_manager(repo, clock, RiggedRandom([hand0, hand1]))
+    rid, (p0, p1) = await open_table(mgr, 2, options=("extra_three=on",))
+    await ok(mgr, p0, Verb.START)
+    kw = {"room_id": rid, "round_no": 1}
+    h = await hand_of(mgr, rid, p0)
+    assert len(h["cards"]) == 16 and h["special"] is None
+    for tok in reversed(dragon):  # 2 3 4 to the head, 5..9 the middle, 10..A the tail
+        await ok(mgr, p0, Verb.PICK, str(h["cards"].index(tok)), **kw)
+    h = await hand_of(mgr, rid, p0)
+    assert h["special"]["hand"] == "dragon"
+    await ok(mgr, p0, Verb.UNDO, **kw)
+    assert (await hand_of(mgr, rid, p0))["special"] is None  # 12 kept: no special
+    await ok(mgr, p0, Verb.PICK, str(h["cards"].index("As")), **kw)
+    await ok(mgr, p0, Verb.DECLARE, **kw)
+    await ok(mgr, p1, Verb.SUGGEST, **kw)
+    await ok(mgr, p1, Verb.APPLY, "0", **kw)
+    await ok(mgr, p1, Verb.CONFIRM, **kw)
+    await clock.advance(30)
+    st = await state_of(mgr, rid)
+    assert st["round"]["result"]["settlement"]["totals"] == {p0.key: 36, p1.key: -36}

@@ -96,9 +96,13 @@ async def test_arranging_refusals(repo, dealt):
     await refused(mgr, repo, rid, p0, Verb.CONFIRM, **kw)  # incomplete
     await refused(mgr, repo, rid, p0, Verb.JOIN, **kw)  # round running
     await refused(mgr, repo, rid, stranger, Verb.JOIN, **kw)
-    await refused(mgr, repo, rid, p0, Verb.SET_OPTION, "jokers=1", **kw)  # options only in the lobby
+    await refused(
+        mgr, repo, rid, p0, Verb.SET_OPTION, "jokers=1", **kw
+    )  # options only in the lobby
     await refused(mgr, repo, rid, p0, Verb.START, **kw)
-    await refused(mgr, repo, rid, p0, Verb.VERIFY, "1", **kw)  # the deck is secret until the showdown
+    await refused(
+        mgr, repo, rid, p0, Verb.VERIFY, "1", **kw
+    )  # the deck is secret until the showdown
     bogus = Action(p0, "zz", room_id=rid, round_no=1)  # type: ignore[arg-type]
     out = await mgr.handle(bogus)
     assert not out.ok
@@ -142,8 +146,14 @@ async def test_confirmed_hand_is_locked(repo, dealt):
     await ok(mgr, p0, Verb.SUGGEST, **kw)
     await ok(mgr, p0, Verb.APPLY, "0", **kw)
     await ok(mgr, p0, Verb.CONFIRM, **kw)
-    for verb, arg in ((Verb.PICK, "0"), (Verb.UNDO, None), (Verb.RESET, None), (Verb.CONFIRM, None),
-                      (Verb.APPLY, "0"), (Verb.SUGGEST, None)):
+    for verb, arg in (
+        (Verb.PICK, "0"),
+        (Verb.UNDO, None),
+        (Verb.RESET, None),
+        (Verb.CONFIRM, None),
+        (Verb.APPLY, "0"),
+        (Verb.SUGGEST, None),
+    ):
         await refused(mgr, repo, rid, p0, verb, arg, **kw)
 
 

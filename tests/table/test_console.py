@@ -8,7 +8,9 @@ from bot.cli import play
 
 
 def test_auto_rounds_print_showdowns_and_totals(capsys):
-    assert play.main(["--auto", "--rounds", "2", "--players", "3", "--seed", "4", "--lang", "en"]) == 0
+    assert (
+        play.main(["--auto", "--rounds", "2", "--players", "3", "--seed", "4", "--lang", "en"]) == 0
+    )
     out = capsys.readouterr().out
     assert out.count("== Round 1 · result ==") == 1 and out.count("== Round 2 · result ==") == 1
     assert "Totals after 2 round(s)" in out

@@ -82,7 +82,11 @@ async def test_escape_after_deal_pays_penalty(repo, clock):
     hands = []
     for key in rnd["seats"]:
         tok = arrangement_tokens(rnd["hands"][key])
-        hands.append(PlayerHand(key, Arrangement.of(*(parse_cards(tok[x]) for x in ("head", "middle", "tail")))))
+        hands.append(
+            PlayerHand(
+                key, Arrangement.of(*(parse_cards(tok[x]) for x in ("head", "middle", "tail")))
+            )
+        )
     expected = settle(hands, round_rules(rnd), escaped=(actors[2].key,)).totals
     assert rnd["result"]["settlement"]["totals"] == expected
     assert sum(expected.values()) < 0  # the penalty leaves the table
@@ -100,3 +104,20 @@ async def test_owner_leaving_passes_ownership(repo, clock):
     await ok(mgr, actors[2], Verb.LEAVE)
     rec = await repo.load_room(rid)
     assert rec.status.value == "closed"  # the last one out closes the room
+
+
+async def test_a_deadline_that_fails_to_store_is_retried(repo, clock, monkeypatch):
+    mgr, _ = make_manager(repo, clock)
+    rid, actors = await open_table(mgr, 2)
+    await ok(mgr, actors[0], Verb.START)
+    real_save = repo.save_room
+
+    async def down(*a, **k):
+        raise RuntimeError("database down")
+
+    monkeypatch.setattr(repo, "save_room", down)
+    await clock.advance(120)  # the deadline fires, the write fails
+    assert (await repo.load_room(rid)).state["phase"] == "arranging"
+    monkeypatch.setattr(repo, "save_room", real_save)
+    await clock.advance(5)  # retried
+    assert (await state_of(mgr, rid))["phase"] == "showdown"

@@ -34,10 +34,17 @@ def test_every_language_has_every_key_with_the_same_placeholders(area):
 
 
 def test_table_catalog_is_not_empty_and_translated():
-    cats = {lang: json.loads((LOCALES / lang / "table.json").read_text(encoding="utf-8")) for lang in LANGUAGES}
+    cats = {
+        lang: json.loads((LOCALES / lang / "table.json").read_text(encoding="utf-8"))
+        for lang in LANGUAGES
+    }
     assert len(cats["en"]) > 150
     # the Chinese catalogs are translations, not copies of the English one
-    same = [k for k in cats["en"] if cats["en"][k] == cats["zh-Hans"][k] and any(c.isalpha() for c in cats["en"][k])]
+    same = [
+        k
+        for k in cats["en"]
+        if cats["en"][k] == cats["zh-Hans"][k] and any(c.isalpha() for c in cats["en"][k])
+    ]
     assert len(same) < 10, same
     differ = [k for k in cats["zh-Hans"] if cats["zh-Hans"][k] != cats["zh-Hant"][k]]
     assert len(differ) > 50

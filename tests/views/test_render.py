@@ -43,7 +43,12 @@ async def test_every_view_of_a_round_renders(repo, clock, lang):
     rid, actors = await open_table(mgr, 2, 1, options=(f"language={lang}",))
     owner = actors[0]
     views: list[View] = []
-    for verb, arg in ((Verb.SETTINGS, None), (Verb.HELP, None), (Verb.RULES, None), (Verb.LEADERBOARD, "week")):
+    for verb, arg in (
+        (Verb.SETTINGS, None),
+        (Verb.HELP, None),
+        (Verb.RULES, None),
+        (Verb.LEADERBOARD, "week"),
+    ):
         views += (await ok(mgr, owner, verb, arg)).views
     out = await ok(mgr, owner, Verb.START)
     views += out.views
@@ -69,7 +74,9 @@ async def test_every_view_of_a_round_renders(repo, clock, lang):
     settle = next(v for v in views if v.kind is ViewKind.SETTLEMENT)
     st = await state_of(mgr, rid)
     assert st["round"]["hash"] in settle.text and st["round"]["salt"] in settle.text
-    assert any(b.action_id and decode(b.action_id)[2] is Verb.START for r in settle.buttons for b in r)
+    assert any(
+        b.action_id and decode(b.action_id)[2] is Verb.START for r in settle.buttons for b in r
+    )
     assert settle.key == f"settle:{rid}:1" and settle.fresh
     verify_view = next(v for v in views if v.key.startswith("verify:"))
     assert "✅" in verify_view.text
@@ -84,7 +91,9 @@ async def test_sixteen_card_hand_fits(repo, clock):
     out = await ok(mgr, actors[0], Verb.SUGGEST, room_id=rid, round_no=1)
     hand = next(v for v in out.views if v.kind is ViewKind.HAND)
     check_view(hand)
-    picks = [b for r in hand.buttons for b in r if b.action_id and decode(b.action_id)[2] is Verb.PICK]
+    picks = [
+        b for r in hand.buttons for b in r if b.action_id and decode(b.action_id)[2] is Verb.PICK
+    ]
     assert len(picks) == 16
     verbs = {decode(b.action_id)[2] for r in hand.buttons for b in r if b.action_id}
     assert {Verb.CONFIRM, Verb.UNDO, Verb.RESET, Verb.SORT, Verb.SUGGEST, Verb.APPLY} <= verbs
