@@ -11,24 +11,27 @@ and by ``start()``; a time that passed while the bot was down fires at once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from bot.rules.options import OptionError
 from bot.views import render
 from bot.views.i18n import t
 from bot.views.model import View
 from storage.api import Repository, RoomExists, RoomRecord, RoomStatus, StaleVersion
 
-from . import info, lobby
+from . import info, lobby, solving
 from . import round as R
 from .actions import Action, Outcome, Verb
 from .clock import Clock, RealClock, TimerHandle
 from .deal import SYSTEM_RANDOM
 from .effects import Effects
 from .hand import Refused
+from .options import rules_for
 
 log = logging.getLogger(__name__)
 
@@ -195,6 +198,9 @@ class TableManager:
         return rec
 
     async def _in_room(self, room_id: str, action: Action, verb: Verb) -> Outcome:
+        if verb is Verb.START and (rec := self._rooms.get(room_id)) is not None:
+            with contextlib.suppress(OptionError, KeyError):  # START itself explains
+                await solving.warm(rules_for(rec.state, max(2, len(rec.state["players"]))))
         async with self._lock(room_id):
             fresh = False
             for _ in range(self.max_retries):

@@ -115,3 +115,29 @@ def settle_round(
 
 def parse_tokens(tokens: Sequence[str]) -> list[Card]:
     return [parse_card(t) for t in tokens]
+
+
+_warmed: set[tuple[Any, ...]] = set()
+
+
+async def warm(rules: Rules) -> None:
+    """Build the solver's model for these rules in a worker thread, once per
+    deck setting: the first build costs a second or two of CPU, which on the
+    event loop would stall every room (and Discord's heartbeat)."""
+    import asyncio
+
+    key = (
+        rules.preset,
+        rules.players,
+        rules.jokers,
+        rules.added_suit,
+        rules.wild_rank is not None,
+        rules.extra_three,
+        rules.wheel,
+    )
+    if key in _warmed:
+        return
+    from bot.solver import prepare
+
+    await asyncio.to_thread(prepare, rules)
+    _warmed.add(key)
