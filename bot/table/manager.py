@@ -50,6 +50,7 @@ ARRANGE_VERBS = {
 # Verbs that answer without a room (or without changing one).
 ROOMLESS = {Verb.HELP, Verb.LEADERBOARD, Verb.STATS, Verb.RULES}
 READ_ONLY = {Verb.SETTINGS, Verb.SHOW_HAND, Verb.VERIFY}
+PANEL_VERBS = {Verb.SET_OPTION, Verb.ADD_AI, Verb.REMOVE_AI, Verb.LANGUAGE}
 
 
 def _copy(state: dict[str, Any]) -> dict[str, Any]:
@@ -242,6 +243,9 @@ class TableManager:
                     fresh = True
                     continue
                 views = self._views(saved.state, fx)
+                if verb in PANEL_VERBS and saved.state["phase"] != "closed":
+                    # The owner's settings panel must show the new values too.
+                    views.append(render.settings_view(saved.state, action.actor))
                 reply = t(saved.state["language"], fx.toast[0], **fx.toast[1]) if fx.toast else None
                 return Outcome(ok=True, reply=reply, views=tuple(views), room_id=room_id)
             return Outcome(ok=False, reply=t(self.default_language, "err.busy"), room_id=room_id)

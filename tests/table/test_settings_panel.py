@@ -1,0 +1,23 @@
+"""The owner's settings panel follows every change made from it."""
+
+from __future__ import annotations
+
+from bot.table.actions import Verb
+from bot.views.model import Audience
+
+from .helpers import make_manager, ok, open_table
+
+
+async def test_option_changes_return_the_refreshed_panel(repo, clock):
+    mgr, _ = make_manager(repo, clock)
+    rid, actors = await open_table(mgr, 2)
+    owner = actors[0]
+    before = await ok(mgr, owner, Verb.SETTINGS)
+    panel_before = next(v for v in before.views if v.key.startswith("settings:"))
+    out = await ok(mgr, owner, Verb.SET_OPTION, "jokers=2")
+    panels = [v for v in out.views if v.key.startswith("settings:")]
+    assert len(panels) == 1 and panels[0].audience is Audience.PLAYER
+    assert panels[0].user_id == owner.user_id
+    assert panels[0] != panel_before  # the jokers toggle shows the new value
+    lang = await ok(mgr, owner, Verb.LANGUAGE, "en")
+    assert any(v.key.startswith("settings:") and v.language == "en" for v in lang.views)
