@@ -34,7 +34,8 @@ def normalize_url(database_url: str | URL) -> URL:
     return url
 
 
-def _compact_json(value: Any) -> str:
+def compact_json(value: Any) -> str:
+    """JSON as stored: compact, UTF-8 kept (both dialects, both code paths)."""
     try:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
     except (TypeError, ValueError) as exc:
@@ -42,12 +43,18 @@ def _compact_json(value: Any) -> str:
         raise StorageError(f"not storable as JSON: {exc}") from exc
 
 
+def libpq_conninfo(url: URL) -> str:
+    """The SQLAlchemy URL as a libpq URI for psycopg itself (query options,
+    such as ``options=-csearch_path=...``, carried over)."""
+    return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
 def is_memory_sqlite(url: URL) -> bool:
     return url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:")
 
 
 def make_engine(url: URL, connections: int) -> Engine:
-    common: dict[str, Any] = {"json_serializer": _compact_json}
+    common: dict[str, Any] = {"json_serializer": compact_json}
     if url.get_backend_name() != "sqlite":
         return create_engine(
             url, pool_size=connections, max_overflow=2, pool_pre_ping=True, **common

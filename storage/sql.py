@@ -11,10 +11,14 @@ session: the hot path is one short transaction per accepted action).
   checkpoints that do fsync run in a background thread (engine.Checkpointer).
   busy_timeout and ``BEGIN IMMEDIATE`` for writes cover a second process on
   the same file. ``threaded=True`` runs SQLite in one worker thread instead.
-- PostgreSQL (default: threaded). ``pool_size`` worker threads, each with its
-  own connection, so network round trips never block the loop; the
+- PostgreSQL. The per-action calls (save_room, load_room, create_room's
+  insert) run on ``pool_size`` native psycopg AsyncConnections on the event
+  loop (storage/pg_async.py: one round trip for a plain save, no thread
+  hand-off); the rare ones (migrations, boards, lookups) in 2 worker threads
+  through SQLAlchemy. ``pg_native=False`` puts everything in ``pool_size``
+  threads through SQLAlchemy, as before (kept for comparison). Either way the
   conditional UPDATE (row lock) keeps concurrent writers of one room correct
-  across threads and processes.
+  across connections and processes.
 """
 
 from __future__ import annotations
@@ -47,11 +51,14 @@ from storage.engine import (
     MIGRATIONS,
     Checkpointer,
     ThreadConnections,
+    compact_json,
     is_memory_sqlite,
+    libpq_conninfo,
     make_engine,
     migrate,
     normalize_url,
 )
+from storage.pg_async import AsyncPgRooms
 from storage.statements import build
 
 __all__ = ["DEFAULT_URL", "MIGRATIONS", "SqlRepository", "normalize_url"]
@@ -60,21 +67,33 @@ T = TypeVar("T")
 
 DEFAULT_URL = "sqlite:///thirteen.db"
 _ROOM_ID_ATTEMPTS = 8
+_PG_RARE_WORKERS = 2  # threads for PostgreSQL's rare calls when pg_native
 
 
 class SqlRepository:
     """Repository over SQLAlchemy; see the module docstring for the threading."""
 
     def __init__(
-        self, database_url: str = DEFAULT_URL, *, pool_size: int = 8, threaded: bool | None = None
+        self,
+        database_url: str = DEFAULT_URL,
+        *,
+        pool_size: int = 8,
+        threaded: bool | None = None,
+        pg_native: bool = True,
     ) -> None:
         """``threaded``: run calls in worker threads (default for PostgreSQL)
-        or inline on the event loop (default for SQLite; see the module doc)."""
+        or inline on the event loop (default for SQLite; see the module doc).
+        ``pg_native``: PostgreSQL's per-action calls on async psycopg."""
         self.url = normalize_url(database_url)
         self._dialect = self.url.get_backend_name()
         sqlite = self._dialect == "sqlite"
         self._threaded = (not sqlite) if threaded is None else threaded
-        workers = 1 if sqlite else max(pool_size, 1)
+        self._pg: AsyncPgRooms | None = None
+        if self._dialect == "postgresql" and pg_native:
+            self._pg = AsyncPgRooms(libpq_conninfo(self.url), max(pool_size, 1))
+            workers = _PG_RARE_WORKERS
+        else:
+            workers = 1 if sqlite else max(pool_size, 1)
         # +1 connection on SQLite files for the checkpointer.
         connections = 1 if is_memory_sqlite(self.url) else workers + int(sqlite)
         self._engine = make_engine(self.url, connections)
@@ -117,6 +136,8 @@ class SqlRepository:
         self._closed = True
         if self._checkpointer is not None:
             await asyncio.to_thread(self._checkpointer.stop)
+        if self._pg is not None:
+            await self._pg.close()
         await self._call(self._conns.close_all)
         if self._executor is not None:
             self._executor.shutdown(wait=True)
@@ -125,24 +146,23 @@ class SqlRepository:
 
     async def create_room(self, platform: str, chat_id: str, state: dict[str, Any]) -> RoomRecord:
         # A deep copy: the returned state shares nothing with the caller's.
-        return await self._call(self._create_room, platform, chat_id, json_copy(state))
+        state = json_copy(state)
+        if self._pg is None:
+            return await self._call(self._create_room, platform, chat_id, state)
+        for _ in range(_ROOM_ID_ATTEMPTS):
+            row = _new_room_row(platform, chat_id, state)
+            if await self._pg.insert_room(row):
+                return RoomRecord(row["room_id"], platform, chat_id, state, 1, RoomStatus.OPEN)
+            # Either the chat has an open room (maybe opened by another
+            # process a moment ago) or the random id was taken: tell apart.
+            if await self.open_room_for_chat(platform, chat_id) is not None:
+                raise RoomExists(f"chat {platform}:{chat_id} already has an open room")
+        raise RuntimeError("could not allocate a free room id")
 
     def _create_room(self, platform: str, chat_id: str, state: dict[str, Any]) -> RoomRecord:
         for _ in range(_ROOM_ID_ATTEMPTS):
-            room_id = new_room_id()
-            state["room_id"] = room_id
-            now = datetime.now(UTC)
-            row = {
-                "room_id": room_id,
-                "platform": platform,
-                "chat_id": chat_id,
-                "status": RoomStatus.OPEN.value,
-                "version": 1,
-                "language": _language(state),
-                "state": state,
-                "created_at": now,
-                "updated_at": now,
-            }
+            row = _new_room_row(platform, chat_id, state)
+            room_id = row["room_id"]
             try:
                 with self._conns.write() as conn:
                     conn.execute(self._sql.insert_room, row)
@@ -158,6 +178,8 @@ class SqlRepository:
         raise RuntimeError("could not allocate a free room id")
 
     async def load_room(self, room_id: str) -> RoomRecord | None:
+        if self._pg is not None:
+            return await self._pg.load_room(room_id)
         return await self._call(self._one_room, self._sql.room_by_id, {"b_room_id": room_id})
 
     async def open_room_for_chat(self, platform: str, chat_id: str) -> RoomRecord | None:
@@ -195,6 +217,16 @@ class SqlRepository:
             )
         if settlement is not None and settlement.room_id != room_id:
             raise ValueError(f"settlement of room {settlement.room_id} saved with room {room_id}")
+        if self._pg is not None:
+            return await self._pg.save_room(
+                room_id,
+                compact_json(state),
+                _language(state),
+                expected_version,
+                RoomStatus(status),
+                round_record,
+                settlement,
+            )
         return await self._call(
             self._save_room,
             room_id,
@@ -358,6 +390,24 @@ def _language(state: dict[str, Any]) -> str | None:
     if language is None and isinstance(state.get("options"), dict):
         language = state["options"].get("language")
     return language if isinstance(language, str) else None
+
+
+def _new_room_row(platform: str, chat_id: str, state: dict[str, Any]) -> dict[str, Any]:
+    """A version-1 room row under a fresh random id (also set in ``state``)."""
+    room_id = new_room_id()
+    state["room_id"] = room_id
+    now = datetime.now(UTC)
+    return {
+        "room_id": room_id,
+        "platform": platform,
+        "chat_id": chat_id,
+        "status": RoomStatus.OPEN.value,
+        "version": 1,
+        "language": _language(state),
+        "state": state,
+        "created_at": now,
+        "updated_at": now,
+    }
 
 
 def _round_row(record: RoundRecord) -> dict[str, Any]:

@@ -4,8 +4,10 @@ controls, suggestions and the reason when an arrangement was refused."""
 from __future__ import annotations
 
 import math
+from collections import Counter
 from typing import Any
 
+from bot.rules.cards import parse_card, rank_char
 from bot.table import hand as H
 from bot.table.actions import Verb
 
@@ -21,13 +23,30 @@ LANE_STYLE = {
 NEXT_SORT = {"rank": "suit", "suit": "count", "count": "rank"}
 
 
+def lane_gist(tokens: list[str]) -> str:
+    """What tells one suggestion from another at a glance: the grouped ranks
+    (``777 88``, ``JJ``) or, for straights, flushes and high cards, the ranks
+    high to low (jokers shown as 🃏). Suits are left out: the lane's cards are
+    on the buttons once the suggestion is applied."""
+    cards = [parse_card(x) for x in tokens]
+    counts = Counter(c.rank for c in cards if not c.is_joker)
+    jokers = "🃏" * sum(c.is_joker for c in cards)
+    groups = sorted((r for r, n in counts.items() if n >= 2), key=lambda r: (-counts[r], -r))
+    shown = groups or sorted(counts, reverse=True)
+    words = [(_rank(r) * counts[r]) if groups else _rank(r) for r in shown]
+    return " ".join(words + ([jokers] if jokers else []))
+
+
+def _rank(r: int) -> str:
+    return "10" if r == 10 else rank_char(r)
+
+
 def suggestion_text(lang: str, s: dict[str, Any]) -> str:
-    """ "tail full house · middle flush · head pair (+2.4)"."""
+    """ "tail full house 777 88 · middle flush AQ952 · head pair JJ (+2.4)"."""
     cats = s["cats"]
     parts = [
-        f"{lane(lang, 'tail')} {category(lang, cats[2])}",
-        f"{lane(lang, 'middle')} {category(lang, cats[1])}",
-        f"{lane(lang, 'head')} {category(lang, cats[0])}",
+        f"{lane(lang, name)} {category(lang, cats[i])} {lane_gist(s[name])}"
+        for i, name in ((2, "tail"), (1, "middle"), (0, "head"))
     ]
     return " · ".join(parts) + f" ({signed(float(s['score']))})"
 

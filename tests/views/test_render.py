@@ -9,7 +9,7 @@ from bot.table.actions import Verb, decode
 from bot.views.i18n import LANGUAGES
 from bot.views.model import Audience, View, ViewKind
 from bot.views.render_common import sym
-from bot.views.render_hand import suggestion_text
+from bot.views.render_hand import lane_gist, suggestion_text
 from tests.table.helpers import make_manager, ok, open_table, press_arrangement, state_of
 
 
@@ -32,9 +32,23 @@ def test_card_symbols():
 
 
 def test_suggestion_text():
-    s = {"cats": ["one_pair", "flush", "full_house"], "score": 2.4}
-    assert suggestion_text("en", s) == "Tail full house · Middle flush · Head pair (+2.4)"
-    assert suggestion_text("zh-Hans", s) == "尾道 葫芦 · 中道 同花 · 头道 一对 (+2.4)"
+    s = {
+        "cats": ["one_pair", "flush", "full_house"],
+        "score": 2.4,
+        "head": ["Js", "Jh", "4c"],
+        "middle": ["Ah", "Qh", "Th", "5h", "2h"],
+        "tail": ["7s", "7h", "7d", "8c", "8d"],
+    }
+    assert suggestion_text("en", s) == (
+        "Tail full house 777 88 · Middle flush A Q 10 5 2 · Head pair JJ (+2.4)"
+    )
+    assert suggestion_text("zh-Hans", s) == "尾道 葫芦 777 88 · 中道 同花 A Q 10 5 2 · 头道 一对 JJ (+2.4)"
+
+
+def test_lane_gist_tells_suggestions_apart():
+    assert lane_gist(["Ks", "Kh", "9d", "9c", "2s"]) == "KK 99"
+    assert lane_gist(["Ks", "Kh", "9d", "9c", "2s"]) != lane_gist(["Ks", "Kh", "8d", "8c", "2s"])
+    assert lane_gist(["As", "BJ", "3d"]) == "A 3 🃏"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
