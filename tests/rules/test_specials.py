@@ -57,6 +57,14 @@ CASES = [
     ("2s 3s 4s 6h 7h 8h 9h Th 5d 6d 7d 8d 9d", EXTENDED, S.THREE_STRAIGHT_FLUSHES, True),
     ("2s 3s 4s 6h 7h 8h 9h Th 5d 6d 7d 8d 9d", CLASSIC, S.THREE_STRAIGHTS, True),
     ("2s 3s BJ 6h 7h 8h 9h Th 5d 6d 7d 8d 9d", EXTENDED_J, S.THREE_STRAIGHT_FLUSHES, False),
+    # one card short of each special
+    ("2s 3s 4s 6h 7h 8h 9h Th 5d 6d 7d 8d 9c", EXTENDED, S.THREE_STRAIGHTS, True),  # 9c breaks the flush
+    ("2s 2h 2d 2c 5s 5h 5d 5c 9s 9h 9d Kc Ac", EXTENDED, None, None),  # two quads + trips
+    ("2h 4h 9h 3s 6s 8s Ts Qs 4c 7c 9c Jc Kd", CLASSIC, None, None),  # Kd breaks three flushes
+    ("2s 3h 4d 5c 6s 7h 8d 2c 3s 4h 5d 6c Ts", EXTENDED, None, None),  # a 10 breaks all low
+    ("2s 3h 4d 5c 6s 7h 8d 2c 3s 4h 5d 6c 9s", EXTENDED, S.THREE_STRAIGHTS, True),  # 789 23456 23456
+    ("2s 2h 2d 3c 3s 3h 4s 4h 5d 5s 6h 7d Ac", EXTENDED, None, None),  # two trips + two pairs
+    ("As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 3h", CLASSIC, None, None),  # no 2: no dragon
 ]
 
 
