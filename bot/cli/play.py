@@ -21,7 +21,11 @@ from bot.views.i18n import t
 from bot.views.model import View, ViewKind
 
 CHAT = "console"
-YOU = Actor("console", "you", "You")
+
+
+def you(lang: str) -> Actor:
+    """The person at the terminal, named in their language."""
+    return Actor("console", "you", t(lang, "cli.you"))
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -81,7 +85,7 @@ class Console:
             round_no = st["round_no"] if st else None
         out = await self.mgr.handle(
             Action(
-                YOU,
+                you(self.lang),
                 verb,
                 chat_id=CHAT,
                 room_id=self.room_id if button else None,
