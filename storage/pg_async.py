@@ -102,6 +102,7 @@ class AsyncPgConnections:
         self._slots: asyncio.Queue[AsyncConnection[Any] | None] = asyncio.Queue()
         for _ in range(max(size, 1)):
             self._slots.put_nowait(None)
+        self._open: set[AsyncConnection[Any]] = set()
         self._closed = False
 
     @asynccontextmanager
@@ -111,26 +112,34 @@ class AsyncPgConnections:
         conn = await self._slots.get()
         try:
             if conn is None or conn.closed:
+                self._open.discard(conn)  # type: ignore[arg-type]
                 conn = await AsyncConnection.connect(self._conninfo, autocommit=True)
+                self._open.add(conn)
             yield conn
         finally:
-            self._slots.put_nowait(await _reusable(conn))
+            self._slots.put_nowait(await self._reusable(conn))
+
+    async def _reusable(self, conn: AsyncConnection[Any] | None) -> AsyncConnection[Any] | None:
+        if conn is None or conn.closed:
+            return None
+        if self._closed or conn.broken or conn.info.transaction_status != TransactionStatus.IDLE:
+            self._open.discard(conn)
+            await conn.close()
+            return None
+        return conn
+
+    def backend_pids(self) -> list[int]:
+        """Server process ids of the open connections (for diagnostics)."""
+        return [c.info.backend_pid for c in self._open if not c.closed]
 
     async def close(self) -> None:
+        """Close the idle connections; one in use closes when it comes back."""
         self._closed = True
         while not self._slots.empty():
             conn = self._slots.get_nowait()
             if conn is not None:
+                self._open.discard(conn)
                 await conn.close()
-
-
-async def _reusable(conn: AsyncConnection[Any] | None) -> AsyncConnection[Any] | None:
-    if conn is None or conn.closed:
-        return None
-    if conn.broken or conn.info.transaction_status != TransactionStatus.IDLE:
-        await conn.close()
-        return None
-    return conn
 
 
 class AsyncPgRooms:
@@ -138,6 +147,10 @@ class AsyncPgRooms:
 
     def __init__(self, conninfo: str, size: int) -> None:
         self._pool = AsyncPgConnections(conninfo, size)
+
+    @property
+    def pool(self) -> AsyncPgConnections:
+        return self._pool
 
     async def close(self) -> None:
         await self._pool.close()

@@ -32,7 +32,16 @@ class DealStyle(StrEnum):
 
 
 class OptionError(ValueError):
-    """An option value or combination that RULES.md §6 does not allow."""
+    """An option value or combination that RULES.md §6 does not allow.
+
+    ``str(e)`` is the English sentence (the judge prints it); ``key`` and
+    ``params`` let a chat show the reason from its message catalog
+    (``opterr.<key>``) in the room's language."""
+
+    def __init__(self, message: str, key: str = "invalid", **params: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.params = params
 
 
 # Options that change settlement; the judge accepts exactly these (+ extras below).
@@ -121,7 +130,7 @@ def preset_defaults(preset: Preset | str) -> dict[str, Any]:
 def _as_bool(name: str, v: Any) -> bool:
     if isinstance(v, bool):
         return v
-    raise OptionError(f"option {name} must be true or false, not {v!r}")
+    raise OptionError(f"option {name} must be true or false, not {v!r}", "bool", name=name, value=v)
 
 
 def _coerce(name: str, v: Any) -> Any:
@@ -129,11 +138,13 @@ def _coerce(name: str, v: Any) -> Any:
         return _as_bool(name, v)
     if name == "jokers":
         if isinstance(v, bool) or v not in (0, 1, 2):
-            raise OptionError(f"option jokers must be 0, 1 or 2, not {v!r}")
+            raise OptionError(f"option jokers must be 0, 1 or 2, not {v!r}", "jokers", value=v)
         return int(v)
     if name == "base":
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise OptionError(f"option base must be a whole number of at least 1, not {v!r}")
+            raise OptionError(
+                f"option base must be a whole number of at least 1, not {v!r}", "base", value=v
+            )
         return v
     if name == "added_suit":
         if v is None:
@@ -141,36 +152,52 @@ def _coerce(name: str, v: Any) -> Any:
         s = str(v).strip().lower()
         s = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}.get(s, s)
         if s not in SUITS:
-            raise OptionError(f"option added_suit must be one of s h d c, not {v!r}")
+            raise OptionError(
+                f"option added_suit must be one of s h d c, not {v!r}", "added_suit", value=v
+            )
         return s
     if name == "wheel":
         try:
             return Wheel(v)
         except ValueError:
-            raise OptionError(f"option wheel must be 'second' or 'low', not {v!r}") from None
+            raise OptionError(
+                f"option wheel must be 'second' or 'low', not {v!r}", "wheel", value=v
+            ) from None
     if name == "wild_rank":
         if v is None:
             return None
         try:
             return parse_rank(str(v))
         except ValueError:
-            raise OptionError(f"option wild_rank must be a rank such as 6 or null, not {v!r}") from None
+            raise OptionError(
+                f"option wild_rank must be a rank such as 6 or null, not {v!r}",
+                "wild_rank",
+                value=v,
+            ) from None
     if name == "special_points":
         from .types import SpecialHand
 
         if not isinstance(v, Mapping):
-            raise OptionError("option special_points must map special names to points")
+            raise OptionError(
+                "option special_points must map special names to points", "special_points"
+            )
         out = {}
         for k, pts in v.items():
             try:
                 SpecialHand(k)
             except ValueError:
-                raise OptionError(f"special_points names no special hand {k!r}") from None
+                raise OptionError(
+                    f"special_points names no special hand {k!r}", "special_points_name", name=k
+                ) from None
             if isinstance(pts, bool) or not isinstance(pts, int) or pts < 0:
-                raise OptionError(f"special_points for {k} must be a whole number of at least 0")
+                raise OptionError(
+                    f"special_points for {k} must be a whole number of at least 0",
+                    "special_points_value",
+                    name=k,
+                )
             out[k] = pts
         return MappingProxyType(out)
-    raise OptionError(f"unknown option {name!r}")
+    raise OptionError(f"unknown option {name!r}", "unknown_option", name=name)
 
 
 def make_rules(
@@ -184,13 +211,15 @@ def make_rules(
     try:
         p = Preset(preset)
     except ValueError:
-        raise OptionError(f"unknown preset {preset!r}: use classic or extended") from None
+        raise OptionError(
+            f"unknown preset {preset!r}: use classic or extended", "unknown_preset", value=preset
+        ) from None
     if isinstance(players, bool) or not isinstance(players, int):
-        raise OptionError("the number of players must be a whole number")
+        raise OptionError("the number of players must be a whole number", "players_int")
     values = preset_defaults(p)
     for name, v in (options or {}).items():
         if name not in allowed:
-            raise OptionError(f"unknown option {name!r}")
+            raise OptionError(f"unknown option {name!r}", "unknown_option", name=name)
         values[name] = _coerce(name, v)
     values["special_points"] = MappingProxyType(dict(values["special_points"]))
     rules = Rules(preset=p, players=players, **values)
@@ -201,30 +230,38 @@ def make_rules(
 def validate(r: Rules) -> None:
     """Refuse every combination RULES.md §6 forbids, with the reason."""
     if not 2 <= r.players <= 5:
-        raise OptionError(f"a table has 2 to 5 players, not {r.players}")
+        raise OptionError(
+            f"a table has 2 to 5 players, not {r.players}", "players_range", players=r.players
+        )
     if r.players == 5 and r.preset is not Preset.CLASSIC:
-        raise OptionError("5 players (the 65-card deck) are played in the classic preset only")
+        raise OptionError(
+            "5 players (the 65-card deck) are played in the classic preset only", "five_classic"
+        )
     if r.players == 5 and r.added_suit is None:
-        raise OptionError("5 players need an added suit (added_suit: s, h, d or c)")
+        raise OptionError(
+            "5 players need an added suit (added_suit: s, h, d or c)", "five_needs_suit"
+        )
     if r.players < 5 and r.added_suit is not None:
-        raise OptionError("an added suit is only for 5 players")
+        raise OptionError("an added suit is only for 5 players", "suit_needs_five")
     if r.jokers and r.wild_rank is not None:
-        raise OptionError("jokers and a wild rank (百变) cannot be played together")
+        raise OptionError(
+            "jokers and a wild rank (百变) cannot be played together", "jokers_and_wild"
+        )
     if r.players == 5 and r.jokers:
-        raise OptionError("5 players (the 65-card deck) play without jokers")
+        raise OptionError("5 players (the 65-card deck) play without jokers", "five_no_jokers")
     if r.players == 5 and r.wild_rank is not None:
-        raise OptionError("5 players (the 65-card deck) play without a wild rank")
+        raise OptionError("5 players (the 65-card deck) play without a wild rank", "five_no_wild")
     if r.banker:
         if r.preset is not Preset.CLASSIC:
-            raise OptionError("banker mode (坐庄) is a classic-preset mode")
+            raise OptionError("banker mode (坐庄) is a classic-preset mode", "banker_classic")
         if r.players != 4:
-            raise OptionError("banker mode (坐庄) needs exactly 4 players")
+            raise OptionError("banker mode (坐庄) needs exactly 4 players", "banker_four")
         if r.jokers:
-            raise OptionError("banker mode (坐庄) is played without jokers")
+            raise OptionError("banker mode (坐庄) is played without jokers", "banker_no_jokers")
         if r.wild_rank is not None:
-            raise OptionError("banker mode (坐庄) is played without a wild rank")
+            raise OptionError("banker mode (坐庄) is played without a wild rank", "banker_no_wild")
     if r.extra_three and r.players > 3:
-        raise OptionError("多三张 (16 cards each) is for 2 or 3 players")
+        raise OptionError("多三张 (16 cards each) is for 2 or 3 players", "extra_three_players")
 
 
 def with_players(r: Rules, players: int) -> Rules:

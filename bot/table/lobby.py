@@ -31,7 +31,7 @@ def new_state(
     try:
         p = Preset(p).value
     except ValueError:
-        raise Refused("err.bad_preset", preset=preset or "") from None
+        raise Refused("err.bad_preset", preset=(preset or "")[:24]) from None
     return {
         "v": STATE_VERSION,
         "platform": platform,
@@ -96,7 +96,7 @@ def set_option(state: dict[str, Any], actor: Actor, arg: str | None) -> Effects:
     try:
         name, value = apply_option(state, arg, len(state["players"]))
     except OptionError as e:
-        raise Refused("err.option", reason=str(e)) from None
+        raise Refused("err.option", reason=_reason(state, e)) from None
     return Effects(table=True, toast=("toast.option_set", {"name": name, "value": value}))
 
 
@@ -153,10 +153,16 @@ def start(state: dict[str, Any], actor: Actor, ctx: Ctx) -> Effects:
     try:
         return start_round(state, ctx)
     except OptionError as e:
-        raise Refused("err.option", reason=str(e)) from None
+        raise Refused("err.option", reason=_reason(state, e)) from None
 
 
 def close(state: dict[str, Any], actor: Actor) -> Effects:
     _owner(state, actor)
     state["phase"] = "closed"
     return Effects(table=True, toast=("toast.closed", {}))
+
+
+def _reason(state: dict[str, Any], error: OptionError) -> str:
+    from bot.views.render_common import option_reason  # views import table helpers too
+
+    return option_reason(state.get("language") or "zh-Hans", error)

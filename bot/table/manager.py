@@ -50,6 +50,7 @@ ARRANGE_VERBS = {
 # Verbs that answer without a room (or without changing one).
 ROOMLESS = {Verb.HELP, Verb.LEADERBOARD, Verb.STATS, Verb.RULES}
 READ_ONLY = {Verb.SETTINGS, Verb.SHOW_HAND, Verb.VERIFY}
+MAX_ARG_CHARS = 64
 PANEL_VERBS = {Verb.SET_OPTION, Verb.ADD_AI, Verb.REMOVE_AI, Verb.LANGUAGE}
 
 
@@ -125,6 +126,8 @@ class TableManager:
             verb = Verb(action.verb)
         except ValueError:
             return Outcome(ok=False, reply=t(lang, "err.unknown"))
+        if action.arg is not None and len(action.arg) > MAX_ARG_CHARS:
+            return Outcome(ok=False, reply=t(lang, "err.bad_arg"))  # oversized text: nothing to do
         try:
             if verb is Verb.NEW:
                 return await self._new(action)

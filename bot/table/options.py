@@ -63,17 +63,19 @@ def _bool(name: str, text: str) -> bool:
         return True
     if t in _FALSE:
         return False
-    raise OptionError(f"option {name} must be on or off, not {text!r}")
+    raise OptionError(
+        f"option {name} must be on or off, not {text!r}", "on_off", name=name, value=text
+    )
 
 
 def parse_assignment(arg: str | None) -> tuple[str, str]:
     if not arg or "=" not in arg:
-        raise OptionError("write an option as name=value, e.g. jokers=2")
+        raise OptionError("write an option as name=value, e.g. jokers=2", "assignment")
     name, _, value = arg.partition("=")
     name = name.strip().lower()
     name = ALIASES.get(name, name)
     if name not in RULE_OPTIONS + TABLE_OPTIONS:
-        raise OptionError(f"unknown option {name!r}")
+        raise OptionError(f"unknown option {name!r}", "unknown_option", name=name)
     return name, value.strip()
 
 
@@ -119,22 +121,29 @@ def apply_option(state: dict[str, Any], arg: str | None, current_players: int) -
         try:
             state["preset"] = Preset(value.lower()).value
         except ValueError:
-            raise OptionError(f"unknown preset {value!r}: use classic or extended") from None
+            raise OptionError(
+                f"unknown preset {value!r}: use classic or extended", "unknown_preset", value=value
+            ) from None
     elif name == "language":
         if not value.lower().startswith(("en", "zh")):
-            raise OptionError(f"unknown language {value!r}: use zh-Hans, zh-Hant or en")
+            raise OptionError(
+                f"unknown language {value!r}: use zh-Hans, zh-Hant or en", "language", value=value
+            )
         state["language"] = normalize_language(value)
         return name, state["language"]
     elif name == "arrange_seconds":
         if not value.isdigit() or not MIN_ARRANGE_SECONDS <= int(value) <= MAX_ARRANGE_SECONDS:
             raise OptionError(
-                f"arrange_seconds must be a whole number from {MIN_ARRANGE_SECONDS} to {MAX_ARRANGE_SECONDS}"
+                f"arrange_seconds must be a whole number from {MIN_ARRANGE_SECONDS} to {MAX_ARRANGE_SECONDS}",
+                "arrange_seconds",
+                low=MIN_ARRANGE_SECONDS,
+                high=MAX_ARRANGE_SECONDS,
             )
         opts["arrange_seconds"] = int(value)
         return name, value
     elif name == "deal_style":
         if value.lower() not in ("one", "three", "1", "3"):
-            raise OptionError("deal_style must be one or three")
+            raise OptionError("deal_style must be one or three", "deal_style")
         opts["deal_style"] = "three" if value.lower() in ("three", "3") else "one"
         return name, opts["deal_style"]
     elif name == "wild_rank":
@@ -150,7 +159,9 @@ def apply_option(state: dict[str, Any], arg: str | None, current_players: int) -
                 rank = parse_rank(value)
             except ValueError:
                 raise OptionError(
-                    f"option wild_rank must be a rank, random or none, not {value!r}"
+                    f"option wild_rank must be a rank, random or none, not {value!r}",
+                    "wild_rank_table",
+                    value=value,
                 ) from None
             opts["random_wild_rank"] = False
             opts["rules"]["wild_rank"] = rank_char(rank)
@@ -158,7 +169,12 @@ def apply_option(state: dict[str, Any], arg: str | None, current_players: int) -
         opts["rules"][name] = _bool(name, value)
     elif name in ("jokers", "base"):
         if not value.isdigit():
-            raise OptionError(f"option {name} must be a whole number, not {value!r}")
+            raise OptionError(
+                f"option {name} must be a whole number, not {value!r}",
+                "whole_number",
+                name=name,
+                value=value,
+            )
         opts["rules"][name] = int(value)
     elif name == "added_suit":
         opts["rules"][name] = None if value.lower() in ("none", "off", "") else value

@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from bot.rules.cards import parse_card, sort_by_count
+from bot.rules.options import OptionError
 from bot.table.actions import Verb, encode
 
 from .i18n import t
@@ -92,3 +93,17 @@ def grid(
     out = tuple(card_rows + control_rows)
     assert len(out) <= MAX_ROWS and all(len(r) <= MAX_ROW for r in out), "button grid too big"
     return out
+
+
+def option_reason(lang: str, error: OptionError) -> str:
+    """Why an option was refused, in the room's language (echoed values clipped)."""
+    params = {k: _clip(v) for k, v in error.params.items()}
+    try:
+        return t(lang, f"opterr.{error.key}", **params)
+    except (KeyError, IndexError):
+        return _clip(str(error), 200)
+
+
+def _clip(value: object, limit: int = 24) -> str:
+    text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

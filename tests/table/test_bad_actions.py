@@ -52,12 +52,12 @@ async def test_lobby_refusals(repo, clock):
     await refused(mgr, repo, rid, owner, Verb.REMOVE_AI)  # there is none
     await refused(mgr, repo, rid, owner, Verb.PICK, "0")  # nothing dealt
     await refused(mgr, repo, rid, owner, Verb.SORT, "rank")
-    # a forbidden combination: the OptionError sentence is the reply
+    # a forbidden combination: the OptionError's reason, in the room's language
     await ok(mgr, owner, Verb.SET_OPTION, "jokers=2")
     out = await refused(mgr, repo, rid, owner, Verb.SET_OPTION, "banker=on")
-    assert "joker" in out.reply
+    assert "鬼牌" in out.reply and "坐庄" in out.reply
     out = await refused(mgr, repo, rid, owner, Verb.SET_OPTION, "wild=6")
-    assert "wild" in out.reply
+    assert "百变" in out.reply
     # the room is open already in this chat
     out = await act(mgr, stranger, Verb.NEW, "classic")
     assert not out.ok

@@ -21,3 +21,14 @@ async def test_option_changes_return_the_refreshed_panel(repo, clock):
     assert panels[0] != panel_before  # the jokers toggle shows the new value
     lang = await ok(mgr, owner, Verb.LANGUAGE, "en")
     assert any(v.key.startswith("settings:") and v.language == "en" for v in lang.views)
+
+
+async def test_oversized_text_is_refused_and_changes_nothing(repo, clock):
+    from .test_bad_actions import refused
+
+    mgr, _ = make_manager(repo, clock)
+    rid, actors = await open_table(mgr, 2)
+    out = await refused(mgr, repo, rid, actors[0], Verb.SET_OPTION, "jokers=" + "1" * 5000)
+    assert len(out.reply) < 100
+    out = await refused(mgr, repo, rid, actors[0], Verb.SET_OPTION, "jokers=7")
+    assert "7" in out.reply and "option" not in out.reply  # the zh-Hans sentence, not English
