@@ -37,7 +37,9 @@ async def roomless(
         chat_id = state["chat_id"] if state else action.chat_id
         if not chat_id:
             raise Refused("err.no_chat")
-        rows = await mgr.repo.leaderboard(platform, chat_id, period, datetime.now(UTC))
+        rows = await mgr.repo.leaderboard(
+            platform, chat_id, period, datetime.fromtimestamp(mgr.clock.now(), UTC)
+        )
         view = render.leaderboard_view(lang, rows, period.value, chat_id)
     elif verb is Verb.STATS:
         stats = await mgr.repo.player_stats(platform, action.actor.user_id)
