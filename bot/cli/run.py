@@ -68,6 +68,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         reminder_seconds=settings.reminder_seconds,
         showdown_step_seconds=settings.showdown_step_seconds,
         default_language=settings.default_language,
+        default_preset=settings.default_preset,
     )
     await _warm_solver(settings)
     sinks: list[Sink] = []

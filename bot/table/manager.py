@@ -69,6 +69,7 @@ class TableManager:
         showdown_step_seconds: float = 1.5,
         default_language: str = "zh-Hans",
         *,
+        default_preset: str = "classic",
         rng: random.Random | None = None,
         max_retries: int = 20,
     ) -> None:
@@ -79,6 +80,7 @@ class TableManager:
         self.reminder_seconds = reminder_seconds
         self.step_seconds = showdown_step_seconds
         self.default_language = default_language
+        self.default_preset = default_preset
         self.rng = rng or SYSTEM_RANDOM
         self.max_retries = max_retries
         self._sink: Sink | None = None
@@ -176,7 +178,7 @@ class TableManager:
             action.actor,
             action.actor.platform,
             action.chat_id,
-            action.arg,
+            action.arg or self.default_preset,
             self.default_language,
             self.arrange_seconds,
         )

@@ -32,3 +32,13 @@ async def test_oversized_text_is_refused_and_changes_nothing(repo, clock):
     assert len(out.reply) < 100
     out = await refused(mgr, repo, rid, actors[0], Verb.SET_OPTION, "jokers=7")
     assert "7" in out.reply and "option" not in out.reply  # the zh-Hans sentence, not English
+
+
+async def test_a_new_room_takes_the_configured_default_preset(repo, clock):
+    from .helpers import human, state_of
+
+    mgr, _ = make_manager(repo, clock, default_preset="extended")
+    out = await ok(mgr, human(0), Verb.NEW)
+    assert (await state_of(mgr, out.room_id))["preset"] == "extended"
+    out = await ok(mgr, human(1), Verb.NEW, "classic", chat_id="chat-2")
+    assert (await state_of(mgr, out.room_id))["preset"] == "classic"
