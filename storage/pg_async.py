@@ -1,6 +1,6 @@
 """PostgreSQL's hot path: native async psycopg on the event loop.
 
-Profiled (bench/RESULTS-storage.md): with SQLAlchemy in 8 worker threads a
+Profiled (BENCHMARKS.md): with SQLAlchemy in 8 worker threads a
 ``save_room`` was 3 round trips (BEGIN, UPDATE, COMMIT) plus SQLAlchemy's
 execution layer, and every call paid two GIL hand-offs between the event
 loop and a worker. On 2 cores the threads fought the event loop (and the
@@ -15,8 +15,9 @@ is its own transaction, committed (and flushed: synchronous_commit is left
 alone) before the server answers, so durability is unchanged. A save with a
 round record or a settlement runs in an explicit transaction, exactly as
 before: the settlement is written once (``ON CONFLICT DO NOTHING RETURNING``)
-in the same transaction as the room state. Statements are prepared by
-psycopg after a few uses on a connection (its ``prepare_threshold``).
+in the same transaction as the room state. The plain save is a server-side
+prepared statement sent straight through libpq; the other statements are
+prepared by psycopg after a few uses (its ``prepare_threshold``).
 
 Several connections (``size``) keep several commits in flight, so the server
 can flush them together (group commit).
@@ -25,14 +26,16 @@ can flush them together (group commit).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
-from psycopg import AsyncConnection
-from psycopg.pq import TransactionStatus
+from psycopg import AsyncConnection, generators
+from psycopg.pq import ExecStatus, TransactionStatus
 
 from storage.api import (
     RoomExists,
@@ -49,6 +52,16 @@ from storage.engine import compact_json
 # Kept in step with storage/models.py (the same columns SQLAlchemy writes).
 # JSON goes in as compact text cast to json: serialized before the call, so
 # a state that is not JSON fails before anything is sent.
+# The plain save, prepared once per connection under our own name (psycopg
+# names its own "_pg3_*", so they never collide) and sent through libpq
+# directly: psycopg's cursor layer cost more client CPU than the rest of
+# the save (profiled in BENCHMARKS.md).
+PLAIN_SAVE = "thirteen_save_room"
+PREPARE_PLAIN_SAVE = (
+    f"PREPARE {PLAIN_SAVE} (text, integer, text, text, timestamp, text, integer) AS"
+    " UPDATE rooms SET state = $1::json, version = $2, status = $3, language = $4,"
+    " updated_at = $5 WHERE room_id = $6 AND version = $7"
+)
 UPDATE_ROOM = (
     "UPDATE rooms SET state = %(state)s::json, version = %(version)s, status = %(status)s,"
     " language = %(language)s, updated_at = %(updated_at)s"
@@ -93,31 +106,61 @@ UPSERT_PLAYER = (
 
 
 class AsyncPgConnections:
-    """A small FIFO pool of autocommit AsyncConnections, opened on first use
-    (so on the loop that uses them); a connection left broken or inside a
-    transaction (a cancelled call) is closed and replaced."""
+    """A small pool of autocommit AsyncConnections, opened on first use (so
+    on the loop that uses them); a connection left broken or inside a
+    transaction (a cancelled call) is closed and replaced.
+
+    Strictly first come, first served: a returned connection goes straight
+    to the longest waiter. (With an asyncio.Queue the task that returns a
+    connection takes it right back for its next call before the woken waiter
+    runs, and that waiter queues again at the end: measured p99 of seconds.)
+    """
 
     def __init__(self, conninfo: str, size: int) -> None:
         self._conninfo = conninfo
-        self._slots: asyncio.Queue[AsyncConnection[Any] | None] = asyncio.Queue()
-        for _ in range(max(size, 1)):
-            self._slots.put_nowait(None)
+        # None: a free slot whose connection is not open (yet, or any more).
+        self._idle: deque[AsyncConnection[Any] | None] = deque([None] * max(size, 1))
+        self._waiters: deque[asyncio.Future[AsyncConnection[Any] | None]] = deque()
         self._open: set[AsyncConnection[Any]] = set()
         self._closed = False
+
+    async def _acquire(self) -> AsyncConnection[Any] | None:
+        if self._idle and not self._waiters:
+            return self._idle.popleft()
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        try:
+            return await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():
+                self._release(waiter.result())  # handed over just as we were cancelled
+            else:
+                with contextlib.suppress(ValueError):
+                    self._waiters.remove(waiter)
+            raise
+
+    def _release(self, conn: AsyncConnection[Any] | None) -> None:
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(conn)
+                return
+        self._idle.append(conn)
 
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[AsyncConnection[Any]]:
         if self._closed:
             raise StorageError("the repository is closed")
-        conn = await self._slots.get()
+        conn = await self._acquire()
         try:
             if conn is None or conn.closed:
                 self._open.discard(conn)  # type: ignore[arg-type]
                 conn = await AsyncConnection.connect(self._conninfo, autocommit=True)
                 self._open.add(conn)
+                await conn.execute(PREPARE_PLAIN_SAVE)
             yield conn
         finally:
-            self._slots.put_nowait(await self._reusable(conn))
+            self._release(await self._reusable(conn))
 
     async def _reusable(self, conn: AsyncConnection[Any] | None) -> AsyncConnection[Any] | None:
         if conn is None or conn.closed:
@@ -135,8 +178,8 @@ class AsyncPgConnections:
     async def close(self) -> None:
         """Close the idle connections; one in use closes when it comes back."""
         self._closed = True
-        while not self._slots.empty():
-            conn = self._slots.get_nowait()
+        while self._idle:
+            conn = self._idle.popleft()
             if conn is not None:
                 self._open.discard(conn)
                 await conn.close()
@@ -209,8 +252,8 @@ class AsyncPgRooms:
             async with self._pool.connection() as conn:
                 if round_row is None and settlement is None:
                     # One statement, one round trip, its own transaction.
-                    cur = await conn.execute(UPDATE_ROOM, params)
-                    _check_updated(cur.rowcount, room_id, expected_version)
+                    changed = await _plain_save(conn, params)
+                    _check_updated(changed, room_id, expected_version)
                 else:
                     async with conn.transaction():
                         cur = await conn.execute(UPDATE_ROOM, params)
@@ -226,6 +269,29 @@ class AsyncPgRooms:
         except psycopg.Error as exc:
             raise _storage_error(exc) from exc
         return expected_version + 1
+
+
+async def _plain_save(conn: AsyncConnection[Any], params: dict[str, Any]) -> int:
+    """PREPARE_PLAIN_SAVE with ``params``, straight through libpq (text
+    parameters, typed by the prepared statement); the rows it changed."""
+    language = params["language"]
+    conn.pgconn.send_query_prepared(
+        PLAIN_SAVE.encode(),
+        [
+            params["state"].encode(),
+            str(params["version"]).encode(),
+            params["status"].encode(),
+            None if language is None else language.encode(),
+            params["updated_at"].isoformat().encode(),
+            params["room_id"].encode(),
+            str(params["expected"]).encode(),
+        ],
+    )
+    results = await conn.wait(generators.execute(conn.pgconn))
+    for result in results:
+        if result.status == ExecStatus.FATAL_ERROR:
+            raise psycopg.errors.error_from_result(result, encoding="utf-8")
+    return results[-1].command_tuples or 0
 
 
 def _check_updated(rowcount: int, room_id: str, expected_version: int) -> None:

@@ -4,7 +4,7 @@ A synchronous SQLAlchemy engine with Core statements built once (no ORM
 session: the hot path is one short transaction per accepted action).
 
 - SQLite (default: inline). Calls run right on the event loop, on one
-  long-lived connection. Measured (bench/RESULTS-storage.md): a save costs
+  long-lived connection. Measured (BENCHMARKS.md): a save costs
   ~0.25 ms of CPU, and handing it to a worker thread cost more than that in
   GIL hand-offs, with far worse p99 under load. Nothing in it waits on a
   disk: WAL with synchronous=NORMAL does no fsync per commit, and the

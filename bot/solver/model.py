@@ -1,6 +1,6 @@
 """The expected-points model that ranks arrangements.
 
-Model (documented again in bench/RESULTS-solver.md):
+Model (documented again in BENCHMARKS.md):
 
 1. Opponents' lanes. For each deck setting (wheel, added suit, jokers, a
    wild rank or not: one model serves every wild rank) we deal

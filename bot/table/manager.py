@@ -97,8 +97,12 @@ class TableManager:
     async def start(self) -> None:
         """Load open rooms and re-arm their deadlines and showdown steps."""
         for rec in await self.repo.load_open_rooms():
-            self._remember(rec)
-            self._arm(rec.room_id, rec.state)
+            try:
+                self._remember(rec)
+                self._arm(rec.room_id, rec.state)
+            except Exception:  # one unreadable room must not keep the others down
+                log.exception("room %s could not be restored; left as stored", rec.room_id)
+                self._forget(rec.room_id)
 
     async def stop(self) -> None:
         for _, handle in self._timers.values():

@@ -43,7 +43,7 @@ async def test_native_and_sqlalchemy_paths_read_each_other(pg_schema_url) -> Non
         await settle_round(native, room, 1, [entry("telegram:1", 5), entry("ai:2", -5, is_ai=True)])
         assert await legacy.has_settlement(room.room_id, 1)
         board = await legacy.leaderboard("telegram", "-100", Period.ALL, NOW)
-        assert [(r.player_key, r.points) for r in board] == [("telegram:1", 5), ("ai:2", -5)]
+        assert [(r.player_key, r.points) for r in board] == [("telegram:1", 5)]  # AI seats unranked
         closed = await native.save_room(room.room_id, {}, v + 1, status=RoomStatus.CLOSED)
         assert (await legacy.load_room(room.room_id)).version == closed
         assert await legacy.open_room_for_chat("telegram", "-100") is None
@@ -109,3 +109,38 @@ async def test_closed_repository_refuses(pg_schema_url) -> None:
     await repo.close()
     with pytest.raises(StorageError):
         await repo.save_room(room.room_id, {}, 1)
+
+
+async def test_the_pool_serves_waiters_first_come_first_served(pg_schema_url) -> None:
+    """A task that returns a connection and asks again at once queues behind
+    those already waiting (an asyncio.Queue let it jump the line)."""
+    repo = SqlRepository(pg_schema_url(), pool_size=1)
+    await repo.init()
+    assert repo._pg is not None
+    pool = repo._pg.pool
+    order: list[str] = []
+    holding = asyncio.Event()
+    release = asyncio.Event()
+
+    async def greedy() -> None:
+        async with pool.connection():
+            order.append("g1")
+            holding.set()
+            await release.wait()
+        async with pool.connection():
+            order.append("g2")
+
+    async def other(name: str) -> None:
+        async with pool.connection():
+            order.append(name)
+
+    try:
+        first = asyncio.create_task(greedy())
+        await holding.wait()
+        others = [asyncio.create_task(other(n)) for n in ("b", "c")]
+        await asyncio.sleep(0)  # both are waiting now
+        release.set()
+        await asyncio.gather(first, *others)
+        assert order == ["g1", "b", "c", "g2"]
+    finally:
+        await repo.close()

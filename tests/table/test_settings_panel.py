@@ -42,3 +42,15 @@ async def test_a_new_room_takes_the_configured_default_preset(repo, clock):
     assert (await state_of(mgr, out.room_id))["preset"] == "extended"
     out = await ok(mgr, human(1), Verb.NEW, "classic", chat_id="chat-2")
     assert (await state_of(mgr, out.room_id))["preset"] == "classic"
+
+
+async def test_start_skips_a_room_whose_state_cannot_be_read(repo, clock):
+    from .helpers import human
+
+    mgr, _ = make_manager(repo, clock)
+    good = (await ok(mgr, human(0), Verb.NEW, chat_id="good")).room_id
+    bad = await repo.create_room("telegram", "bad", {"phase": "arranging", "round": 7})
+    again, _ = make_manager(repo, clock)
+    await again.start()  # does not raise
+    assert await again.room_state(good) is not None
+    assert bad.room_id not in again._timers
