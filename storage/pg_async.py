@@ -46,7 +46,7 @@ from storage.api import (
     StaleVersion,
     StorageError,
 )
-from storage.common import split_player_key, to_utc_naive
+from storage.common import settlement_rows, to_utc_naive
 from storage.engine import compact_json
 
 # Kept in step with storage/models.py (the same columns SQLAlchemy writes).
@@ -333,51 +333,7 @@ async def _insert_settlement(conn: AsyncConnection[Any], record: SettlementRecor
     )
     if await cur.fetchone() is None or not record.entries:
         return  # already settled: a retried round never pays twice
-    ledger = [
-        {
-            **base,
-            "player_key": e.player_key,
-            "platform": record.platform,
-            "chat_id": record.chat_id,
-            "name": e.name,
-            "points": e.points,
-            "win": e.points > 0,
-            "scoops": e.scoops,
-            "home_run": e.home_run,
-            "special": e.special,
-            "is_ai": e.is_ai,
-            "settled_at": settled_at,
-        }
-        for e in record.entries
-    ]
-    placed = [
-        {
-            **base,
-            "player_key": e.player_key,
-            "lanes": None if e.arrangement is None else compact_json(e.arrangement),
-            "special": e.special,
-            "auto_arranged": e.auto_arranged,
-            "escaped": e.escaped,
-        }
-        for e in record.entries
-        if e.arrangement is not None or e.special is not None
-    ]
-    # Sorted by key: two settlements upserting the same people lock their
-    # rows in one order, so they cannot deadlock each other.
-    people = sorted(
-        (
-            {
-                "player_key": e.player_key,
-                "platform": split_player_key(e.player_key)[0],
-                "user_id": split_player_key(e.player_key)[1],
-                "name": e.name,
-                "last_seen": settled_at,
-            }
-            for e in record.entries
-            if not e.is_ai
-        ),
-        key=lambda p: p["player_key"],
-    )
+    ledger, placed, people = settlement_rows(record, settled_at, compact_json)
     async with conn.cursor() as cur:
         # executemany pipelines the rows: one round trip per statement kind.
         await cur.executemany(INSERT_LEDGER, ledger)

@@ -46,7 +46,13 @@ from storage.api import (
     StaleVersion,
     StorageError,
 )
-from storage.common import json_copy, new_room_id, period_start, player_key, split_player_key
+from storage.common import (
+    json_copy,
+    new_room_id,
+    period_start,
+    player_key,
+    settlement_rows,
+)
 from storage.engine import (
     MIGRATIONS,
     Checkpointer,
@@ -285,51 +291,10 @@ class SqlRepository:
         ).first()
         if inserted is None or not record.entries:
             return  # already settled: a retried round never pays twice
-        conn.execute(
-            self._sql.insert_ledger,
-            [
-                {
-                    **base,
-                    "player_key": e.player_key,
-                    "platform": record.platform,
-                    "chat_id": record.chat_id,
-                    "name": e.name,
-                    "points": e.points,
-                    "win": e.points > 0,
-                    "scoops": e.scoops,
-                    "home_run": e.home_run,
-                    "special": e.special,
-                    "is_ai": e.is_ai,
-                    "settled_at": record.settled_at,
-                }
-                for e in record.entries
-            ],
-        )
-        placed = [
-            {
-                **base,
-                "player_key": e.player_key,
-                "lanes": e.arrangement,
-                "special": e.special,
-                "auto_arranged": e.auto_arranged,
-                "escaped": e.escaped,
-            }
-            for e in record.entries
-            if e.arrangement is not None or e.special is not None
-        ]
+        ledger, placed, people = settlement_rows(record, record.settled_at, lambda lanes: lanes)
+        conn.execute(self._sql.insert_ledger, ledger)
         if placed:
             conn.execute(self._sql.insert_arrangements, placed)
-        people = [
-            {
-                "player_key": e.player_key,
-                "platform": split_player_key(e.player_key)[0],
-                "user_id": split_player_key(e.player_key)[1],
-                "name": e.name,
-                "last_seen": record.settled_at,
-            }
-            for e in record.entries
-            if not e.is_ai
-        ]
         if people:
             conn.execute(self._sql.upsert_players, people)
 
