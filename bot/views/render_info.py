@@ -5,44 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.rules.options import Preset
+from bot.rules.options import OptionError, Preset, Rules, make_rules
+from bot.rules.specials import special_points
+from bot.rules.types import SpecialHand
 from bot.table.actions import Actor, Verb
-from bot.table.options import summary
+from bot.table.options import rules_for, summary
 
 from .i18n import t
 from .model import Audience, Button, ButtonStyle, View, ViewKind
 from .render_common import button, lang_of, rows, signed
 from .render_table import cards_suit, options_lines
-
-SPECIALS_BY_PRESET = {
-    "classic": [
-        "supreme_dragon",
-        "dragon",
-        "all_added_suit",
-        "six_of_a_kind",
-        "one_color",
-        "four_trips",
-        "six_pairs",
-        "three_straights",
-        "three_flushes",
-    ],
-    "extended": [
-        "supreme_dragon",
-        "dragon",
-        "twelve_royals",
-        "three_straight_flushes",
-        "three_quads",
-        "all_high",
-        "all_low",
-        "one_color",
-        "double_full_house",
-        "four_trips",
-        "five_pairs_trips",
-        "six_pairs",
-        "three_straights",
-        "three_flushes",
-    ],
-}
 
 
 def _notice(
@@ -81,22 +53,27 @@ def help_view(lang: str, state: dict[str, Any] | None, chat_id: str = "") -> Vie
     )
 
 
+def _table_rules(state: dict[str, Any] | None, preset: str) -> Rules:
+    """The room's rules at its player count (4 for a summary without a room,
+    or while the options only fit another count)."""
+    if state:
+        for players in (len(state["players"]), 4, 5, 3, 2):
+            try:
+                return rules_for(state, max(2, min(5, players)))
+            except OptionError:
+                continue
+    return make_rules(preset, 4)
+
+
 def rules_view(lang: str, state: dict[str, Any] | None, chat_id: str = "") -> View:
     preset = state["preset"] if state else Preset.CLASSIC.value
-    from bot.rules.options import make_rules
-
-    try:
-        from bot.rules.specials import special_points
-        from bot.rules.types import SpecialHand
-
-        rules = make_rules(preset, 4)
-        specials = [
-            f"{t(lang, f'special.{s}')} {special_points(SpecialHand(s), rules)}"
-            for s in SPECIALS_BY_PRESET[preset]
-            if special_points(SpecialHand(s), rules) is not None
-        ]
-    except ImportError:  # the rules engine is being rebuilt
-        specials = [t(lang, f"special.{s}") for s in SPECIALS_BY_PRESET[preset]]
+    rules = _table_rules(state, preset)
+    # The specials this table plays, in RULES.md order, at its own points.
+    specials = [
+        f"{t(lang, f'special.{hand.value}')} {points}"
+        for hand in SpecialHand
+        if (points := special_points(hand, rules)) is not None
+    ]
     lines = [t(lang, f"rules.{i}") for i in range(1, 7)]
     lines.append(t(lang, "rules.specials", list=", ".join(specials)))
     if state:

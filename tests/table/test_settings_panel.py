@@ -54,3 +54,17 @@ async def test_start_skips_a_room_whose_state_cannot_be_read(repo, clock):
     await again.start()  # does not raise
     assert await again.room_state(good) is not None
     assert bad.room_id not in again._timers
+
+
+async def test_rules_notice_lists_this_tables_specials_and_points(repo, clock):
+    from .helpers import human
+
+    mgr, _ = make_manager(repo, clock)
+    owner = human(0)
+    await ok(mgr, owner, Verb.NEW, "classic")
+    await ok(mgr, owner, Verb.LANGUAGE, "en")
+    text = "\n".join((await ok(mgr, owner, Verb.RULES)).views[0].lines)
+    assert "dragon 36" in text and "all of the added suit" not in text  # 清一花: 5 players only
+    await ok(mgr, owner, Verb.SET_OPTION, "added_suit=h")  # a 5-player table
+    text = "\n".join((await ok(mgr, owner, Verb.RULES)).views[0].lines)
+    assert "all of the added suit 30" in text
