@@ -257,6 +257,8 @@ def remind(state: dict[str, Any], ctx: Ctx) -> Effects:
     left = max(0, round(rnd["deadline"] - ctx.now))
     fx = Effects(table=True)
     fx.notices.append(("notice.reminder", {"seconds": left, "names": ", ".join(waiting)}))
+    # Players arranging in private may not see the group: their hand shows the time left too.
+    fx.hands.extend(k for k, h in rnd["hands"].items() if not h["done"] and not k.startswith("ai:"))
     return fx
 
 
