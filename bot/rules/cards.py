@@ -173,21 +173,22 @@ def check_deck(cards: Sequence[Card], spec: DeckSpec) -> str | None:
     return None
 
 
+# Display order: jokers first, then ♠ ♥ ♦ ♣.
+_SUIT_ORDER: dict[str, int] = {s: i for i, s in enumerate((JOKER_SUIT, *SUITS))}
+
+
 def sort_by_rank(cards: Iterable[Card]) -> list[Card]:
     """High to low, jokers first."""
-    order = {s: i for i, s in enumerate((JOKER_SUIT, *SUITS))}
-    return sorted(cards, key=lambda c: (-c.rank, order[c.suit]))
+    return sorted(cards, key=lambda c: (-c.rank, _SUIT_ORDER[c.suit]))
 
 
 def sort_by_suit(cards: Iterable[Card]) -> list[Card]:
     """Grouped by suit (♠♥♦♣), high to low inside a suit, jokers first."""
-    order = {s: i for i, s in enumerate((JOKER_SUIT, *SUITS))}
-    return sorted(cards, key=lambda c: (order[c.suit], -c.rank))
+    return sorted(cards, key=lambda c: (_SUIT_ORDER[c.suit], -c.rank))
 
 
 def sort_by_count(cards: Iterable[Card]) -> list[Card]:
     """Bigger groups of one rank first (quads, trips, pairs), then high to low."""
     cards = list(cards)
     counts = Counter(c.rank for c in cards)
-    order = {s: i for i, s in enumerate((JOKER_SUIT, *SUITS))}
-    return sorted(cards, key=lambda c: (not c.is_joker, -counts[c.rank], -c.rank, order[c.suit]))
+    return sorted(cards, key=lambda c: (not c.is_joker, -counts[c.rank], -c.rank, _SUIT_ORDER[c.suit]))
