@@ -90,12 +90,18 @@ def main() -> None:
     t = time.perf_counter()
     handle_lines(lines, judge, io.StringIO())
     r_judge = len(lines) / (time.perf_counter() - t)
-    print(f"machine: {platform.processor() or platform.machine()}, python {platform.python_version()}")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, python {platform.python_version()}"
+    )
     print(f"5-card evaluations/s, no jokers:   {r_plain:,.0f}")
     print(f"5-card evaluations/s, one joker:   {r_joker:,.0f}")
     print(f"  brute-force joker baseline:      {r_brute:,.0f}  (ratio {r_joker / r_brute:.0f}x)")
-    print(f"solver's vectorized 5-card evaluations/s, no jokers: {v_plain:,.0f} ({v_plain / r_plain:.0f}x)")
-    print(f"solver's vectorized 5-card evaluations/s, 54-card deck: {v_joker:,.0f} ({v_joker / r_joker:.0f}x)")
+    print(
+        f"solver's vectorized 5-card evaluations/s, no jokers: {v_plain:,.0f} ({v_plain / r_plain:.0f}x)"
+    )
+    print(
+        f"solver's vectorized 5-card evaluations/s, 54-card deck: {v_joker:,.0f} ({v_joker / r_joker:.0f}x)"
+    )
     print(f"judge rounds/s (4 players, batch): {r_judge:,.0f}")
 
 

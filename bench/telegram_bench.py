@@ -45,9 +45,16 @@ STARTUP = {"getMe", "setMyCommands", "deleteWebhook"}
 async def _burst(h: Harness, user: TgUser, datas: list[str], message: Any) -> None:
     """Presses processed back to back, delivery not awaited in between."""
     for data in datas:
-        update = {"update_id": h.api.next_update_id(), "callback_query": {
-            "id": f"b{h.api.next_update_id()}", "from": user.json(), "chat_instance": "ci",
-            "data": data, "message": h.api._message_json(message)}}
+        update = {
+            "update_id": h.api.next_update_id(),
+            "callback_query": {
+                "id": f"b{h.api.next_update_id()}",
+                "from": user.json(),
+                "chat_instance": "ci",
+                "data": data,
+                "message": h.api._message_json(message),
+            },
+        }
         await h.app.process_update(Update.de_json(update, h.app.bot))
     await h.outbox.drain()
 
@@ -129,15 +136,20 @@ async def measure(players: int, rounds: int, mode: str) -> dict[str, float]:
 
 async def main(rounds: int) -> None:
     print(f"# Bot API calls per round per player ({rounds} rounds each)")
-    print("| players | mode | views | baseline (views+answers) | calls | ratio | sends | edits "
-          "| answers | group sends/round | group calls/round |")
+    print(
+        "| players | mode | views | baseline (views+answers) | calls | ratio | sends | edits "
+        "| answers | group sends/round | group calls/round |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for players in (2, 3, 4):
         for mode in ("edit", "coalesce"):
             m = await measure(players, rounds, mode)
-            print(f"| {players} | {mode} | {m['views']:.1f} | {m['baseline']:.1f} | {m['calls']:.1f} | "
-                  f"{m['calls'] / m['baseline']:.2f} | {m['sends']:.1f} | {m['edits']:.1f} | "
-                  f"{m['answers']:.1f} | {m['group_sends']:.1f} | {m['group_calls']:.1f} |")
+            print(
+                f"| {players} | {mode} | {m['views']:.1f} | {m['baseline']:.1f} | {m['calls']:.1f} | "
+                f"{m['calls'] / m['baseline']:.2f} | {m['sends']:.1f} | {m['edits']:.1f} | "
+                f"{m['answers']:.1f} | {m['group_sends']:.1f} | {m['group_calls']:.1f} |"
+            )
+
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -1,10 +1,10 @@
 """Command line: ``thirteen <command>`` (= ``python -m bot <command>``).
 
-    run       start the chat bots whose tokens are set (Telegram, Discord)
-    play      play in the terminal against AI seats
-    judge     settle rounds: JSON Lines in, JSON Lines out (JUDGE.md)
-    arrange   suggest arrangements: JSON Lines in, JSON Lines out (JUDGE.md)
-    bench     run the benchmarks of bench/
+run       start the chat bots whose tokens are set (Telegram, Discord)
+play      play in the terminal against AI seats
+judge     settle rounds: JSON Lines in, JSON Lines out (JUDGE.md)
+arrange   suggest arrangements: JSON Lines in, JSON Lines out (JUDGE.md)
+bench     run the benchmarks of bench/
 """
 
 from __future__ import annotations

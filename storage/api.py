@@ -138,9 +138,7 @@ class Repository(Protocol):
 
     async def close(self) -> None: ...
 
-    async def create_room(
-        self, platform: str, chat_id: str, state: dict[str, Any]
-    ) -> RoomRecord:
+    async def create_room(self, platform: str, chat_id: str, state: dict[str, Any]) -> RoomRecord:
         """Allocate a room id and store version 1. Raises RoomExists when the
         chat already has an open room. The returned state has "room_id" set."""
 

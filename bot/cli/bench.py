@@ -21,7 +21,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("benchmarks:", ", ".join(scripts) or f"none found in {BENCH_DIR}")
         return 0
     name, rest = args[0], args[1:]
-    path = next((p for p in (BENCH_DIR / f"{name}.py", BENCH_DIR / f"{name}_bench.py") if p.exists()), None)
+    path = next(
+        (p for p in (BENCH_DIR / f"{name}.py", BENCH_DIR / f"{name}_bench.py") if p.exists()), None
+    )
     if path is None:
         print(f"no benchmark {name!r}; have: {', '.join(scripts)}", file=sys.stderr)
         return 2

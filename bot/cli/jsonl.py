@@ -29,7 +29,9 @@ def rules_from(obj: dict[str, Any], players: int) -> Rules:
     if not isinstance(options, dict):
         raise InputError("options must be an object")
     try:
-        return make_rules(obj["preset"], players, options, allowed=SETTLEMENT_OPTIONS + EXTRA_OPTIONS)
+        return make_rules(
+            obj["preset"], players, options, allowed=SETTLEMENT_OPTIONS + EXTRA_OPTIONS
+        )
     except OptionError as e:
         raise InputError(str(e)) from None
 

@@ -56,13 +56,15 @@ def _hand(p: Any, rules: Rules) -> PlayerHand:
         arrangement = Arrangement.of(head, middle, tail)
     elif "cards" in p:
         if not declare:
-            raise InputError(f"player {pid}: cards without \"declare\": true; give head, middle and tail to compare normally")
+            raise InputError(
+                f'player {pid}: cards without "declare": true; give head, middle and tail to compare normally'
+            )
         cards = _cards(pid, p["cards"], "cards")
         if len(cards) != 13:
             raise InputError(f"player {pid}: cards must hold 13 cards, not {len(cards)}")
         arrangement = Arrangement.of(cards[:3], cards[3:8], cards[8:])
     else:
-        raise InputError(f"player {pid}: give head, middle and tail, or cards with \"declare\": true")
+        raise InputError(f'player {pid}: give head, middle and tail, or cards with "declare": true')
     if declare:
         special = detect_special(arrangement.cards, rules)
         if special is None:

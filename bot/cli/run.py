@@ -86,7 +86,11 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         sinks.append(adapter_of(app).sink)
         tg_ready = asyncio.Event()
         ready.append(tg_ready)
-        tasks.append(asyncio.create_task(run_telegram(settings, manager, stop, ready=tg_ready, application=app)))
+        tasks.append(
+            asyncio.create_task(
+                run_telegram(settings, manager, stop, ready=tg_ready, application=app)
+            )
+        )
     if has_dc:
         from bot.platforms.discord.client import build_client
 
@@ -112,7 +116,10 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
     # The rooms loaded so far live for the whole process: keep the cyclic
     # garbage collector from walking them on every full collection.
     gc.freeze()
-    log.info("thirteen: serving %s", " + ".join(p for p, on in (("telegram", has_tg), ("discord", has_dc)) if on))
+    log.info(
+        "thirteen: serving %s",
+        " + ".join(p for p, on in (("telegram", has_tg), ("discord", has_dc)) if on),
+    )
     stopper = asyncio.create_task(stop.wait())
     done, _ = await asyncio.wait({stopper, *tasks}, return_when=asyncio.FIRST_COMPLETED)
     stop.set()
@@ -122,7 +129,11 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
     results = await asyncio.gather(*tasks, return_exceptions=True)
     await manager.stop()
     await repo.close()
-    failed = [r for r in results if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)]
+    failed = [
+        r
+        for r in results
+        if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)
+    ]
     for r in failed:
         log.error("a platform stopped: %r", r)
     return 1 if failed else 0

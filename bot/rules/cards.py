@@ -191,4 +191,6 @@ def sort_by_count(cards: Iterable[Card]) -> list[Card]:
     """Bigger groups of one rank first (quads, trips, pairs), then high to low."""
     cards = list(cards)
     counts = Counter(c.rank for c in cards)
-    return sorted(cards, key=lambda c: (not c.is_joker, -counts[c.rank], -c.rank, _SUIT_ORDER[c.suit]))
+    return sorted(
+        cards, key=lambda c: (not c.is_joker, -counts[c.rank], -c.rank, _SUIT_ORDER[c.suit])
+    )

@@ -23,7 +23,9 @@ class FoulReport:
         return "fouled arrangement (相公): " + "; ".join(parts)
 
 
-def lane_values(arr: Arrangement, rules: Rules | None = None) -> tuple[LaneValue, LaneValue, LaneValue]:
+def lane_values(
+    arr: Arrangement, rules: Rules | None = None
+) -> tuple[LaneValue, LaneValue, LaneValue]:
     return (
         evaluate_lane(arr.head, rules),
         evaluate_lane(arr.middle, rules),

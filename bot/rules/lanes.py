@@ -102,7 +102,9 @@ def _flush_ranks(ranks: Sequence[int], wilds: int) -> tuple[int, ...]:
     return (len(pairs), *pairs, *sorted(filled, reverse=True))
 
 
-def _evaluate(naturals: Sequence[Card], wilds: int, rules: Rules) -> tuple[Category, tuple[int, ...], int]:
+def _evaluate(
+    naturals: Sequence[Card], wilds: int, rules: Rules
+) -> tuple[Category, tuple[int, ...], int]:
     """(category, ranks, not-added-suit flag) of the best hand."""
     size = len(naturals) + wilds
     ranks = [c.rank for c in naturals]
@@ -118,7 +120,11 @@ def _evaluate(naturals: Sequence[Card], wilds: int, rules: Rules) -> tuple[Categ
     if distinct:
         high = _best_straight(ranks, rules.wheel)
         if high is not None:
-            cand = (Category.STRAIGHT_FLUSH, (high,), flag) if one_suit else (Category.STRAIGHT, (high,), 1)
+            cand = (
+                (Category.STRAIGHT_FLUSH, (high,), flag)
+                if one_suit
+                else (Category.STRAIGHT, (high,), 1)
+            )
             best = max(best, cand)
     if one_suit and (distinct or not wilds):
         best = max(best, (Category.FLUSH, _flush_ranks(ranks, wilds), flag))
@@ -132,7 +138,11 @@ def evaluate_lane(cards: Sequence[Card], rules: Rules | None = None) -> LaneValu
         raise ValueError(f"a lane has 3 or 5 cards, not {len(cards)}")
     jokers = sum(1 for c in cards if c.is_joker)
     optional = [c for c in cards if rules.wild_rank is not None and c.rank == rules.wild_rank]
-    fixed = [c for c in cards if not c.is_joker and not (rules.wild_rank is not None and c.rank == rules.wild_rank)]
+    fixed = [
+        c
+        for c in cards
+        if not c.is_joker and not (rules.wild_rank is not None and c.rank == rules.wild_rank)
+    ]
     best: LaneValue | None = None
     # Each wild-rank card either stands for itself (natural) or is wild.
     for k in range(len(optional) + 1):
@@ -155,7 +165,11 @@ _POINTS = {
         Category.FOUR_OF_A_KIND: 8,
         Category.FULL_HOUSE: 2,
     },
-    Lane.TAIL: {Category.FIVE_OF_A_KIND: 10, Category.STRAIGHT_FLUSH: 5, Category.FOUR_OF_A_KIND: 4},
+    Lane.TAIL: {
+        Category.FIVE_OF_A_KIND: 10,
+        Category.STRAIGHT_FLUSH: 5,
+        Category.FOUR_OF_A_KIND: 4,
+    },
 }
 
 

@@ -169,7 +169,9 @@ def settle(
             s.hand.special.hand if s.hand.special else None,
             None
             if s.values is None
-            else tuple(LaneResult(v.category, pts) for v, pts in zip(s.values, s.points, strict=True)),  # type: ignore[arg-type]
+            else tuple(
+                LaneResult(v.category, pts) for v, pts in zip(s.values, s.points, strict=True)
+            ),  # type: ignore[arg-type]
             totals[s.hand.id],
         )
         for s in seats

@@ -155,7 +155,9 @@ for _h in _HEAD_WINDOWS:
             _SPLITS_BY_RANKS.setdefault(_window_key((_h, _m, _t)), []).append((_h, _m, _t))
 
 
-def _three_straights(naturals: Sequence[Card], wild_cards: Sequence[Card], suited: bool) -> Arrangement | None:
+def _three_straights(
+    naturals: Sequence[Card], wild_cards: Sequence[Card], suited: bool
+) -> Arrangement | None:
     """A split into a 3-card straight and two 5-card straights (all three
     straight flushes when ``suited``)."""
     if suited:
@@ -175,7 +177,10 @@ def _three_straights(naturals: Sequence[Card], wild_cards: Sequence[Card], suite
         splits = _SPLITS_BY_RANKS.get(tuple(sorted(c.rank for c in naturals)), [])
         for windows in splits:
             for suits in suit_choices:
-                keys = [[(r, s) if suited else r for r in w] for w, s in zip(windows, suits, strict=True)]
+                keys = [
+                    [(r, s) if suited else r for r in w]
+                    for w, s in zip(windows, suits, strict=True)
+                ]
                 if Counter(k for lane in keys for k in lane) == need:
                     return _place(naturals, wild_cards, keys, key)
         return None
@@ -186,7 +191,10 @@ def _three_straights(naturals: Sequence[Card], wild_cards: Sequence[Card], suite
     for suits in suit_choices:
         for head in _HEAD_WINDOWS:
             for mid in _FIVE_WINDOWS:
-                lanes_keys = [[(r, suits[0]) if suited else r for r in head], [(r, suits[1]) if suited else r for r in mid]]
+                lanes_keys = [
+                    [(r, suits[0]) if suited else r for r in head],
+                    [(r, suits[1]) if suited else r for r in mid],
+                ]
                 cover = Counter(lanes_keys[0]) + Counter(lanes_keys[1])
                 rest = {k: n - cover[k] for k, n in need.items() if n > cover[k]}
                 if any(n > 1 for n in rest.values()):
@@ -202,11 +210,15 @@ def _three_straights(naturals: Sequence[Card], wild_cards: Sequence[Card], suite
 
 
 _PAIR_COVERS: list[tuple[frozenset[int], frozenset[int], tuple[int, ...]]] = [
-    (h, m, tuple((r in h) + (r in m) for r in range(15))) for h in _HEAD_WINDOWS for m in _FIVE_WINDOWS
+    (h, m, tuple((r in h) + (r in m) for r in range(15)))
+    for h in _HEAD_WINDOWS
+    for m in _FIVE_WINDOWS
 ]
 
 
-def _three_straights_wild(naturals: Sequence[Card], wild_cards: Sequence[Card]) -> Arrangement | None:
+def _three_straights_wild(
+    naturals: Sequence[Card], wild_cards: Sequence[Card]
+) -> Arrangement | None:
     """Three straights with wild cards filling any missing ranks."""
     need = [0] * 15
     for c in naturals:

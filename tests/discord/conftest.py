@@ -18,7 +18,9 @@ def warm_solver() -> None:
     every later one."""
     from bot.table.solving import suggestions
 
-    suggestions(parse_cards("As Kd Qh Jc Ts 9d 8h 7c 6s 5d 4h 3c 2s"), make_rules("classic", 2, {}), 2)
+    suggestions(
+        parse_cards("As Kd Qh Jc Ts 9d 8h 7c 6s 5d 4h 3c 2s"), make_rules("classic", 2, {}), 2
+    )
 
 
 @pytest.fixture(autouse=True)

@@ -53,19 +53,40 @@ class FakeManager:
                 ),
             )
             lines = tuple(f"seat {name}" for name in room.seats.values())
-        return View(ViewKind.TABLE, Audience.GROUP, f"table:{r}", f"table {r}", lines, rows,
-                    platform="discord", chat_id=room.chat_id)
+        return View(
+            ViewKind.TABLE,
+            Audience.GROUP,
+            f"table:{r}",
+            f"table {r}",
+            lines,
+            rows,
+            platform="discord",
+            chat_id=room.chat_id,
+        )
 
     def hand_view(self, room: FakeRoom, user_id: str) -> View:
         r, n = room.room_id, room.round_no
         picked = room.picked[user_id]
-        cards = [Button(f"c{i}" + ("*" if i in picked else ""), encode(r, n, Verb.PICK, str(i)))
-                 for i in range(13)]
+        cards = [
+            Button(f"c{i}" + ("*" if i in picked else ""), encode(r, n, Verb.PICK, str(i)))
+            for i in range(13)
+        ]
         rows = [tuple(cards[0:5]), tuple(cards[5:10]), tuple(cards[10:13])]
-        rows.append((Button("undo", encode(r, n, Verb.UNDO)), Button("confirm", encode(r, n, Verb.CONFIRM))))
+        rows.append(
+            (Button("undo", encode(r, n, Verb.UNDO)), Button("confirm", encode(r, n, Verb.CONFIRM)))
+        )
         lines = (f"picked {picked}", "confirmed" if user_id in room.confirmed else "arranging")
-        return View(ViewKind.HAND, Audience.PLAYER, f"hand:{r}:discord:{user_id}", "hand", lines,
-                    tuple(rows), platform="discord", chat_id=room.chat_id, user_id=user_id)
+        return View(
+            ViewKind.HAND,
+            Audience.PLAYER,
+            f"hand:{r}:discord:{user_id}",
+            "hand",
+            lines,
+            tuple(rows),
+            platform="discord",
+            chat_id=room.chat_id,
+            user_id=user_id,
+        )
 
     def _room_for(self, action: Action) -> FakeRoom | None:
         if action.room_id is not None:
@@ -118,10 +139,17 @@ class FakeManager:
         room.arranging = False
         for u in room.seats:
             room.totals[u] = room.totals.get(u, 0) + len(room.picked[u])
-        settle = View(ViewKind.SETTLEMENT, Audience.GROUP, f"settle:{room.room_id}:{room.round_no}",
-                      f"round {room.round_no}", tuple(f"{u} {p}" for u, p in room.totals.items()),
-                      ((Button("next", encode(room.room_id, room.round_no, Verb.START)),),),
-                      platform="discord", chat_id=room.chat_id, fresh=True)
+        settle = View(
+            ViewKind.SETTLEMENT,
+            Audience.GROUP,
+            f"settle:{room.room_id}:{room.round_no}",
+            f"round {room.round_no}",
+            tuple(f"{u} {p}" for u, p in room.totals.items()),
+            ((Button("next", encode(room.room_id, room.round_no, Verb.START)),),),
+            platform="discord",
+            chat_id=room.chat_id,
+            fresh=True,
+        )
         return [settle, self.table_view(room)]
 
     async def expire(self, room_id: str) -> None:

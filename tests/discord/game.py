@@ -71,7 +71,11 @@ class Game:
         return result.response
 
     async def arrange_by_clicking(
-        self, member: simcord.MemberActor, hand_msg: simcord.ResponseMessage, *, confirm: bool = True
+        self,
+        member: simcord.MemberActor,
+        hand_msg: simcord.ResponseMessage,
+        *,
+        confirm: bool = True,
     ) -> None:
         """Tap the head's 3 cards then the middle's 5 (the rest is the tail),
         following a legal arrangement from the solver."""
@@ -86,7 +90,9 @@ class Game:
         picks = H.indexes_for(hand, [str(c) for c in arrangement.head], taken)
         picks += H.indexes_for(hand, [str(c) for c in arrangement.middle], taken)
         for index in picks:
-            result = await member.click(hand_msg, custom_id=button_id(hand_msg, Verb.PICK, str(index)))
+            result = await member.click(
+                hand_msg, custom_id=button_id(hand_msg, Verb.PICK, str(index))
+            )
             assert result.response is not None and result.response.id == hand_msg.id
         if confirm:
             await member.click(hand_msg, custom_id=button_id(hand_msg, Verb.CONFIRM))

@@ -80,7 +80,11 @@ class Table:
 
     def table_message(self) -> discord.Message:
         """The room's table message: the bot message carrying table buttons."""
-        found = [m for m in self.bot_messages() if {Verb.JOIN, Verb.SHOW_HAND, Verb.LEAVE} & set(verbs(m))]
+        found = [
+            m
+            for m in self.bot_messages()
+            if {Verb.JOIN, Verb.SHOW_HAND, Verb.LEAVE} & set(verbs(m))
+        ]
         assert found, "no table message in the channel"
         self.extra["table_id"] = found[-1].id
         return found[-1]
@@ -94,7 +98,11 @@ class Table:
         raise AssertionError("table message not found")
 
     def settlement_messages(self) -> list[discord.Message]:
-        return [m for m in self.bot_messages() if m.embeds and m.embeds[0].colour == discord.Colour.gold()]
+        return [
+            m
+            for m in self.bot_messages()
+            if m.embeds and m.embeds[0].colour == discord.Colour.gold()
+        ]
 
     async def from_timers(self, work: Any) -> None:
         """Run manager work that happens without an interaction (a FakeClock

@@ -35,7 +35,9 @@ async def test_lobby_press_edits_table_in_place(table):
     res = await _lobby(table)
     assert res.acknowledged and not res.ephemeral
     assert res.response.id == table.table_message().id
-    assert "alice" in embed_text(table.table_message()) and "bob" in embed_text(table.table_message())
+    assert "alice" in embed_text(table.table_message()) and "bob" in embed_text(
+        table.table_message()
+    )
     assert len(table.bot_messages()) == 1
     action = table.extra["manager"].actions[-1]
     assert action.actor.user_id == str(table.members[1].id)  # from the interaction

@@ -170,7 +170,9 @@ async def test_stale_and_foreign_presses(memory_game: Game) -> None:
     res = await bob.click(leaked, custom_id=button_id(leaked, Verb.PICK, "0"))
     assert (await game.hand_state(alice))["head"] == before_alice["head"]
     assert (await game.hand_state(bob))["head"] == [0]
-    assert embed_text(game.table.bot_messages()[-1]) == embed_text(leaked)  # the leak was not edited
+    assert embed_text(game.table.bot_messages()[-1]) == embed_text(
+        leaked
+    )  # the leak was not edited
 
     # finish the round, start the next; the old settlement's button is stale
     await game.arrange_by_suggestion(alice, alice_hand)
@@ -233,7 +235,9 @@ async def test_restart_mid_arranging(tmp_path) -> None:
         await game.table.restart(game.manager)
 
         # the old ephemeral hand's buttons still work and edit that message
-        res = await alice.click(alice_hand, custom_id=button_id(alice_hand, Verb.PICK, str(hand["order"][1])))
+        res = await alice.click(
+            alice_hand, custom_id=button_id(alice_hand, Verb.PICK, str(hand["order"][1]))
+        )
         assert res.response is not None and res.response.id == alice_hand.id
         assert (await game.hand_state(alice))["head"] == [first, hand["order"][1]]
         # the table message's buttons still work

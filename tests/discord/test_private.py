@@ -65,8 +65,13 @@ async def test_closed_dms_fall_back_to_the_ephemeral(game: Game) -> None:
     _, bob, _ = game.members
     table_msg = game.table.table_message()
     # Discord answers 50007 "Cannot send messages to this user" when DMs are closed
-    game.env.inject_error("POST", "/channels/*/messages", status=403, code=50007,
-                          message="Cannot send messages to this user")
+    game.env.inject_error(
+        "POST",
+        "/channels/*/messages",
+        status=403,
+        code=50007,
+        message="Cannot send messages to this user",
+    )
     res = await bob.click(table_msg, custom_id=_dm_button(table_msg))
     texts = [m for m in [res.response, *res.followups] if m is not None]
     assert all(m.ephemeral for m in texts)
@@ -104,8 +109,18 @@ async def test_commands_are_localized(game: Game) -> None:
     assert command["name_localizations"]["zh-TW"] == "十三水"
     subs = {o["name"]: o for o in command["options"]}
     assert set(subs) == {
-        "new", "join", "leave", "start", "rules", "settings", "leaderboard",
-        "stats", "language", "cancel", "verify", "help",
+        "new",
+        "join",
+        "leave",
+        "start",
+        "rules",
+        "settings",
+        "leaderboard",
+        "stats",
+        "language",
+        "cancel",
+        "verify",
+        "help",
     }
     assert subs["join"]["name_localizations"]["zh-CN"] == "加入"
     assert subs["settings"]["name_localizations"]["zh-TW"] == "設定"
@@ -143,9 +158,13 @@ async def test_hand_after_the_15_minute_token(game: Game) -> None:
     await game.env.advance_time(16 * 60)
     calls = len(game.env.http_requests)
     await game.advance(121)  # table time: the deadline auto-arranges every hand
-    edits = [r for r in game.env.http_requests[calls:] if r.method == "PATCH" and "/webhooks/" in r.path]
+    edits = [
+        r for r in game.env.http_requests[calls:] if r.method == "PATCH" and "/webhooks/" in r.path
+    ]
     assert edits == []  # the expired token is not even tried
-    assert Verb.PICK in verbs(next(m for m in game.table.channel.history(viewer=bob) if m.id == old.id))
+    assert Verb.PICK in verbs(
+        next(m for m in game.table.channel.history(viewer=bob) if m.id == old.id)
+    )
     assert (await game.hand_state(bob))["auto"]
     await game.finish_showdown()
     assert len(game.table.settlement_messages()) == 1
@@ -165,5 +184,7 @@ async def test_after_a_restart_the_deadline_edits_the_same_table(game: Game) -> 
     await game.advance(121)
     await game.finish_showdown()
     assert game.table.table_message().id == table_msg.id
-    assert len(game.table.bot_messages()) == bot_messages + 2  # only the reminder and the settlement are new
+    assert (
+        len(game.table.bot_messages()) == bot_messages + 2
+    )  # only the reminder and the settlement are new
     assert len(game.table.settlement_messages()) == 1

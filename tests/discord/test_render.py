@@ -32,8 +32,16 @@ def test_every_action_id_fits_the_template() -> None:
 
 def test_hand_of_13_cards_and_controls_fits_5_rows() -> None:
     cards = [Button(f"c{i}", encode("abc", 1, Verb.PICK, str(i))) for i in range(13)]
-    controls = [Button(v.name, encode("abc", 1, v)) for v in (Verb.CONFIRM, Verb.UNDO, Verb.RESET, Verb.SORT, Verb.SUGGEST)]
-    rows = (tuple(cards[0:5]), tuple(cards[5:10]), tuple(cards[10:13] + controls[:2]), tuple(controls[2:]))
+    controls = [
+        Button(v.name, encode("abc", 1, v))
+        for v in (Verb.CONFIRM, Verb.UNDO, Verb.RESET, Verb.SORT, Verb.SUGGEST)
+    ]
+    rows = (
+        tuple(cards[0:5]),
+        tuple(cards[5:10]),
+        tuple(cards[10:13] + controls[:2]),
+        tuple(controls[2:]),
+    )
     ui = render(View(ViewKind.HAND, Audience.PLAYER, "hand:abc:discord:1", "h", (), rows)).view
     assert ui is not None and len(ui.children) == 18
     assert all(isinstance(item, ActionButton) for item in ui.children)
@@ -43,13 +51,21 @@ def test_hand_of_13_cards_and_controls_fits_5_rows() -> None:
 
 
 def test_more_than_25_buttons_are_dropped_not_fatal() -> None:
-    rows = tuple(tuple(Button(str(i), encode("abc", 1, Verb.PICK, str(r * 6 + i))) for i in range(6)) for r in range(6))
+    rows = tuple(
+        tuple(Button(str(i), encode("abc", 1, Verb.PICK, str(r * 6 + i))) for i in range(6))
+        for r in range(6)
+    )
     ui = render(_view(rows)).view
     assert ui is not None and len(ui.children) == 25
 
 
 def test_table_with_my_hand_also_offers_dm() -> None:
-    rows = ((Button("hand", encode("abc", 2, Verb.SHOW_HAND)), Button("leave", encode("abc", 2, Verb.LEAVE))),)
+    rows = (
+        (
+            Button("hand", encode("abc", 2, Verb.SHOW_HAND)),
+            Button("leave", encode("abc", 2, Verb.LEAVE)),
+        ),
+    )
     ui = render(_view(rows)).view
     assert ui is not None
     dm = [item for item in ui.children if isinstance(item, HandDmButton)]
@@ -72,7 +88,10 @@ def test_discord_catalogs_have_the_same_keys_and_placeholders() -> None:
     import string
 
     root = Path(__file__).resolve().parents[2] / "bot" / "views" / "locales"
-    catalogs = {lang: json.loads((root / lang / "discord.json").read_text("utf-8")) for lang in ("zh-Hans", "zh-Hant", "en")}
+    catalogs = {
+        lang: json.loads((root / lang / "discord.json").read_text("utf-8"))
+        for lang in ("zh-Hans", "zh-Hant", "en")
+    }
     keys = set(catalogs["en"])
     assert all(k.startswith("dc.") for k in keys)
     for lang, cat in catalogs.items():

@@ -74,17 +74,41 @@ def special_shaped(rng: random.Random, pool: list[Card], rules: Rules) -> list[C
     """13 cards from pool built towards a random special hand (filled at random
     where the pool runs out). Removes the cards from pool."""
     kind = rng.choice(
-        ["dragon", "supreme", "pairs", "trips", "quads", "fpt", "dfh", "high", "low", "royal",
-         "color", "flushes", "straights", "sflushes", "six", "added"]
+        [
+            "dragon",
+            "supreme",
+            "pairs",
+            "trips",
+            "quads",
+            "fpt",
+            "dfh",
+            "high",
+            "low",
+            "royal",
+            "color",
+            "flushes",
+            "straights",
+            "sflushes",
+            "six",
+            "added",
+        ]
     )
     want: list = []  # predicates, one per card
     ranks = list(RANKS)
     if kind in ("dragon", "supreme"):
         suit = rng.choice(SUITS)
-        want = [(lambda c, r=r: c.rank == r and (kind == "dragon" or c.suit == suit)) for r in ranks]
+        want = [
+            (lambda c, r=r: c.rank == r and (kind == "dragon" or c.suit == suit)) for r in ranks
+        ]
     elif kind in ("pairs", "trips", "quads", "fpt", "dfh", "six"):
-        sizes = {"pairs": [2] * 6, "trips": [3] * 4, "quads": [4] * 3, "fpt": [3, 2, 2, 2, 2, 2],
-                 "dfh": [3, 3, 2, 2, 2], "six": [4]}[kind]
+        sizes = {
+            "pairs": [2] * 6,
+            "trips": [3] * 4,
+            "quads": [4] * 3,
+            "fpt": [3, 2, 2, 2, 2, 2],
+            "dfh": [3, 3, 2, 2, 2],
+            "six": [4],
+        }[kind]
         chosen = rng.sample(ranks, len(sizes))
         for r, n in zip(chosen, sizes, strict=True):
             want += [(lambda c, r=r: c.rank == r)] * n
@@ -184,7 +208,9 @@ def mirrored_round(rng: random.Random, rules: Rules) -> list[Lanes] | None:
     """Legal lanes per player where one or two lanes repeat player 0's ranks in
     other suits (ties on category and ranks); None if it did not work out."""
     n = rules.players
-    suits_used = SUITS if rules.added_suit is None else tuple(s for s in SUITS if s != rules.added_suit)
+    suits_used = (
+        SUITS if rules.added_suit is None else tuple(s for s in SUITS if s != rules.added_suit)
+    )
     if n > len(suits_used):
         return None
     which = rng.choice([[0], [1], [2], [0, 1], [0, 2], [1, 2]])
@@ -198,7 +224,8 @@ def mirrored_round(rng: random.Random, rules: Rules) -> list[Lanes] | None:
         lanes = []
         for p in range(n):
             cards = tuple(
-                Card(r, suits_used[(b + rot[p]) % len(suits_used)]) for r, b in zip(ranks, base, strict=True)
+                Card(r, suits_used[(b + rot[p]) % len(suits_used)])
+                for r, b in zip(ranks, base, strict=True)
             )
             lanes.append(cards)
         used = Counter(c for cs in lanes for c in cs)
@@ -247,7 +274,7 @@ def shaped_lane(rng: random.Random, rules: Rules, size: int) -> tuple[Card, ...]
             w = (14, 2, 3, 4, 5) if size == 5 else (14, 2, 3)
         else:
             w = rng.choice(WINDOWS5 if size == 5 else WINDOWS3)
-        for r in (w if kind != "flush" else range(size)):
+        for r in w if kind != "flush" else range(size):
             if kind == "flush":
                 want.append(lambda c, s=s: c.suit == s)
             elif kind == "straight" or rng.random() < 0.3:

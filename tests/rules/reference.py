@@ -189,7 +189,9 @@ def lane_points(lane: int, category: int) -> int:
     return table.get(category, 1)
 
 
-def is_fouled(head: Sequence[Card], middle: Sequence[Card], tail: Sequence[Card], rules: Rules) -> bool:
+def is_fouled(
+    head: Sequence[Card], middle: Sequence[Card], tail: Sequence[Card], rules: Rules
+) -> bool:
     """head <= middle <= tail on the full key (joker tie-break included), RULES.md §3."""
     h, m, t = lane_key(head, rules), lane_key(middle, rules), lane_key(tail, rules)
     return h > m or m > t

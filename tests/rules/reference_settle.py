@@ -92,7 +92,8 @@ def settle_ref(
         for s in seats:
             mine = [p for p in pairs if s.id in (p["a"], p["b"])]
             if all(
-                p["lanes"] is not None and all(x == (1 if p["a"] == s.id else -1) for x in p["lanes"])
+                p["lanes"] is not None
+                and all(x == (1 if p["a"] == s.id else -1) for x in p["lanes"])
                 for p in mine
             ):
                 home_run = s.id
@@ -127,7 +128,9 @@ def settle_ref(
     players = []
     for s in seats:
         if s.special is not None:
-            players.append({"id": s.id, "special": s.special[0], "lanes": None, "total": totals[s.id]})
+            players.append(
+                {"id": s.id, "special": s.special[0], "lanes": None, "total": totals[s.id]}
+            )
         else:
             lanes_out = [
                 {"category": CATEGORY_SLUGS[k[0]], "points": lane_points(i, k[0])}

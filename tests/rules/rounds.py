@@ -50,7 +50,9 @@ def engine_special(cards: Sequence[Card], rules) -> tuple[str, bool] | None:
     return None if s is None else (s.hand.value, s.natural)
 
 
-def make_round(rng: random.Random, *, fouled: bool = False, special_rate: float = 0.3) -> Round | None:
+def make_round(
+    rng: random.Random, *, fouled: bool = False, special_rate: float = 0.3
+) -> Round | None:
     """A random round, or None when the dice produced nothing usable.
 
     Specials are declared only where engine and reference agree on the special
@@ -105,7 +107,12 @@ def make_round(rng: random.Random, *, fouled: bool = False, special_rate: float 
             seats.append(Seat(pid, lanes=lanes))
             hands.append(PlayerHand(pid, Arrangement.of(*lanes)))
             players.append(
-                {"id": pid, "head": tokens(lanes[0]), "middle": tokens(lanes[1]), "tail": tokens(lanes[2])}
+                {
+                    "id": pid,
+                    "head": tokens(lanes[0]),
+                    "middle": tokens(lanes[1]),
+                    "tail": tokens(lanes[2]),
+                }
             )
     banker = rng.choice(ids) if rules.banker else None
     escaped: tuple[str, ...] = ()
@@ -121,7 +128,9 @@ def make_round(rng: random.Random, *, fouled: bool = False, special_rate: float 
     return Round(table, seats, hands, banker, escaped, line, fouled_id)
 
 
-def rounds(seed: int, count: int, *, fouled: bool = False, special_rate: float = 0.3) -> list[Round]:
+def rounds(
+    seed: int, count: int, *, fouled: bool = False, special_rate: float = 0.3
+) -> list[Round]:
     out = []
     rng = random.Random(seed)
     while len(out) < count:
@@ -157,7 +166,11 @@ def seats_from_line(line: dict):
     seats = []
     for p in line["players"]:
         if p.get("declare"):
-            cards = parse_cards(p["cards"]) if "cards" in p else parse_cards(p["head"] + p["middle"] + p["tail"])
+            cards = (
+                parse_cards(p["cards"])
+                if "cards" in p
+                else parse_cards(p["head"] + p["middle"] + p["tail"])
+            )
             seats.append(Seat(p["id"], special=detect(cards, rules)))
         else:
             lanes = (parse_cards(p["head"]), parse_cards(p["middle"]), parse_cards(p["tail"]))

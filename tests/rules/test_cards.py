@@ -17,8 +17,18 @@ from bot.rules.cards import (
 
 @pytest.mark.parametrize(
     ("token", "rank", "suit"),
-    [("As", 14, "s"), ("Td", 10, "d"), ("10d", 10, "d"), ("2c", 2, "c"), ("kh", 13, "h"),
-     ("A♠", 14, "s"), ("10♦", 10, "d"), ("q♣", 12, "c"), ("J♥", 11, "h"), (" 9S ", 9, "s")],
+    [
+        ("As", 14, "s"),
+        ("Td", 10, "d"),
+        ("10d", 10, "d"),
+        ("2c", 2, "c"),
+        ("kh", 13, "h"),
+        ("A♠", 14, "s"),
+        ("10♦", 10, "d"),
+        ("q♣", 12, "c"),
+        ("J♥", 11, "h"),
+        (" 9S ", 9, "s"),
+    ],
 )
 def test_parse_tokens(token, rank, suit):
     assert parse_card(token) == Card(rank, suit)

@@ -14,12 +14,23 @@ EXAMPLE_IN = {
     "preset": "classic",
     "options": {"jokers": 0, "scoop_double": True},
     "players": [
-        {"id": "A", "head": ["As", "Ah", "Ad"], "middle": ["Ks", "Kh", "Kd", "2c", "2d"],
-         "tail": ["Qs", "Js", "Ts", "9s", "8s"]},
-        {"id": "B", "cards": ["2s", "3s", "4h", "5d", "6c", "7s", "8h", "9d", "Tc", "Jd", "Qh", "Kc", "Ac"],
-         "declare": True},
-        {"id": "C", "head": ["3h", "4c", "6d"], "middle": ["5s", "5h", "7d", "7c", "Jc"],
-         "tail": ["2h", "7h", "9h", "Th", "Jh"]},
+        {
+            "id": "A",
+            "head": ["As", "Ah", "Ad"],
+            "middle": ["Ks", "Kh", "Kd", "2c", "2d"],
+            "tail": ["Qs", "Js", "Ts", "9s", "8s"],
+        },
+        {
+            "id": "B",
+            "cards": ["2s", "3s", "4h", "5d", "6c", "7s", "8h", "9d", "Tc", "Jd", "Qh", "Kc", "Ac"],
+            "declare": True,
+        },
+        {
+            "id": "C",
+            "head": ["3h", "4c", "6d"],
+            "middle": ["5s", "5h", "7d", "7c", "Jc"],
+            "tail": ["2h", "7h", "9h", "Th", "Jh"],
+        },
     ],
     "banker": None,
     "escaped": [],
@@ -27,17 +38,27 @@ EXAMPLE_IN = {
 EXAMPLE_OUT = {
     "ok": True,
     "players": [
-        {"id": "A", "special": None,
-         "lanes": [{"category": "three_of_a_kind", "points": 3},
-                   {"category": "full_house", "points": 2},
-                   {"category": "straight_flush", "points": 5}],
-         "total": -16},
+        {
+            "id": "A",
+            "special": None,
+            "lanes": [
+                {"category": "three_of_a_kind", "points": 3},
+                {"category": "full_house", "points": 2},
+                {"category": "straight_flush", "points": 5},
+            ],
+            "total": -16,
+        },
         {"id": "B", "special": "dragon", "lanes": None, "total": 72},
-        {"id": "C", "special": None,
-         "lanes": [{"category": "high_card", "points": 1},
-                   {"category": "two_pair", "points": 1},
-                   {"category": "flush", "points": 1}],
-         "total": -56},
+        {
+            "id": "C",
+            "special": None,
+            "lanes": [
+                {"category": "high_card", "points": 1},
+                {"category": "two_pair", "points": 1},
+                {"category": "flush", "points": 1},
+            ],
+            "total": -56,
+        },
     ],
     "pairs": [
         {"a": "A", "b": "B", "lanes": None, "scoop": None, "score": -36},
@@ -53,7 +74,9 @@ def run_cli(lines):
     proc = subprocess.run(
         [sys.executable, "-m", "bot", "judge"],
         input="".join(json.dumps(x) + "\n" if not isinstance(x, str) else x + "\n" for x in lines),
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     return proc.returncode, [json.loads(line) for line in proc.stdout.splitlines()]
 
@@ -84,6 +107,7 @@ def _set(path, value):
         for k in path[:-1]:
             target = target[k]
         target[path[-1]] = value
+
     return change
 
 
@@ -93,9 +117,14 @@ ERRORS = [
     (_set(["players", 0, "head"], ["As", "Ah"]), "player A: wrong lane sizes"),
     (_set(["players", 0, "head"], ["Ks", "Kh", "Kd"]), None),  # duplicate Ks etc. -> deck error
     (_set(["players", 2, "head"], ["Jc", "Jh", "Jd"]), "player C: fouled arrangement"),
-    (_set(["players", 1, "cards"], ["2s", "2h", "4h", "5d", "6c", "7s", "8h", "9d", "Tc", "Jd", "Qh", "Kc", "Ac"]),
-     "player B: declares a special hand, but the cards make none"),
-    (_set(["players", 1, "declare"], False), "player B: cards without \"declare\": true"),
+    (
+        _set(
+            ["players", 1, "cards"],
+            ["2s", "2h", "4h", "5d", "6c", "7s", "8h", "9d", "Tc", "Jd", "Qh", "Kc", "Ac"],
+        ),
+        "player B: declares a special hand, but the cards make none",
+    ),
+    (_set(["players", 1, "declare"], False), 'player B: cards without "declare": true'),
     (_set(["options", "banker"], True), "banker mode"),
     (_set(["options", "jokers"], 5), "jokers must be 0, 1 or 2"),
     (_set(["options", "shoes"], 1), "unknown option 'shoes'"),
@@ -126,12 +155,21 @@ def test_five_players_need_an_added_suit_and_accept_duplicates():
         "preset": "classic",
         "options": {"added_suit": "s"},
         "players": [
-            {"id": str(i), "head": [f"{r}s" for r in "234"], "middle": [f"{r}h" for r in "56789"],
-             "tail": [f"{r}d" for r in "TJQKA"]}
+            {
+                "id": str(i),
+                "head": [f"{r}s" for r in "234"],
+                "middle": [f"{r}h" for r in "56789"],
+                "tail": [f"{r}d" for r in "TJQKA"],
+            }
             for i in range(2)
-        ] + [
-            {"id": str(i), "head": ["2c", "3c", "4c"], "middle": ["5c", "6c", "7c", "8c", "9c"],
-             "tail": ["Tc", "Jc", "Qc", "Kc", "Ac"]}
+        ]
+        + [
+            {
+                "id": str(i),
+                "head": ["2c", "3c", "4c"],
+                "middle": ["5c", "6c", "7c", "8c", "9c"],
+                "tail": ["Tc", "Jc", "Qc", "Kc", "Ac"],
+            }
             for i in range(2, 5)
         ],
     }

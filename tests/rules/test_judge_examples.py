@@ -56,9 +56,16 @@ def declare(pid: str, cards: str) -> dict:
     return {"id": pid, "cards": cards.split(), "declare": True}
 
 
-def line(preset: str, players: list[dict], banker_id: str | None = None, escaped=(), **options) -> dict:
-    return {"preset": preset, "options": options, "players": players, "banker": banker_id,
-            "escaped": list(escaped)}
+def line(
+    preset: str, players: list[dict], banker_id: str | None = None, escaped=(), **options
+) -> dict:
+    return {
+        "preset": preset,
+        "options": options,
+        "players": players,
+        "banker": banker_id,
+        "escaped": list(escaped),
+    }
 
 
 def lanes(*cats: str) -> list[dict]:
@@ -75,13 +82,23 @@ def special(pid: str, name: str, total: int) -> dict:
 
 
 def pair(a: str, b: str, lane_signs, scoop, score: int) -> dict:
-    return {"a": a, "b": b, "lanes": None if lane_signs is None else list(lane_signs), "scoop": scoop,
-            "score": score}
+    return {
+        "a": a,
+        "b": b,
+        "lanes": None if lane_signs is None else list(lane_signs),
+        "scoop": scoop,
+        "score": score,
+    }
 
 
 def out(players: list[dict], pairs: list[dict], home_run: str | None = None) -> dict:
-    return {"ok": True, "players": players, "pairs": pairs, "home_run": home_run,
-            "totals": {p["id"]: p["total"] for p in players}}
+    return {
+        "ok": True,
+        "players": players,
+        "pairs": pairs,
+        "home_run": home_run,
+        "totals": {p["id"]: p["total"] for p in players},
+    }
 
 
 # Hands used by several examples (each set is 13 distinct cards per player, one deck).
@@ -147,30 +164,49 @@ EXAMPLES: dict[str, tuple[dict, dict]] = {
     # Scoop: A wins all three 1-point lanes: 3 x 2 = 6 with scoop_double ...
     "scoop_doubled": (
         line("classic", [A_STRONG, B_WEAK]),
-        out([normal("A", A_LANES, 6), normal("B", B_WEAK_LANES, -6)], [pair("A", "B", [1, 1, 1], "A", 6)]),
+        out(
+            [normal("A", A_LANES, 6), normal("B", B_WEAK_LANES, -6)],
+            [pair("A", "B", [1, 1, 1], "A", 6)],
+        ),
     ),
     # ... and 3, still reported as a scoop, without it.
     "scoop_undoubled": (
         line("classic", [A_STRONG, B_WEAK], scoop_double=False),
-        out([normal("A", A_LANES, 3), normal("B", B_WEAK_LANES, -3)], [pair("A", "B", [1, 1, 1], "A", 3)]),
+        out(
+            [normal("A", A_LANES, 3), normal("B", B_WEAK_LANES, -3)],
+            [pair("A", "B", [1, 1, 1], "A", 3)],
+        ),
     ),
     # 辗过 (extended): head tie (K K 4 both), two wins: (0 + 1 + 1) x 2 = 4, a scoop.
     "draw_scoop_extended": (
         line("extended", [A_STRONG, B_TIE_HEAD]),
-        out([normal("A", A_LANES, 4), normal("B", B_TIE_LANES, -4)], [pair("A", "B", [0, 1, 1], "A", 4)]),
+        out(
+            [normal("A", A_LANES, 4), normal("B", B_TIE_LANES, -4)],
+            [pair("A", "B", [0, 1, 1], "A", 4)],
+        ),
     ),
     # The same lanes in classic: no 辗过, 2 and no scoop.
     "draw_no_scoop_classic": (
         line("classic", [A_STRONG, B_TIE_HEAD]),
-        out([normal("A", A_LANES, 2), normal("B", B_TIE_LANES, -2)], [pair("A", "B", [0, 1, 1], None, 2)]),
+        out(
+            [normal("A", A_LANES, 2), normal("B", B_TIE_LANES, -2)],
+            [pair("A", "B", [0, 1, 1], None, 2)],
+        ),
     ),
     # Home run: A scoops B and C: 3 x 1 x 2 x 2 = 12 from each; C scoops B: 3 x 2 = 6.
     "home_run": (
         line("classic", [A_STRONG, B_WEAK, C_MID]),
         out(
-            [normal("A", A_LANES, 24), normal("B", B_WEAK_LANES, -18), normal("C", C_MID_LANES, -6)],
-            [pair("A", "B", [1, 1, 1], "A", 12), pair("A", "C", [1, 1, 1], "A", 12),
-             pair("B", "C", [-1, -1, -1], "C", -6)],
+            [
+                normal("A", A_LANES, 24),
+                normal("B", B_WEAK_LANES, -18),
+                normal("C", C_MID_LANES, -6),
+            ],
+            [
+                pair("A", "B", [1, 1, 1], "A", 12),
+                pair("A", "C", [1, 1, 1], "A", 12),
+                pair("B", "C", [-1, -1, -1], "C", -6),
+            ],
             home_run="A",
         ),
     ),
@@ -179,65 +215,103 @@ EXAMPLES: dict[str, tuple[dict, dict]] = {
         line("classic", [A_STRONG, B_WEAK, C_MID], scoop_double=False),
         out(
             [normal("A", A_LANES, 12), normal("B", B_WEAK_LANES, -9), normal("C", C_MID_LANES, -3)],
-            [pair("A", "B", [1, 1, 1], "A", 6), pair("A", "C", [1, 1, 1], "A", 6),
-             pair("B", "C", [-1, -1, -1], "C", -3)],
+            [
+                pair("A", "B", [1, 1, 1], "A", 6),
+                pair("A", "C", [1, 1, 1], "A", 6),
+                pair("B", "C", [-1, -1, -1], "C", -3),
+            ],
             home_run="A",
         ),
     ),
     # A facing a special (six pairs, 5) cannot make a home run: A-C is a plain scoop 6.
     "home_run_blocked_by_special": (
-        line("classic", [
-            A_STRONG,
-            declare("B", "2h 2c 3h 3c 4h 4c 7d 7c Td Tc Qd Qc Ac"),
-            hand("C", "6h 7h 9c", "8h 8d 5h Jc Kc", "Jh Js Ah Ad 2d"),
-        ]),
+        line(
+            "classic",
+            [
+                A_STRONG,
+                declare("B", "2h 2c 3h 3c 4h 4c 7d 7c Td Tc Qd Qc Ac"),
+                hand("C", "6h 7h 9c", "8h 8d 5h Jc Kc", "Jh Js Ah Ad 2d"),
+            ],
+        ),
         out(
             [normal("A", A_LANES, 1), special("B", "six_pairs", 10), normal("C", C_MID_LANES, -11)],
-            [pair("A", "B", None, None, -5), pair("A", "C", [1, 1, 1], "A", 6), pair("B", "C", None, None, 5)],
+            [
+                pair("A", "B", None, None, -5),
+                pair("A", "C", [1, 1, 1], "A", 6),
+                pair("B", "C", None, None, 5),
+            ],
         ),
     ),
     # Banker A. A-B: heads tie (K K 4) -> the banker's (+1), B's straight and full house win
     # (-1, -1): -1. A-C and A-D: +3 each, no scoop in banker mode.
     "banker_tie_goes_to_banker": (
-        line("classic", [
-            A_STRONG,
-            hand("B", "Kd Kc 4h", "6h 7h 8h 9c Tc", "Qs Qh Qd Jh Jc"),
-            hand("C", "2h 3d 5h", "2c 2d 7c 8d Jd", "Ac Ad Ts Td 6d"),
-            hand("D", "Js Th 3c", "As Ah 8s 8c Qc", "3h 4c 5d 6s 7d"),
-        ], "A", banker=True),
+        line(
+            "classic",
+            [
+                A_STRONG,
+                hand("B", "Kd Kc 4h", "6h 7h 8h 9c Tc", "Qs Qh Qd Jh Jc"),
+                hand("C", "2h 3d 5h", "2c 2d 7c 8d Jd", "Ac Ad Ts Td 6d"),
+                hand("D", "Js Th 3c", "As Ah 8s 8c Qc", "3h 4c 5d 6s 7d"),
+            ],
+            "A",
+            banker=True,
+        ),
         out(
-            [normal("A", A_LANES, 5),
-             normal("B", lanes("one_pair:1", "straight:1", "full_house:1"), 1),
-             normal("C", lanes("high_card:1", "one_pair:1", "two_pair:1"), -3),
-             normal("D", lanes("high_card:1", "two_pair:1", "straight:1"), -3)],
-            [pair("A", "B", [1, -1, -1], None, -1), pair("A", "C", [1, 1, 1], None, 3),
-             pair("A", "D", [1, 1, 1], None, 3)],
+            [
+                normal("A", A_LANES, 5),
+                normal("B", lanes("one_pair:1", "straight:1", "full_house:1"), 1),
+                normal("C", lanes("high_card:1", "one_pair:1", "two_pair:1"), -3),
+                normal("D", lanes("high_card:1", "two_pair:1", "straight:1"), -3),
+            ],
+            [
+                pair("A", "B", [1, -1, -1], None, -1),
+                pair("A", "C", [1, 1, 1], None, 3),
+                pair("A", "D", [1, 1, 1], None, 3),
+            ],
         ),
     ),
     # Banker cap: B's dragon (36) -> 7; A beats C and D by 3 + 2 + 5 = 10 -> 7 each.
     "banker_cap_7": (
-        line("classic", [
-            hand("A", "Ks Kh Kd", "9s 9h 9d 2d 2c", "3s 4s 5s 6s 7s"),
-            declare("B", "2h 3h 4h 5h 6h 7h 8h 9c Th Jh Qh Kc Ah"),
-            hand("C", "2s 3d 5d", "4c 4d 8s 8c Jd", "Ts Td Tc Qs Qd"),
-            hand("D", "6d 5c 3c", "As Ad Js 8d 7d", "Ac Qc Jc 7c 6c"),
-        ], "A", banker=True),
+        line(
+            "classic",
+            [
+                hand("A", "Ks Kh Kd", "9s 9h 9d 2d 2c", "3s 4s 5s 6s 7s"),
+                declare("B", "2h 3h 4h 5h 6h 7h 8h 9c Th Jh Qh Kc Ah"),
+                hand("C", "2s 3d 5d", "4c 4d 8s 8c Jd", "Ts Td Tc Qs Qd"),
+                hand("D", "6d 5c 3c", "As Ad Js 8d 7d", "Ac Qc Jc 7c 6c"),
+            ],
+            "A",
+            banker=True,
+        ),
         out(
-            [normal("A", lanes("three_of_a_kind:3", "full_house:2", "straight_flush:5"), 7),
-             special("B", "dragon", 7),
-             normal("C", lanes("high_card:1", "two_pair:1", "full_house:1"), -7),
-             normal("D", lanes("high_card:1", "one_pair:1", "flush:1"), -7)],
-            [pair("A", "B", None, None, -7), pair("A", "C", [1, 1, 1], None, 7),
-             pair("A", "D", [1, 1, 1], None, 7)],
+            [
+                normal("A", lanes("three_of_a_kind:3", "full_house:2", "straight_flush:5"), 7),
+                special("B", "dragon", 7),
+                normal("C", lanes("high_card:1", "two_pair:1", "full_house:1"), -7),
+                normal("D", lanes("high_card:1", "one_pair:1", "flush:1"), -7),
+            ],
+            [
+                pair("A", "B", None, None, -7),
+                pair("A", "C", [1, 1, 1], None, 7),
+                pair("A", "D", [1, 1, 1], None, 7),
+            ],
         ),
     ),
     # Banker six pairs (5) vs player three flushes (5): equal points -> the player wins 5.
     "banker_equal_specials_player_wins": (
         line("classic", [SIX_PAIRS_A, THREE_FLUSHES_B, C_SF, D_FLUSH], "A", banker=True),
         out(
-            [special("A", "six_pairs", 5), special("B", "three_flushes", 5),
-             normal("C", C_SF_LANES, -5), normal("D", D_FLUSH_LANES, -5)],
-            [pair("A", "B", None, None, -5), pair("A", "C", None, None, 5), pair("A", "D", None, None, 5)],
+            [
+                special("A", "six_pairs", 5),
+                special("B", "three_flushes", 5),
+                normal("C", C_SF_LANES, -5),
+                normal("D", D_FLUSH_LANES, -5),
+            ],
+            [
+                pair("A", "B", None, None, -5),
+                pair("A", "C", None, None, 5),
+                pair("A", "D", None, None, 5),
+            ],
         ),
     ),
     # The same cards without a banker: equal points, six pairs is higher in the order: A +5.
@@ -245,49 +319,85 @@ EXAMPLES: dict[str, tuple[dict, dict]] = {
     "special_order_breaks_equal_points": (
         line("classic", [SIX_PAIRS_A, THREE_FLUSHES_B, C_SF, D_FLUSH]),
         out(
-            [special("A", "six_pairs", 15), special("B", "three_flushes", 5),
-             normal("C", C_SF_LANES, 22), normal("D", D_FLUSH_LANES, -42)],
-            [pair("A", "B", None, None, 5), pair("A", "C", None, None, 5), pair("A", "D", None, None, 5),
-             pair("B", "C", None, None, 5), pair("B", "D", None, None, 5),
-             pair("C", "D", [1, 1, 1], "C", 32)],
+            [
+                special("A", "six_pairs", 15),
+                special("B", "three_flushes", 5),
+                normal("C", C_SF_LANES, 22),
+                normal("D", D_FLUSH_LANES, -42),
+            ],
+            [
+                pair("A", "B", None, None, 5),
+                pair("A", "C", None, None, 5),
+                pair("A", "D", None, None, 5),
+                pair("B", "C", None, None, 5),
+                pair("B", "D", None, None, 5),
+                pair("C", "D", [1, 1, 1], "C", 32),
+            ],
         ),
     ),
     # More points wins: dragon 36 over six pairs 5.
     "special_more_points_wins": (
-        line("classic", [
-            declare("A", "2s 3h 4s 5h 6s 7h 8s 9h Ts Jh Qs Kh As"),
-            declare("B", "2d 2c 3d 3c 4d 4c 7d 7c Td Tc Qd Qc Ad"),
-        ]),
-        out([special("A", "dragon", 36), special("B", "six_pairs", -36)], [pair("A", "B", None, None, 36)]),
+        line(
+            "classic",
+            [
+                declare("A", "2s 3h 4s 5h 6s 7h 8s 9h Ts Jh Qs Kh As"),
+                declare("B", "2d 2c 3d 3c 4d 4c 7d 7c Td Tc Qd Qc Ad"),
+            ],
+        ),
+        out(
+            [special("A", "dragon", 36), special("B", "six_pairs", -36)],
+            [pair("A", "B", None, None, 36)],
+        ),
     ),
     # Extended, equal points (10 each): all high is above one colour in the order.
     "equal_points_higher_order_wins": (
         line("extended", [ALL_HIGH_A, ONE_COLOR_B]),
-        out([special("A", "all_high", 10), special("B", "one_color", -10)], [pair("A", "B", None, None, 10)]),
+        out(
+            [special("A", "all_high", 10), special("B", "one_color", -10)],
+            [pair("A", "B", None, None, 10)],
+        ),
     ),
     # Extended, 3 players: all high beats every other player -> doubled (20 from each);
     # one colour loses to all high, so its 10 from C is not doubled.
     "extended_special_doubled": (
         line("extended", [ALL_HIGH_A, ONE_COLOR_B, C_EXT]),
         out(
-            [special("A", "all_high", 40), special("B", "one_color", -10), normal("C", C_EXT_LANES, -30)],
-            [pair("A", "B", None, None, 20), pair("A", "C", None, None, 20), pair("B", "C", None, None, 10)],
+            [
+                special("A", "all_high", 40),
+                special("B", "one_color", -10),
+                normal("C", C_EXT_LANES, -30),
+            ],
+            [
+                pair("A", "B", None, None, 20),
+                pair("A", "C", None, None, 20),
+                pair("B", "C", None, None, 10),
+            ],
         ),
     ),
     # Natural six pairs beats six pairs made with a joker (extended: 3 points).
     "natural_beats_joker_special": (
-        line("extended", [
-            declare("A", "2s 2h 3s 3h 4s 4h 5s 5h 6s 6h 9s 9h Kd"),
-            declare("B", "7s 7h 8s 8h Ts Th Js Jh Qs Qh Ac Kc BJ"),
-        ], jokers=1),
-        out([special("A", "six_pairs", 3), special("B", "six_pairs", -3)], [pair("A", "B", None, None, 3)]),
+        line(
+            "extended",
+            [
+                declare("A", "2s 2h 3s 3h 4s 4h 5s 5h 6s 6h 9s 9h Kd"),
+                declare("B", "7s 7h 8s 8h Ts Th Js Jh Qs Qh Ac Kc BJ"),
+            ],
+            jokers=1,
+        ),
+        out(
+            [special("A", "six_pairs", 3), special("B", "six_pairs", -3)],
+            [pair("A", "B", None, None, 3)],
+        ),
     ),
     # Escape, seed 001: A 5, B 8, C -7, D -6; C leaves: pays D's 6, then 10 -> -23, D 0.
     "escape_seed_example": (
         line("extended", ESCAPE_PLAYERS, escaped=["C"]),
         escape_out({"A": 5, "B": 8, "C": -23, "D": 0}),
     ),
-    "escape_none": (line("extended", ESCAPE_PLAYERS), escape_out({"A": 5, "B": 8, "C": -7, "D": -6})),
+    "escape_none": (
+        line("extended", ESCAPE_PLAYERS),
+        escape_out({"A": 5, "B": 8, "C": -7, "D": -6}),
+    ),
     # base 2: the penalty is 20.
     "escape_base_2": (
         line("extended", ESCAPE_PLAYERS, escaped=["C"], base=2),

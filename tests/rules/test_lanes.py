@@ -18,7 +18,9 @@ def ev(text, rules=CLASSIC):
 
 @pytest.mark.slow
 def test_all_five_card_hands_fall_into_the_standard_counts():
-    counts = Counter(evaluate_lane(h, CLASSIC).category for h in combinations(DeckSpec().cards(), 5))
+    counts = Counter(
+        evaluate_lane(h, CLASSIC).category for h in combinations(DeckSpec().cards(), 5)
+    )
     assert sum(counts.values()) == 2_598_960
     assert counts == {
         C.STRAIGHT_FLUSH: 40,
@@ -34,7 +36,9 @@ def test_all_five_card_hands_fall_into_the_standard_counts():
 
 
 def test_all_three_card_hands_fall_into_the_standard_counts():
-    counts = Counter(evaluate_lane(h, CLASSIC).category for h in combinations(DeckSpec().cards(), 3))
+    counts = Counter(
+        evaluate_lane(h, CLASSIC).category for h in combinations(DeckSpec().cards(), 3)
+    )
     assert counts == {C.THREE_OF_A_KIND: 52, C.ONE_PAIR: 3_744, C.HIGH_CARD: 18_304}
 
 
@@ -84,7 +88,13 @@ def test_wheel_low_option():
 
 
 def test_joker_chains_of_rules_section_2():
-    chain = ["As Ah Ad Ac 2s", "As Ah Ad BJ 2s", "3s 3h 3d 3c 2s", "3s 3h 3d BJ 2s", "3s 3h BJ SJ 2s"]
+    chain = [
+        "As Ah Ad Ac 2s",
+        "As Ah Ad BJ 2s",
+        "3s 3h 3d 3c 2s",
+        "3s 3h 3d BJ 2s",
+        "3s 3h BJ SJ 2s",
+    ]
     values = [ev(h, JOKERS) for h in chain]
     assert all(v.category is C.FOUR_OF_A_KIND for v in values)
     assert values == sorted(values, reverse=True) and len(set(values)) == 5

@@ -32,7 +32,8 @@ def strictly_descending(lanes: list[str], rules) -> bool:
 
 def test_seed_002_joker_chains() -> None:
     assert strictly_descending(
-        ["As Ah Ad Ac 2s", "As Ah Ad BJ 2s", "3s 3h 3d 3c 2s", "3s 3h 3d BJ 2s", "3s 3h BJ SJ 2s"], JOKERS
+        ["As Ah Ad Ac 2s", "As Ah Ad BJ 2s", "3s 3h 3d 3c 2s", "3s 3h 3d BJ 2s", "3s 3h BJ SJ 2s"],
+        JOKERS,
     )
     assert strictly_descending(["Ts Js Qs Ks As", "Ts Js Qs Ks BJ", "7s 8s 9s Ts Js"], JOKERS)
     assert key("4s 4h 4d 4c BJ", JOKERS)[0] == FIVE
@@ -70,10 +71,16 @@ def test_head_is_never_straight_or_flush_and_compares_with_middle() -> None:
 
 
 def test_foul_check() -> None:
-    assert not is_fouled(*(parse_cards(x) for x in ("2s 3h 5d", "Ks Kh 7d 8c 9s", "As Ah Ad 4c 6s")), CLASSIC)
-    assert is_fouled(*(parse_cards(x) for x in ("Ks Kh 5d", "Qs Qh 7d 8c 9s", "As Ah Ad 4c 6s")), CLASSIC)
+    assert not is_fouled(
+        *(parse_cards(x) for x in ("2s 3h 5d", "Ks Kh 7d 8c 9s", "As Ah Ad 4c 6s")), CLASSIC
+    )
+    assert is_fouled(
+        *(parse_cards(x) for x in ("Ks Kh 5d", "Qs Qh 7d 8c 9s", "As Ah Ad 4c 6s")), CLASSIC
+    )
     # Equal is allowed; the joker tie-break counts in the foul check.
-    assert not is_fouled(*(parse_cards(x) for x in ("2s 3h 5d", "Ks Kh 7d 8c 9s", "Kd Kc 7h 8d 9c")), CLASSIC)
+    assert not is_fouled(
+        *(parse_cards(x) for x in ("2s 3h 5d", "Ks Kh 7d 8c 9s", "Kd Kc 7h 8d 9c")), CLASSIC
+    )
     lanes = [parse_cards(x) for x in ("2s 3h 5d", "Ks Kh Kd 8c 9s", "Qs Qh BJ 8d 9c")]
     assert is_fouled(*lanes, JOKERS)  # natural K trips middle above joker K trips tail
 
@@ -137,6 +144,10 @@ def test_specials_of_rules_md() -> None:
     assert spec("As 2h 3d 4c 5s 6h 7d 8c 9s Qh Jd Tc Kc", CLASSIC)[0] == "dragon"
     assert spec("Qs Kh Ad 4c 5s 6h 7d 8c 9s Th Jd Qc Kc", CLASSIC) == ("three_straights", 5, True)
     assert spec("2h 3h Ah 2c 3c 6c 8c Tc 2d 3d 6d 8d Td", CLASSIC) == ("three_flushes", 5, True)
-    assert spec("2h 3h 4h 3c 4c 5c 6c 7c 9d Td Jd Qd Kd", ext) == ("three_straight_flushes", 18, True)
+    assert spec("2h 3h 4h 3c 4c 5c 6c 7c 9d Td Jd Qd Kd", ext) == (
+        "three_straight_flushes",
+        18,
+        True,
+    )
     assert spec("8s 9h Ts Jh Qs Kh As 8d 9c Td Jc Qd Kc", ext) == ("all_high", 10, True)
     assert spec("2s 3h 4s 5h 6s 7h 8s 2d 3c 4d 5c 6d 7c", ext) == ("all_low", 10, True)

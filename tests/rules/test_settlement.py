@@ -11,7 +11,9 @@ from bot.rules.foul import check_foul
 
 
 def hand(pid, head, middle, tail):
-    return PlayerHand(pid, Arrangement.of(parse_cards(head), parse_cards(middle), parse_cards(tail)))
+    return PlayerHand(
+        pid, Arrangement.of(parse_cards(head), parse_cards(middle), parse_cards(tail))
+    )
 
 
 def declared(pid, cards, rules):
@@ -28,7 +30,9 @@ WEAK2 = ("2h 3s 5c", "4d 4c 6s 7h 8d", "9d 9c Ts Th 6h")  # the same ranks as WE
 
 def test_scoop_doubles_only_with_scoop_double():
     on = settle([hand("A", *STRONG), hand("B", *WEAK)], make_rules("classic", 2))
-    off = settle([hand("A", *STRONG), hand("B", *WEAK)], make_rules("classic", 2, {"scoop_double": False}))
+    off = settle(
+        [hand("A", *STRONG), hand("B", *WEAK)], make_rules("classic", 2, {"scoop_double": False})
+    )
     assert on.pairs[0].lanes == (1, 1, 1) and on.pairs[0].scoop == "A"
     assert on.pairs[0].score == (1 + 1 + 4) * 2 and off.pairs[0].score == 6
     assert off.pairs[0].scoop == "A"  # still reported
@@ -45,9 +49,11 @@ def test_draw_counts_as_scoop_in_extended():
 
 
 def test_home_run_doubles_again_12_from_each():
-    weak_lanes = [("2s 3h 5d", "4s 4h 6d 7c 8c", "9s 9h Td Tc 6s"),
-                  ("2h 3s 6c", "4d 4c 6s 7h 9d", "9d 9c Ts Th 7h"),
-                  ("2d 3d 7c", "5d 5c 6h 8h Td", "Qs Qh Kd Kc 7s")]
+    weak_lanes = [
+        ("2s 3h 5d", "4s 4h 6d 7c 8c", "9s 9h Td Tc 6s"),
+        ("2h 3s 6c", "4d 4c 6s 7h 9d", "9d 9c Ts Th 7h"),
+        ("2d 3d 7c", "5d 5c 6h 8h Td", "Qs Qh Kd Kc 7s"),
+    ]
     plain = ("Ac Ad Kc", "5s 6h 7d 8c 9s", "2h 4h 6h 8h Th")  # 1 point a lane
     rules = make_rules("classic", 4)
     hands = [PlayerHand("A", Arrangement.of(*(parse_cards(x) for x in plain)))] + [
@@ -79,8 +85,12 @@ def test_a_special_opponent_blocks_the_home_run():
 def test_banker_ties_go_to_the_banker_and_results_are_capped():
     rules = make_rules("classic", 4, {"banker": True})
     s = settle(
-        [hand("P1", *WEAK), hand("BK", *WEAK2), hand("P2", *STRONG),
-         hand("P3", "As Ah Ad", "Ks Kh Kd 2c 2d", "Qc Jc Tc 9c 8c")],
+        [
+            hand("P1", *WEAK),
+            hand("BK", *WEAK2),
+            hand("P2", *STRONG),
+            hand("P3", "As Ah Ad", "Ks Kh Kd 2c 2d", "Qc Jc Tc 9c 8c"),
+        ],
         rules,
         banker="BK",
     )
@@ -98,8 +108,12 @@ def test_banker_both_special_equal_points_player_wins():
     one_colour = "2h 2d 5h 7d 8h 9d Th Jd Qh Kd Ah 4h 6d"
     six_pairs = "2s 2c 3s 3c 4s 4c 5s 5c 6s 6c 8s Js Qc"
     s = settle(
-        [declared("BK", one_colour, rules), declared("P", six_pairs, rules),
-         hand("Q", "3h 3d 9c", "7h 7s 7c Ks Kc", "Tc Th Td Tc 8h"), hand("R", "As Ah Kd", "Qs Qh Qd 2c 3c", "Js Jh Jd Jc 4s")],
+        [
+            declared("BK", one_colour, rules),
+            declared("P", six_pairs, rules),
+            hand("Q", "3h 3d 9c", "7h 7s 7c Ks Kc", "Tc Th Td Tc 8h"),
+            hand("R", "As Ah Kd", "Qs Qh Qd 2c 3c", "Js Jh Jd Jc 4s"),
+        ],
         rules,
         banker="BK",
     )
@@ -111,7 +125,9 @@ def test_special_against_special_points_then_order_then_natural():
     rules = make_rules("extended", 3, {"jokers": 2})
     natural = declared("A", "As Kh Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2h", rules)  # dragon 26
     wild = declared("B", "Ac Kd Qd Jd Td 9d 8d 7d 6d 5d 4d BJ 2d", rules)  # dragon with a joker
-    low = declared("C", "2c 2d 3c 3d 4h 4c 5s 5c 6s 6c 8s 8c SJ", rules)  # six pairs (3) with a joker
+    low = declared(
+        "C", "2c 2d 3c 3d 4h 4c 5s 5c 6s 6c 8s 8c SJ", rules
+    )  # six pairs (3) with a joker
     s = settle([natural, wild, low], rules)
     by = {(p.a, p.b): p.score for p in s.pairs}
     assert by[("A", "B")] == 26 * 2  # natural beats wild; A beats everyone: doubled (extended)
@@ -123,8 +139,11 @@ def test_special_against_special_points_then_order_then_natural():
 def test_classic_specials_are_never_doubled():
     rules = make_rules("classic", 3)
     s = settle(
-        [declared("A", "As Kh Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2h", rules),
-         hand("B", *WEAK), hand("C", *STRONG)],
+        [
+            declared("A", "As Kh Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2h", rules),
+            hand("B", *WEAK),
+            hand("C", *STRONG),
+        ],
         rules,
     )
     assert s.totals["A"] == 72
@@ -149,8 +168,12 @@ def test_escape_example_of_rules_and_two_leavers():
 
     assert escape({"A": 5, "B": 8, "C": -7, "D": -6}, ["C"]) == {"A": 5, "B": 8, "C": -23, "D": 0}
     rules = make_rules("extended", 4)
-    hands = [hand("A", *STRONG), hand("B", *WEAK), hand("C", *WEAK2),
-             hand("D", "As Ah Ad", "Ks Kh Kd 2c 2d", "Qc Jc Tc 9c 8c")]
+    hands = [
+        hand("A", *STRONG),
+        hand("B", *WEAK),
+        hand("C", *WEAK2),
+        hand("D", "As Ah Ad", "Ks Kh Kd 2c 2d", "Qc Jc Tc 9c 8c"),
+    ]
     plain = settle(hands, make_rules("extended", 4, {"escape_penalty": False}), escaped=["B"])
     one = settle(hands, rules, escaped=["B"])
     two = settle(hands, rules, escaped=["B", "A"])
@@ -191,7 +214,9 @@ def _legal_arrangement(cards, rules):
 
 
 @settings(max_examples=150, deadline=None)
-@given(seed=st.integers(0, 2**32), preset=PRESETS, players=st.integers(2, 4), escapes=st.integers(0, 2))
+@given(
+    seed=st.integers(0, 2**32), preset=PRESETS, players=st.integers(2, 4), escapes=st.integers(0, 2)
+)
 def test_every_pair_settles_to_zero_and_totals_are_pair_sums(seed, preset, players, escapes):
     name, opts = preset
     rules = make_rules(name, players, opts)

@@ -48,7 +48,12 @@ CASES = [
     ("Ts Jh Jd Jc Qs Qh Qd Qc Ks Kh Kd As Ah", EXTENDED, S.ALL_HIGH, True),  # a 10 breaks royals
     ("2s 2h 2d 2c 5s 5h 5d 5c 9s 9h 9d 9c Ac", EXTENDED, S.THREE_QUADS, True),
     ("8s 9h Td Jc Qs Kh Ad 8c 9s Th Jd Qc Ks", EXTENDED, S.ALL_HIGH, True),
-    ("8s 9h Td Jc Qs Kh Ad 8c 9s Th Jd Qc Ks", CLASSIC, S.SIX_PAIRS, True),  # no all-high in classic
+    (
+        "8s 9h Td Jc Qs Kh Ad 8c 9s Th Jd Qc Ks",
+        CLASSIC,
+        S.SIX_PAIRS,
+        True,
+    ),  # no all-high in classic
     ("2s 3h 4d 5c 6s 7h 8d 2c 3s 4h 5d 6c 7s", EXTENDED, S.ALL_LOW, True),
     ("2s 2h 2d 3c 3s 3h 4s 4h 5d 5s 6h 6d Ac", EXTENDED, S.DOUBLE_FULL_HOUSE, True),
     ("2s 2h 2d 2c 3s 4h 4s 5h 5d 6s 6h 9d 9c", EXTENDED, S.SIX_PAIRS, True),
@@ -58,11 +63,21 @@ CASES = [
     ("2s 3s 4s 6h 7h 8h 9h Th 5d 6d 7d 8d 9d", CLASSIC, S.THREE_STRAIGHTS, True),
     ("2s 3s BJ 6h 7h 8h 9h Th 5d 6d 7d 8d 9d", EXTENDED_J, S.THREE_STRAIGHT_FLUSHES, False),
     # one card short of each special
-    ("2s 3s 4s 6h 7h 8h 9h Th 5d 6d 7d 8d 9c", EXTENDED, S.THREE_STRAIGHTS, True),  # 9c breaks the flush
+    (
+        "2s 3s 4s 6h 7h 8h 9h Th 5d 6d 7d 8d 9c",
+        EXTENDED,
+        S.THREE_STRAIGHTS,
+        True,
+    ),  # 9c breaks the flush
     ("2s 2h 2d 2c 5s 5h 5d 5c 9s 9h 9d Kc Ac", EXTENDED, None, None),  # two quads + trips
     ("2h 4h 9h 3s 6s 8s Ts Qs 4c 7c 9c Jc Kd", CLASSIC, None, None),  # Kd breaks three flushes
     ("2s 3h 4d 5c 6s 7h 8d 2c 3s 4h 5d 6c Ts", EXTENDED, None, None),  # a 10 breaks all low
-    ("2s 3h 4d 5c 6s 7h 8d 2c 3s 4h 5d 6c 9s", EXTENDED, S.THREE_STRAIGHTS, True),  # 789 23456 23456
+    (
+        "2s 3h 4d 5c 6s 7h 8d 2c 3s 4h 5d 6c 9s",
+        EXTENDED,
+        S.THREE_STRAIGHTS,
+        True,
+    ),  # 789 23456 23456
     ("2s 2h 2d 3c 3s 3h 4s 4h 5d 5s 6h 7d Ac", EXTENDED, None, None),  # two trips + two pairs
     ("As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 3h", CLASSIC, None, None),  # no 2: no dragon
 ]
@@ -83,7 +98,10 @@ def test_special_detected_at_its_boundary(text, rules, expected, natural):
 
 def test_split_specials_show_their_split():
     found = special("Qh Kd As 3c 4c 5h 6d 7s 3d 4s 5c 6h 7h", CLASSIC)
-    ranks = [sorted(c.rank for c in lane) for lane in (found.arrangement.head, found.arrangement.middle, found.arrangement.tail)]
+    ranks = [
+        sorted(c.rank for c in lane)
+        for lane in (found.arrangement.head, found.arrangement.middle, found.arrangement.tail)
+    ]
     assert ranks[0] == [12, 13, 14] and ranks[1] == ranks[2] == [3, 4, 5, 6, 7]
 
 
@@ -92,9 +110,10 @@ def test_all_added_suit_in_five_players():
     hand = "2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh 2h 3h"
     assert special(hand, five).hand is S.ALL_ADDED_SUIT
     assert special(hand, five).points == 30
-    assert special("2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs 2h 3h", five) is None or special(
-        "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs 2h 3h", five
-    ).hand is not S.ALL_ADDED_SUIT
+    assert (
+        special("2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs 2h 3h", five) is None
+        or special("2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs 2h 3h", five).hand is not S.ALL_ADDED_SUIT
+    )
 
 
 def test_wild_rank_standing_for_itself_is_natural():

@@ -21,8 +21,15 @@ from aiohttp import web
 BOT_ID = 7000000001
 BOT_USERNAME = "thirteen_test_bot"
 # Parameters PTB sends JSON-encoded inside the form body.
-_JSON_FIELDS = {"reply_markup", "commands", "scope", "allowed_updates", "link_preview_options",
-                "reply_parameters", "entities"}
+_JSON_FIELDS = {
+    "reply_markup",
+    "commands",
+    "scope",
+    "allowed_updates",
+    "link_preview_options",
+    "reply_parameters",
+    "entities",
+}
 
 
 @dataclass
@@ -114,11 +121,16 @@ class FakeBotAPI:
         if retry is not None:
             self.calls.append(Call(method, params, 429))
             return _error(429, f"Too Many Requests: retry after {retry}", retry_after=retry)
-        old_chat = int(params["chat_id"]) if str(params.get("chat_id", "")).lstrip("-").isdigit() else 0
+        old_chat = (
+            int(params["chat_id"]) if str(params.get("chat_id", "")).lstrip("-").isdigit() else 0
+        )
         if old_chat in self.migrated:
             self.calls.append(Call(method, params, 400))
-            return _error(400, "Bad Request: group chat was upgraded to a supergroup chat",
-                          migrate_to_chat_id=self.migrated[old_chat])
+            return _error(
+                400,
+                "Bad Request: group chat was upgraded to a supergroup chat",
+                migrate_to_chat_id=self.migrated[old_chat],
+            )
         handler = getattr(self, f"_m_{method}", None)
         if handler is None:
             self.calls.append(Call(method, params, 404))
@@ -139,8 +151,12 @@ class FakeBotAPI:
             "message_id": msg.message_id,
             "date": int(time.time()),
             "chat": self._chat(msg.chat_id),
-            "from": {"id": BOT_ID, "is_bot": True, "first_name": "Thirteen",
-                     "username": BOT_USERNAME},
+            "from": {
+                "id": BOT_ID,
+                "is_bot": True,
+                "first_name": "Thirteen",
+                "username": BOT_USERNAME,
+            },
             "text": msg.text,
         }
         if msg.reply_markup:
@@ -148,9 +164,15 @@ class FakeBotAPI:
         return out
 
     async def _m_getMe(self, params: dict[str, Any]) -> tuple[int, Any]:
-        return 200, {"id": BOT_ID, "is_bot": True, "first_name": "Thirteen",
-                     "username": BOT_USERNAME, "can_join_groups": True,
-                     "can_read_all_group_messages": False, "supports_inline_queries": False}
+        return 200, {
+            "id": BOT_ID,
+            "is_bot": True,
+            "first_name": "Thirteen",
+            "username": BOT_USERNAME,
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }
 
     async def _m_deleteWebhook(self, params: dict[str, Any]) -> tuple[int, Any]:
         self.webhook = None
@@ -190,8 +212,9 @@ class FakeBotAPI:
         refused = self._refused(chat_id)
         if refused:
             return 403, refused
-        msg = StoredMessage(chat_id, next(self._message_ids), params["text"],
-                            params.get("reply_markup"))
+        msg = StoredMessage(
+            chat_id, next(self._message_ids), params["text"], params.get("reply_markup")
+        )
         self.messages[(chat_id, msg.message_id)] = msg
         return 200, self._message_json(msg)
 

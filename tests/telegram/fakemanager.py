@@ -32,25 +32,53 @@ class FakeManager:
 
     def _table(self, room: Room, fresh: bool = False) -> View:
         rid, rnd = room.room_id, room.round_no
-        lines = tuple(f"{name}{' ✅' if uid in room.done else ''}" for uid, name in room.players.items())
-        buttons = ((Button("Join", encode(rid, rnd, Verb.JOIN)), Button("Start", encode(rid, rnd, Verb.START))),)
-        return View(ViewKind.TABLE, Audience.GROUP, f"table:{rid}", f"Room {rid} round {rnd}", lines,
-                    buttons, platform="telegram", chat_id=room.chat_id, fresh=fresh)
+        lines = tuple(
+            f"{name}{' ✅' if uid in room.done else ''}" for uid, name in room.players.items()
+        )
+        buttons = (
+            (
+                Button("Join", encode(rid, rnd, Verb.JOIN)),
+                Button("Start", encode(rid, rnd, Verb.START)),
+            ),
+        )
+        return View(
+            ViewKind.TABLE,
+            Audience.GROUP,
+            f"table:{rid}",
+            f"Room {rid} round {rnd}",
+            lines,
+            buttons,
+            platform="telegram",
+            chat_id=room.chat_id,
+            fresh=fresh,
+        )
 
     def _hand(self, room: Room, uid: str, suggest: bool = False) -> View:
         rid, rnd = room.room_id, room.round_no
         picked = room.picked[uid]
-        cards = tuple(Button(f"{'*' if i in picked else ''}c{i}", encode(rid, rnd, Verb.PICK, str(i)))
-                      for i in range(13))
-        controls = (Button("Suggest", encode(rid, rnd, Verb.SUGGEST)),
-                    Button("Confirm", encode(rid, rnd, Verb.CONFIRM)),
-                    Button("-", disabled=True))
+        cards = tuple(
+            Button(f"{'*' if i in picked else ''}c{i}", encode(rid, rnd, Verb.PICK, str(i)))
+            for i in range(13)
+        )
+        controls = (
+            Button("Suggest", encode(rid, rnd, Verb.SUGGEST)),
+            Button("Confirm", encode(rid, rnd, Verb.CONFIRM)),
+            Button("-", disabled=True),
+        )
         rows = (cards[:7], cards[7:], controls)
         if suggest:
             rows += ((Button("Apply 0", encode(rid, rnd, Verb.APPLY, "0")),),)
-        return View(ViewKind.HAND, Audience.PLAYER, f"hand:{rid}:telegram:{uid}", "Hand",
-                    (f"picked {len(picked)}", "done" if uid in room.done else "arranging"), rows,
-                    platform="telegram", chat_id=room.chat_id, user_id=uid)
+        return View(
+            ViewKind.HAND,
+            Audience.PLAYER,
+            f"hand:{rid}:telegram:{uid}",
+            "Hand",
+            (f"picked {len(picked)}", "done" if uid in room.done else "arranging"),
+            rows,
+            platform="telegram",
+            chat_id=room.chat_id,
+            user_id=uid,
+        )
 
     def _find(self, action: Action) -> Room | None:
         if action.room_id:
@@ -70,11 +98,37 @@ class FakeManager:
         if action.round_no is not None and action.round_no != room.round_no:
             return Outcome(False, "stale button")
         if verb is Verb.HELP:
-            return Outcome(True, None, (View(ViewKind.NOTICE, Audience.GROUP, f"help:{room.room_id}",
-                                             "Help", ("play",), chat_id=room.chat_id),), room.room_id)
+            return Outcome(
+                True,
+                None,
+                (
+                    View(
+                        ViewKind.NOTICE,
+                        Audience.GROUP,
+                        f"help:{room.room_id}",
+                        "Help",
+                        ("play",),
+                        chat_id=room.chat_id,
+                    ),
+                ),
+                room.room_id,
+            )
         if verb is Verb.STATS:
-            return Outcome(True, None, (View(ViewKind.NOTICE, Audience.PLAYER, f"stats:{room.room_id}",
-                                             "Stats", ("0 points",), user_id=uid),), room.room_id)
+            return Outcome(
+                True,
+                None,
+                (
+                    View(
+                        ViewKind.NOTICE,
+                        Audience.PLAYER,
+                        f"stats:{room.room_id}",
+                        "Stats",
+                        ("0 points",),
+                        user_id=uid,
+                    ),
+                ),
+                room.room_id,
+            )
         if verb is Verb.JOIN:
             room.players[uid] = action.actor.name
             return Outcome(True, "joined", (self._table(room),), room.room_id)
@@ -106,10 +160,17 @@ class FakeManager:
             room.done.add(uid)
             views = [self._table(room), self._hand(room, uid)]
             if room.done == set(room.players):
-                views.append(View(ViewKind.SETTLEMENT, Audience.GROUP,
-                                  f"settle:{room.room_id}:{room.round_no}", "Settlement",
-                                  tuple(f"{n}: 0" for n in room.players.values()),
-                                  ((Button("Next round", encode(room.room_id, room.round_no, Verb.START)),),),
-                                  chat_id=room.chat_id, fresh=True))
+                views.append(
+                    View(
+                        ViewKind.SETTLEMENT,
+                        Audience.GROUP,
+                        f"settle:{room.room_id}:{room.round_no}",
+                        "Settlement",
+                        tuple(f"{n}: 0" for n in room.players.values()),
+                        ((Button("Next round", encode(room.room_id, room.round_no, Verb.START)),),),
+                        chat_id=room.chat_id,
+                        fresh=True,
+                    )
+                )
             return Outcome(True, "confirmed", tuple(views), room.room_id)
         return Outcome(False, "unsupported")

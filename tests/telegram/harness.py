@@ -29,8 +29,12 @@ class TgUser:
     language_code: str = "en"
 
     def json(self) -> dict[str, Any]:
-        return {"id": self.id, "is_bot": False, "first_name": self.first_name,
-                "language_code": self.language_code}
+        return {
+            "id": self.id,
+            "is_bot": False,
+            "first_name": self.first_name,
+            "language_code": self.language_code,
+        }
 
 
 def button_verb(button: dict[str, Any]) -> Verb | None:
@@ -45,17 +49,22 @@ def buttons_of(message: StoredMessage, verb: Verb) -> list[dict[str, Any]]:
 
 
 class Harness:
-    def __init__(self, api: FakeBotAPI, manager: Any, *, coalesce_seconds: float = 0.0,
-                 max_retries: int = 1) -> None:
+    def __init__(
+        self, api: FakeBotAPI, manager: Any, *, coalesce_seconds: float = 0.0, max_retries: int = 1
+    ) -> None:
         self.api = api
         self.manager = manager
-        settings = Settings(telegram_token=TOKEN, telegram_base_url=api.base_url,
-                            telegram_base_file_url=api.base_url.replace("/bot", "/file/bot"))
+        settings = Settings(
+            telegram_token=TOKEN,
+            telegram_base_url=api.base_url,
+            telegram_base_file_url=api.base_url.replace("/bot", "/file/bot"),
+        )
         # The real AIORateLimiter with its limits off (the suite must not wait
         # 60 s for a group's minute budget) but its RetryAfter retries on.
         limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=max_retries)
-        self.app: Application = build_application(settings, manager, rate_limiter=limiter,
-                                                  coalesce_seconds=coalesce_seconds)
+        self.app: Application = build_application(
+            settings, manager, rate_limiter=limiter, coalesce_seconds=coalesce_seconds
+        )
         self._message_ids = itertools.count(1)
 
     @property
@@ -87,8 +96,11 @@ class Harness:
         update = {
             "update_id": self.api.next_update_id(),
             "message": {
-                "message_id": next(self._message_ids), "date": 1_700_000_000, "chat": chat,
-                "from": user.json(), "text": text,
+                "message_id": next(self._message_ids),
+                "date": 1_700_000_000,
+                "chat": chat,
+                "from": user.json(),
+                "text": text,
                 "entities": [{"type": "bot_command", "offset": 0, "length": len(command)}],
             },
         }
@@ -104,18 +116,25 @@ class Harness:
         update = {
             "update_id": self.api.next_update_id(),
             "callback_query": {
-                "id": query_id, "from": user.json(), "chat_instance": "ci", "data": data,
+                "id": query_id,
+                "from": user.json(),
+                "chat_instance": "ci",
+                "data": data,
                 "message": self.api._message_json(message),
             },
         }
         await self.feed(update)
-        answers = [c.params for c in self.api.calls_of("answerCallbackQuery")
-                   if c.params.get("callback_query_id") == query_id and c.status == 200]
+        answers = [
+            c.params
+            for c in self.api.calls_of("answerCallbackQuery")
+            if c.params.get("callback_query_id") == query_id and c.status == 200
+        ]
         assert len(answers) == 1, f"press {data!r} answered {len(answers)} times"
         return answers[0]
 
-    async def press_verb(self, user: TgUser, message: StoredMessage, verb: Verb,
-                         index: int = 0) -> dict[str, Any]:
+    async def press_verb(
+        self, user: TgUser, message: StoredMessage, verb: Verb, index: int = 0
+    ) -> dict[str, Any]:
         buttons = buttons_of(message, verb)
         assert buttons, f"no {verb.name} button in {message.text!r}"
         return await self.press(user, message, buttons[index]["callback_data"])
@@ -129,8 +148,11 @@ class Harness:
 
     def hand_message(self, user: TgUser) -> StoredMessage:
         """The user's latest private message with card buttons."""
-        hands = [m for m in self.private_messages(user)
-                 if any(button_verb(b) in (Verb.PICK, Verb.CONFIRM) for b in m.buttons)]
+        hands = [
+            m
+            for m in self.private_messages(user)
+            if any(button_verb(b) in (Verb.PICK, Verb.CONFIRM) for b in m.buttons)
+        ]
         assert hands, f"{user.first_name} has no hand message"
         return hands[-1]
 

@@ -24,7 +24,9 @@ async def _lobby(h: Harness, *users: TgUser) -> None:
 async def test_startup_registers_menu_in_chinese_and_english(api: FakeBotAPI) -> None:
     async with Harness(api, FakeManager()):
         pass
-    menus = {c.params.get("language_code"): c.params["commands"] for c in api.calls_of("setMyCommands")}
+    menus = {
+        c.params.get("language_code"): c.params["commands"] for c in api.calls_of("setMyCommands")
+    }
     assert set(menus) == {None, "zh"}
     names = [c["command"] for c in menus[None]]
     assert names[:4] == ["newgame", "join", "leave", "startgame"] and "verify" in names
@@ -174,9 +176,16 @@ async def test_rapid_presses_are_coalesced_into_one_edit(api: FakeBotAPI) -> Non
         data = [b["callback_data"] for b in buttons_of(hand, Verb.PICK)[:5]]
         # Five taps inside one window (updates processed, delivery not awaited).
         for i, d in enumerate(data):
-            update = {"update_id": api.next_update_id(), "callback_query": {
-                "id": f"q{i}", "from": ANN.json(), "chat_instance": "ci", "data": d,
-                "message": api._message_json(hand)}}
+            update = {
+                "update_id": api.next_update_id(),
+                "callback_query": {
+                    "id": f"q{i}",
+                    "from": ANN.json(),
+                    "chat_instance": "ci",
+                    "data": d,
+                    "message": api._message_json(hand),
+                },
+            }
             await h.app.process_update(Update.de_json(update, h.app.bot))
         await h.outbox.drain()
         assert len(api.calls_of("answerCallbackQuery")) == 5
@@ -200,11 +209,18 @@ async def test_anonymous_admin_is_not_seated(api: FakeBotAPI) -> None:
     async with Harness(api, manager) as h:
         await h.command(ANN, "/newgame")
         anonymous = TgUser(1087968824, "Group")  # Telegram's GroupAnonymousBot
-        update = {"update_id": api.next_update_id(), "message": {
-            "message_id": 99, "date": 1_700_000_000, "from": anonymous.json() | {"is_bot": True},
-            "sender_chat": {"id": GROUP_ID, "type": "supergroup", "title": "g"},
-            "chat": {"id": GROUP_ID, "type": "supergroup", "title": "g"}, "text": "/join",
-            "entities": [{"type": "bot_command", "offset": 0, "length": 5}]}}
+        update = {
+            "update_id": api.next_update_id(),
+            "message": {
+                "message_id": 99,
+                "date": 1_700_000_000,
+                "from": anonymous.json() | {"is_bot": True},
+                "sender_chat": {"id": GROUP_ID, "type": "supergroup", "title": "g"},
+                "chat": {"id": GROUP_ID, "type": "supergroup", "title": "g"},
+                "text": "/join",
+                "entities": [{"type": "bot_command", "offset": 0, "length": 5}],
+            },
+        }
         await h.feed(update)
         assert [a.verb for a in manager.actions] == [Verb.NEW]
         assert "Anonymous" in h.group_messages()[-1].text

@@ -16,17 +16,30 @@ from tests.telegram.fakebotapi import BOT_USERNAME, FakeBotAPI
 from tests.telegram.harness import GROUP_ID, Harness, TgUser, buttons_of
 from tests.telegram.play import alerted, arrange_by_picking, arrange_by_suggestion, reveal
 
-USERS = [TgUser(21, "Ann"), TgUser(22, "Bo", "zh-hans"), TgUser(23, "Cy", "zh-hant"), TgUser(24, "Di")]
+USERS = [
+    TgUser(21, "Ann"),
+    TgUser(22, "Bo", "zh-hans"),
+    TgUser(23, "Cy", "zh-hant"),
+    TgUser(24, "Di"),
+]
 STEP = 1.5
 
 
 @asynccontextmanager
-async def table(api: FakeBotAPI, repo=None, clock=None) -> AsyncIterator[tuple[Harness, TableManager, FakeClock]]:
+async def table(
+    api: FakeBotAPI, repo=None, clock=None
+) -> AsyncIterator[tuple[Harness, TableManager, FakeClock]]:
     repo = repo or MemoryRepository()
     clock = clock or FakeClock(start=1_700_000_000)
     await repo.init()
-    manager = TableManager(repo, clock=clock, arrange_seconds=120, reminder_seconds=30,
-                           showdown_step_seconds=STEP, default_language="en")
+    manager = TableManager(
+        repo,
+        clock=clock,
+        arrange_seconds=120,
+        reminder_seconds=30,
+        showdown_step_seconds=STEP,
+        default_language="en",
+    )
     async with Harness(api, manager) as h:
         await manager.start()  # after the sink is installed
         try:
@@ -36,7 +49,9 @@ async def table(api: FakeBotAPI, repo=None, clock=None) -> AsyncIterator[tuple[H
 
 
 def room_of(h: Harness) -> str:
-    urls = [b["url"] for m in h.group_messages() for b in m.buttons if "start=j" in b.get("url", "")]
+    urls = [
+        b["url"] for m in h.group_messages() for b in m.buttons if "start=j" in b.get("url", "")
+    ]
     assert urls, "the lobby offers a deep link to join"
     return urls[-1].rsplit("start=j", 1)[1]
 
@@ -67,8 +82,10 @@ async def test_two_players_play_two_rounds(api: FakeBotAPI) -> None:
         second = await reveal(h, clock)
         assert second.message_id != first.message_id
         # one private hand message per round per player, edited in place
-        assert [m.message_id for m in h.private_messages(ann)] == [first_hand.message_id,
-                                                                   ann_hand.message_id]
+        assert [m.message_id for m in h.private_messages(ann)] == [
+            first_hand.message_id,
+            ann_hand.message_id,
+        ]
         await h.command(bo, "/leaderboard")
         assert "Ann" in h.group_messages()[-1].text
         await h.command(ann, "/cancel")
@@ -103,8 +120,9 @@ async def test_four_players_one_never_opened_the_bot(api: FakeBotAPI) -> None:
             await h.command(user, "/join")
         await h.command(ann, "/startgame")
         assert h.private_messages(di) == []
-        notice = next(m for m in h.group_messages() if "Di" in m.text and m.buttons
-                      and "url" in m.buttons[0])
+        notice = next(
+            m for m in h.group_messages() if "Di" in m.text and m.buttons and "url" in m.buttons[0]
+        )
         link = notice.buttons[0]["url"]
         assert link.startswith(f"https://t.me/{BOT_USERNAME}?start=h")
         await h.start_private(di, link.rsplit("start=", 1)[1])

@@ -18,10 +18,17 @@ ANN = TgUser(31, "Ann")
 
 
 def _newgame_update(api: FakeBotAPI) -> dict[str, Any]:
-    return {"update_id": api.next_update_id(), "message": {
-        "message_id": 1, "date": 1_700_000_000, "from": ANN.json(), "text": "/newgame",
-        "chat": {"id": GROUP_ID, "type": "supergroup", "title": "g"},
-        "entities": [{"type": "bot_command", "offset": 0, "length": 8}]}}
+    return {
+        "update_id": api.next_update_id(),
+        "message": {
+            "message_id": 1,
+            "date": 1_700_000_000,
+            "from": ANN.json(),
+            "text": "/newgame",
+            "chat": {"id": GROUP_ID, "type": "supergroup", "title": "g"},
+            "entities": [{"type": "bot_command", "offset": 0, "length": 8}],
+        },
+    }
 
 
 async def _started(task: asyncio.Task[None], ready: asyncio.Event) -> None:
@@ -48,8 +55,9 @@ def _free_port() -> int:
 
 
 async def test_polling_by_default(api: FakeBotAPI) -> None:
-    settings = Settings(telegram_token=TOKEN, telegram_base_url=api.base_url,
-                        telegram_webhook_url=None)
+    settings = Settings(
+        telegram_token=TOKEN, telegram_base_url=api.base_url, telegram_webhook_url=None
+    )
     manager = FakeManager()
     stop, ready = asyncio.Event(), asyncio.Event()
     task = asyncio.create_task(run_telegram(settings, manager, stop, ready=ready))
@@ -66,9 +74,14 @@ async def test_polling_by_default(api: FakeBotAPI) -> None:
 async def test_webhook_when_a_url_is_set(api: FakeBotAPI) -> None:
     port = _free_port()
     url = f"http://127.0.0.1:{port}/tg-hook"
-    settings = Settings(telegram_token=TOKEN, telegram_base_url=api.base_url,
-                        telegram_webhook_url=url, telegram_webhook_listen="127.0.0.1",
-                        telegram_webhook_port=port, telegram_webhook_secret="s3cret")
+    settings = Settings(
+        telegram_token=TOKEN,
+        telegram_base_url=api.base_url,
+        telegram_webhook_url=url,
+        telegram_webhook_listen="127.0.0.1",
+        telegram_webhook_port=port,
+        telegram_webhook_secret="s3cret",
+    )
     stop, ready = asyncio.Event(), asyncio.Event()
     task = asyncio.create_task(run_telegram(settings, FakeManager(), stop, ready=ready))
     await _started(task, ready)

@@ -15,7 +15,10 @@ from tests.telegram.test_runner import _newgame_update, _until_group_message
 async def test_run_serves_telegram_and_stores_the_room(api: FakeBotAPI, tmp_path) -> None:
     url = f"sqlite:///{tmp_path / 'bot.db'}"
     settings = Settings(
-        telegram_token=TOKEN, telegram_base_url=api.base_url, database_url=url, discord_token=None,
+        telegram_token=TOKEN,
+        telegram_base_url=api.base_url,
+        database_url=url,
+        discord_token=None,
         telegram_webhook_url=None,
     )
     stop = asyncio.Event()

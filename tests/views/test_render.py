@@ -42,7 +42,10 @@ def test_suggestion_text():
     assert suggestion_text("en", s) == (
         "Tail full house 777 88 · Middle flush A Q 10 5 2 · Head pair JJ (+2.4)"
     )
-    assert suggestion_text("zh-Hans", s) == "尾道 葫芦 777 88 · 中道 同花 A Q 10 5 2 · 头道 一对 JJ (+2.4)"
+    assert (
+        suggestion_text("zh-Hans", s)
+        == "尾道 葫芦 777 88 · 中道 同花 A Q 10 5 2 · 头道 一对 JJ (+2.4)"
+    )
 
 
 def test_lane_gist_tells_suggestions_apart():

@@ -34,7 +34,16 @@ log = logging.getLogger(__name__)
 # Presses that may run the solver, deal, settle or query the history:
 # acknowledged (deferred) before the manager is asked.
 SLOW_PRESSES = frozenset(
-    {Verb.START, Verb.LEAVE, Verb.SUGGEST, Verb.APPLY, Verb.CONFIRM, Verb.DECLARE, Verb.LEADERBOARD, Verb.VERIFY}
+    {
+        Verb.START,
+        Verb.LEAVE,
+        Verb.SUGGEST,
+        Verb.APPLY,
+        Verb.CONFIRM,
+        Verb.DECLARE,
+        Verb.LEADERBOARD,
+        Verb.VERIFY,
+    }
 )
 # Commands that may deal or auto-arrange (a leaving player's hand): deferred
 # privately ("thinking…"); the others answer with their own result at once.
@@ -71,11 +80,15 @@ class DiscordAdapter:
         try:
             room_id, round_no, verb, arg = decode(custom_id)
         except ActionIdError:
-            await self._say(Turn(interaction, Verb.HELP), t(language_of(interaction), "dc.error.stale"))
+            await self._say(
+                Turn(interaction, Verb.HELP), t(language_of(interaction), "dc.error.stale")
+            )
             return
         turn = Turn(interaction, verb, pressed=interaction.message)
         if turn.pressed is not None:
-            turn.pressed_key = self.refs.learn_pressed(turn.pressed, room_id, round_no, verb, turn.user_id)
+            turn.pressed_key = self.refs.learn_pressed(
+                turn.pressed, room_id, round_no, verb, turn.user_id
+            )
         if verb in SLOW_PRESSES:
             await self._defer(turn)
         # In a DM the manager takes the chat from the room.
@@ -83,11 +96,15 @@ class DiscordAdapter:
         action = Action(actor_of(interaction), verb, chat_id, room_id, round_no, arg)
         await self._run(turn, action)
 
-    async def on_hand_dm(self, interaction: discord.Interaction[Any], room_id: str, round_no: int) -> None:
-        """"My hand by DM": the hand goes to the player's DMs from now on."""
+    async def on_hand_dm(
+        self, interaction: discord.Interaction[Any], room_id: str, round_no: int
+    ) -> None:
+        """ "My hand by DM": the hand goes to the player's DMs from now on."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         turn = Turn(interaction, Verb.SHOW_HAND, deferred=True)
-        action = Action(actor_of(interaction), Verb.SHOW_HAND, str(interaction.channel_id), room_id, round_no)
+        action = Action(
+            actor_of(interaction), Verb.SHOW_HAND, str(interaction.channel_id), room_id, round_no
+        )
         outcome = await self._handle(turn, action)
         if outcome is None:
             return
@@ -158,7 +175,9 @@ class DiscordAdapter:
             except Exception:  # one view failing must not leave the interaction unanswered
                 log.exception("could not deliver view %s", view.key)
         if not outcome.ok:
-            await self._say(turn, outcome.reply or t(language_of(turn.interaction), "dc.error.refused"))
+            await self._say(
+                turn, outcome.reply or t(language_of(turn.interaction), "dc.error.refused")
+            )
             return
         await self._finish(turn, outcome.reply)
 
@@ -204,7 +223,12 @@ class DiscordAdapter:
         ref = self.refs.messages.get(view.key)
         if ref is None and view.kind is ViewKind.TABLE and not (turn and turn.verb is Verb.NEW):
             ref = await self._recover(view)
-        if turn is not None and turn.pressed is not None and not one_off and view.key == turn.pressed_key:
+        if (
+            turn is not None
+            and turn.pressed is not None
+            and not one_off
+            and view.key == turn.pressed_key
+        ):
             await turn.edit_pressed(rendered)
             self.refs.remember(view.key, turn.pressed.channel.id, turn.pressed.id)
             return
@@ -225,14 +249,21 @@ class DiscordAdapter:
         message among the channel's recent messages (once per key), so the
         table keeps being edited in place instead of being posted again."""
         client = self.client
-        if view.key in self.refs.searched or not view.chat_id or client is None or client.user is None:
+        if (
+            view.key in self.refs.searched
+            or not view.chat_id
+            or client is None
+            or client.user is None
+        ):
             return None
         self.refs.searched.add(view.key)
         room_id = view.key.split(":", 1)[1]
         channel = client.get_partial_messageable(int(view.chat_id))
         try:
             async for message in channel.history(limit=RECOVER_HISTORY):
-                if message.author.id == client.user.id and is_table_message(message, room_id, view.title):
+                if message.author.id == client.user.id and is_table_message(
+                    message, room_id, view.title
+                ):
                     self.refs.remember(view.key, message.channel.id, message.id)
                     return self.refs.messages[view.key]
         except discord.HTTPException:
@@ -263,8 +294,9 @@ class DiscordAdapter:
 
     def _channel_message(self, ref: MessageRef) -> discord.PartialMessage:
         assert self.client is not None
-        return self.client.get_partial_messageable(ref.channel_id).get_partial_message(ref.message_id)
-
+        return self.client.get_partial_messageable(ref.channel_id).get_partial_message(
+            ref.message_id
+        )
 
 
 __all__ = ["DiscordAdapter", "Turn", "actor_of"]

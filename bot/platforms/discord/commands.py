@@ -51,7 +51,9 @@ class ThirteenGroup(
     @app_commands.describe(preset=cmd("dc.cmd.new.preset"))
     @app_commands.rename(preset=cmd("dc.cmd.new.preset.name"))
     @app_commands.choices(preset=PRESETS)
-    async def new(self, interaction: discord.Interaction[Any], preset: Choice[str] | None = None) -> None:
+    async def new(
+        self, interaction: discord.Interaction[Any], preset: Choice[str] | None = None
+    ) -> None:
         await _run(interaction, Verb.NEW, preset.value if preset else None)
 
     @app_commands.command(name=cmd("dc.cmd.join.name"), description=cmd("dc.cmd.join.desc"))
@@ -74,7 +76,9 @@ class ThirteenGroup(
     async def settings(self, interaction: discord.Interaction[Any]) -> None:
         await _run(interaction, Verb.SETTINGS)
 
-    @app_commands.command(name=cmd("dc.cmd.leaderboard.name"), description=cmd("dc.cmd.leaderboard.desc"))
+    @app_commands.command(
+        name=cmd("dc.cmd.leaderboard.name"), description=cmd("dc.cmd.leaderboard.desc")
+    )
     @app_commands.describe(period=cmd("dc.cmd.leaderboard.period"))
     @app_commands.rename(period=cmd("dc.cmd.leaderboard.period.name"))
     @app_commands.choices(period=PERIODS)

@@ -70,7 +70,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACTI
 
 
 class HandDmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_DM_TEMPLATE):
-    """"My hand by DM": the fallback when ephemerals do not suit a player."""
+    """ "My hand by DM": the fallback when ephemerals do not suit a player."""
 
     def __init__(self, button: discord.ui.Button[Any], room_id: str, round_no: int) -> None:
         super().__init__(button)
@@ -78,7 +78,9 @@ class HandDmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND
         self.round_no = round_no
 
     @classmethod
-    def build(cls, room_id: str, round_no: int, *, label: str, row: int | None = None) -> HandDmButton:
+    def build(
+        cls, room_id: str, round_no: int, *, label: str, row: int | None = None
+    ) -> HandDmButton:
         custom_id = f"dc1|dm|{room_id}|{round_no}"
         button = discord.ui.Button[Any](
             label=label, style=discord.ButtonStyle.secondary, custom_id=custom_id, row=row

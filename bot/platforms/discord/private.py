@@ -60,7 +60,9 @@ class PrivateViews:
                 message: discord.Message = await interaction.original_response()
                 ref = HandRef(interaction, None)
             else:
-                message = await interaction.followup.send(ephemeral=True, wait=True, **rendered.send_kwargs())
+                message = await interaction.followup.send(
+                    ephemeral=True, wait=True, **rendered.send_kwargs()
+                )
                 turn.followed_up = True
                 ref = HandRef(interaction, message.id)
         except discord.HTTPException:

@@ -20,10 +20,21 @@ from bot.table.actions import ActionIdError, Verb, decode
 TABLE_VERBS = frozenset({Verb.JOIN, Verb.LEAVE, Verb.SHOW_HAND, Verb.SETTINGS})
 # Verbs pressed on a player's private hand message.
 HAND_VERBS = frozenset(
-    {Verb.PICK, Verb.UNDO, Verb.RESET, Verb.SORT, Verb.SUGGEST, Verb.APPLY, Verb.DECLARE, Verb.CONFIRM}
+    {
+        Verb.PICK,
+        Verb.UNDO,
+        Verb.RESET,
+        Verb.SORT,
+        Verb.SUGGEST,
+        Verb.APPLY,
+        Verb.DECLARE,
+        Verb.CONFIRM,
+    }
 )
 # Verbs pressed on the owner's private settings panel.
-SETTINGS_VERBS = frozenset({Verb.SET_OPTION, Verb.ADD_AI, Verb.REMOVE_AI, Verb.LANGUAGE, Verb.CANCEL})
+SETTINGS_VERBS = frozenset(
+    {Verb.SET_OPTION, Verb.ADD_AI, Verb.REMOVE_AI, Verb.LANGUAGE, Verb.CANCEL}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +80,9 @@ def is_table_message(message: discord.Message, room_id: str, title: str) -> bool
     return bool(message.embeds) and bool(title) and message.embeds[0].title == title
 
 
-def pressed_key(message: discord.Message, room_id: str, round_no: int, verb: Verb, user_id: str) -> str:
+def pressed_key(
+    message: discord.Message, room_id: str, round_no: int, verb: Verb, user_id: str
+) -> str:
     """The view key of a pressed message we have no record of (e.g. after a restart)."""
     private = message.flags.ephemeral or message.guild is None
     if private:

@@ -127,7 +127,9 @@ def make_components(view: View, *, dm_button: bool = True) -> discord.ui.View | 
         if free is None and len(used) < MAX_ROWS:
             free = len(used)
         if free is not None:
-            ui.add_item(HandDmButton.build(*hand, label=t(view.language, "dc.button.hand_dm"), row=free))
+            ui.add_item(
+                HandDmButton.build(*hand, label=t(view.language, "dc.button.hand_dm"), row=free)
+            )
             count += 1
     return ui if count else None
 

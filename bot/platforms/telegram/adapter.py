@@ -30,8 +30,17 @@ Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]
 _ARG_VERBS = {Verb.NEW, Verb.LANGUAGE, Verb.LEADERBOARD, Verb.VERIFY}
 # Presses made on a hand message / on a settings panel (to re-adopt the
 # message after a restart, when the adapter has forgotten its ids).
-_HAND_VERBS = {Verb.SHOW_HAND, Verb.PICK, Verb.UNDO, Verb.RESET, Verb.SORT, Verb.SUGGEST,
-               Verb.APPLY, Verb.DECLARE, Verb.CONFIRM}
+_HAND_VERBS = {
+    Verb.SHOW_HAND,
+    Verb.PICK,
+    Verb.UNDO,
+    Verb.RESET,
+    Verb.SORT,
+    Verb.SUGGEST,
+    Verb.APPLY,
+    Verb.DECLARE,
+    Verb.CONFIRM,
+}
 _SETTINGS_VERBS = {Verb.SETTINGS, Verb.SET_OPTION, Verb.ADD_AI, Verb.REMOVE_AI, Verb.LANGUAGE}
 _ALERT_LIMIT = 200
 
@@ -41,8 +50,9 @@ class TableLike(Protocol):
 
 
 def actor_of(user: User) -> Actor:
-    return Actor(platform="telegram", user_id=str(user.id), name=user.full_name,
-                 language=user.language_code)
+    return Actor(
+        platform="telegram", user_id=str(user.id), name=user.full_name, language=user.language_code
+    )
 
 
 class TelegramAdapter:
@@ -65,7 +75,11 @@ class TelegramAdapter:
     # ---- group commands ---------------------------------------------------------------
     def group_command(self, verb: Verb) -> Handler:
         async def handle(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-            message, user, chat = update.effective_message, update.effective_user, update.effective_chat
+            message, user, chat = (
+                update.effective_message,
+                update.effective_user,
+                update.effective_chat,
+            )
             if message is None or user is None or chat is None:
                 return
             if message.sender_chat is not None:
@@ -115,7 +129,9 @@ class TelegramAdapter:
         room_id = payload.room_id
         chat_id = self.outbox.rooms.get(room_id, "")
         if payload.kind is Payload.JOIN:
-            outcome = await self.manager.handle(Action(actor, Verb.JOIN, chat_id=chat_id, room_id=room_id))
+            outcome = await self.manager.handle(
+                Action(actor, Verb.JOIN, chat_id=chat_id, room_id=room_id)
+            )
             if not outcome.ok:
                 await self._reply(message, outcome.reply or t(user.language_code, "tg.refused"))
                 return
@@ -123,13 +139,16 @@ class TelegramAdapter:
             await self._reply(message, outcome.reply or t(user.language_code, "tg.joined_private"))
         elif not held:
             outcome = await self.manager.handle(
-                Action(actor, Verb.SHOW_HAND, chat_id=chat_id, room_id=room_id))
+                Action(actor, Verb.SHOW_HAND, chat_id=chat_id, room_id=room_id)
+            )
             if not outcome.ok:
                 await self._reply(message, outcome.reply or t(user.language_code, "tg.refused"))
                 return
             # Asked for explicitly: post it at the bottom of the chat.
-            self.outbox.submit(dataclasses.replace(v, fresh=True) if v.audience is Audience.PLAYER
-                               else v for v in outcome.views)
+            self.outbox.submit(
+                dataclasses.replace(v, fresh=True) if v.audience is Audience.PLAYER else v
+                for v in outcome.views
+            )
 
     async def private_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message, user = update.effective_message, update.effective_user
@@ -141,8 +160,9 @@ class TelegramAdapter:
 
     # ---- buttons ----------------------------------------------------------------------
     async def _answer(self, query: CallbackQuery, text: str | None, *, alert: bool = False) -> None:
-        await call_once_more(query.answer, text=text[:_ALERT_LIMIT] if text else None,
-                             show_alert=alert)
+        await call_once_more(
+            query.answer, text=text[:_ALERT_LIMIT] if text else None, show_alert=alert
+        )
 
     async def press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query, user = update.callback_query, update.effective_user
@@ -169,22 +189,30 @@ class TelegramAdapter:
         views = outcome.views
         if message is not None and private:
             pressed = self.outbox.key_of(message)
-            if outcome.ok and verb in _SETTINGS_VERBS and (pressed or "").startswith("settings:") \
-                    and not any(v.key == pressed for v in views):
+            if (
+                outcome.ok
+                and verb in _SETTINGS_VERBS
+                and (pressed or "").startswith("settings:")
+                and not any(v.key == pressed for v in views)
+            ):
                 # The panel itself must show the new value: ask for it again
                 # (a read-only action) and edit the pressed panel.
                 again = await self.manager.handle(
-                    Action(actor, Verb.SETTINGS, chat_id=chat_id, room_id=room_id))
+                    Action(actor, Verb.SETTINGS, chat_id=chat_id, room_id=room_id)
+                )
                 views = views + again.views if again.ok else views
             for view in views:
-                if view.key == pressed or (pressed is None and
-                                           self._is_pressed_message(view, actor.user_id, verb)):
+                if view.key == pressed or (
+                    pressed is None and self._is_pressed_message(view, actor.user_id, verb)
+                ):
                     self.outbox.adopt(view.key, message)
         if verb is Verb.SHOW_HAND and not private:
             # "My hand" pressed in the group: post it at the bottom of the
             # private chat rather than editing a message scrolled far up.
-            views = tuple(dataclasses.replace(v, fresh=True) if v.audience is Audience.PLAYER
-                          else v for v in views)
+            views = tuple(
+                dataclasses.replace(v, fresh=True) if v.audience is Audience.PLAYER else v
+                for v in views
+            )
         # A refusal may still carry a view (the hand showing why an
         # arrangement was refused); nothing in the game changed.
         self.outbox.submit(views)
@@ -215,7 +243,8 @@ class TelegramAdapter:
         log.error("error while handling an update", exc_info=context.error)
         if isinstance(update, Update) and update.callback_query is not None:
             language = normalize_language(
-                update.effective_user.language_code if update.effective_user else None)
+                update.effective_user.language_code if update.effective_user else None
+            )
             try:
                 await update.callback_query.answer(t(language, "tg.error"), show_alert=True)
             except Exception:  # the query may already be answered

@@ -87,8 +87,9 @@ def build_application(
         .post_stop(close_adapter)
         .build()
     )
-    adapter = TelegramAdapter(manager, Outbox(application.bot, PrivateReach(),
-                                              coalesce_seconds=coalesce_seconds))
+    adapter = TelegramAdapter(
+        manager, Outbox(application.bot, PrivateReach(), coalesce_seconds=coalesce_seconds)
+    )
     adapter.install_sink = install_sink
     application.bot_data[ADAPTER_KEY] = adapter
 
@@ -96,11 +97,14 @@ def build_application(
     private = filters.ChatType.PRIVATE
     application.add_handler(CommandHandler("start", adapter.start, filters=private))
     application.add_handler(CommandHandler("help", adapter.private_help, filters=private))
-    application.add_handler(CommandHandler("start", adapter.group_command(GROUP_COMMANDS["help"]),
-                                           filters=groups))
+    application.add_handler(
+        CommandHandler("start", adapter.group_command(GROUP_COMMANDS["help"]), filters=groups)
+    )
     for name, verb in GROUP_COMMANDS.items():
         application.add_handler(CommandHandler(name, adapter.group_command(verb), filters=groups))
-    application.add_handler(CommandHandler(list(GROUP_COMMANDS), adapter.group_only, filters=private))
+    application.add_handler(
+        CommandHandler(list(GROUP_COMMANDS), adapter.group_only, filters=private)
+    )
     application.add_handler(CallbackQueryHandler(adapter.press, pattern=rf"^{ACTION_PREFIX}\|"))
     application.add_handler(CallbackQueryHandler(adapter.other_press))
     application.add_error_handler(adapter.on_error)

@@ -176,7 +176,9 @@ class Outbox:
     # ---- delivery -------------------------------------------------------------------
     def _target(self, view: View) -> int | None:
         if view.audience is Audience.PLAYER:
-            return int(view.user_id) if view.user_id and view.user_id.lstrip("-").isdigit() else None
+            return (
+                int(view.user_id) if view.user_id and view.user_id.lstrip("-").isdigit() else None
+            )
         chat = view.chat_id or self.rooms.get(room_of_key(view.key) or "", "")
         if not chat.lstrip("-").isdigit():
             return None
@@ -229,20 +231,26 @@ class Outbox:
 
     async def _send(self, chat_id: int, text: str, markup: Any) -> Message:
         try:
-            return await call_once_more(self._bot.send_message, chat_id=chat_id, text=text,
-                                        reply_markup=markup)
+            return await call_once_more(
+                self._bot.send_message, chat_id=chat_id, text=text, reply_markup=markup
+            )
         except ChatMigrated as moved:
             # Follow the group to its new id, now and for every later view.
             self.migrated[chat_id] = moved.new_chat_id
-            return await call_once_more(self._bot.send_message, chat_id=moved.new_chat_id,
-                                        text=text, reply_markup=markup)
+            return await call_once_more(
+                self._bot.send_message, chat_id=moved.new_chat_id, text=text, reply_markup=markup
+            )
 
     async def _retire(self, known: tuple[int, int]) -> None:
         """A fresh table message took over: take the buttons off the old one
         so nobody keeps pressing a message that no longer changes."""
         try:
-            await call_once_more(self._bot.edit_message_reply_markup, chat_id=known[0],
-                                 message_id=known[1], reply_markup=None)
+            await call_once_more(
+                self._bot.edit_message_reply_markup,
+                chat_id=known[0],
+                message_id=known[1],
+                reply_markup=None,
+            )
         except BadRequest:
             log.debug("old message %s already gone or unchanged", known)
 
@@ -252,7 +260,10 @@ class Outbox:
         try:
             await call_once_more(
                 self._bot.edit_message_text,
-                chat_id=chat_id, message_id=message_id, text=text, reply_markup=markup,
+                chat_id=chat_id,
+                message_id=message_id,
+                text=text,
+                reply_markup=markup,
             )
         except ChatMigrated as moved:
             self.migrated[chat_id] = moved.new_chat_id

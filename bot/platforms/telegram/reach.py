@@ -64,12 +64,28 @@ class PrivateReach:
         """The group message listing who still has to open the private chat."""
         waiting = self._waiting.get(room_id, {})
         if not waiting:
-            return View(ViewKind.TABLE, Audience.GROUP, f"reach:{room_id}", "",
-                        (t(language, "tg.reach_done"),), chat_id=chat_id, language=language,
-                        platform="telegram")
+            return View(
+                ViewKind.TABLE,
+                Audience.GROUP,
+                f"reach:{room_id}",
+                "",
+                (t(language, "tg.reach_done"),),
+                chat_id=chat_id,
+                language=language,
+                platform="telegram",
+            )
         lines = [t(language, "tg.reach_body")] + [f"• {name}" for name in waiting.values()]
-        button = Button(t(language, "tg.reach_button"),
-                        url=deep_link(bot_username, Payload.HAND, room_id))
-        return View(ViewKind.TABLE, Audience.GROUP, f"reach:{room_id}", t(language, "tg.reach_title"),
-                    tuple(lines), buttons=((button,),), chat_id=chat_id, language=language,
-                    platform="telegram")
+        button = Button(
+            t(language, "tg.reach_button"), url=deep_link(bot_username, Payload.HAND, room_id)
+        )
+        return View(
+            ViewKind.TABLE,
+            Audience.GROUP,
+            f"reach:{room_id}",
+            t(language, "tg.reach_title"),
+            tuple(lines),
+            buttons=((button,),),
+            chat_id=chat_id,
+            language=language,
+            platform="telegram",
+        )

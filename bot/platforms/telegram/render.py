@@ -59,10 +59,14 @@ def render_markup(view: View, bot_username: str | None) -> InlineKeyboardMarkup 
         # Joining through the private chat also opens it, so the hand can be
         # sent there at the deal without a second detour.
         label = t(view.language, "tg.join_private")
-        rows.append([InlineKeyboardButton(label, url=deep_link(bot_username, Payload.JOIN, room_id))])
+        rows.append(
+            [InlineKeyboardButton(label, url=deep_link(bot_username, Payload.JOIN, room_id))]
+        )
     return InlineKeyboardMarkup(rows) if rows else None
 
 
 def fingerprint(text: str, markup: InlineKeyboardMarkup | None) -> str:
     """What a message shows, to skip edits that would change nothing."""
-    return json.dumps([text, markup.to_dict() if markup else None], sort_keys=True, ensure_ascii=False)
+    return json.dumps(
+        [text, markup.to_dict() if markup else None], sort_keys=True, ensure_ascii=False
+    )
