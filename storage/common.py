@@ -129,6 +129,6 @@ def settlement_rows(
             for e in record.entries
             if not e.is_ai
         ),
-        key=lambda p: p["player_key"],
+        key=lambda p: str(p["player_key"]),
     )
     return ledger, placed, people

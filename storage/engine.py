@@ -166,9 +166,11 @@ class Checkpointer:
     def _run(self) -> None:
         raw = self._engine.raw_connection()
         try:
+            sqlite = raw.driver_connection
+            assert sqlite is not None  # a checked-out connection holds its DBAPI connection
             while not self._stop.wait(self._interval):
                 try:
-                    raw.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)").close()
+                    sqlite.execute("PRAGMA wal_checkpoint(PASSIVE)").close()
                 except Exception:  # noqa: BLE001 - a failed checkpoint is retried next tick
                     continue
         finally:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, Index, UniqueConstraint, text
+from sqlalchemy import JSON, Column, DateTime, Index, Table, UniqueConstraint, text
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
@@ -148,9 +148,10 @@ class ScoreLedger(SQLModel, table=True):
 
 
 metadata = SQLModel.metadata
-players = Player.__table__
-rooms = Room.__table__
-rounds = Round.__table__
-settlements = Settlement.__table__
-arrangements = Arrangement.__table__
-score_ledger = ScoreLedger.__table__
+# SQLModel sets __table__ on each table model but does not declare it.
+players: Table = Player.__table__  # type: ignore[attr-defined]
+rooms: Table = Room.__table__  # type: ignore[attr-defined]
+rounds: Table = Round.__table__  # type: ignore[attr-defined]
+settlements: Table = Settlement.__table__  # type: ignore[attr-defined]
+arrangements: Table = Arrangement.__table__  # type: ignore[attr-defined]
+score_ledger: Table = ScoreLedger.__table__  # type: ignore[attr-defined]

@@ -127,6 +127,7 @@ class AsyncPgConnections:
     async def _acquire(self) -> AsyncConnection[Any] | None:
         if self._idle and not self._waiters:
             return self._idle.popleft()
+        waiter: asyncio.Future[AsyncConnection[Any] | None]
         waiter = asyncio.get_running_loop().create_future()
         self._waiters.append(waiter)
         try:
@@ -154,7 +155,7 @@ class AsyncPgConnections:
         conn = await self._acquire()
         try:
             if conn is None or conn.closed:
-                self._open.discard(conn)  # type: ignore[arg-type]
+                self._open.discard(conn)
                 conn = await AsyncConnection.connect(self._conninfo, autocommit=True)
                 self._open.add(conn)
                 await conn.execute(PREPARE_PLAIN_SAVE)

@@ -167,11 +167,7 @@ def settle(
         PlayerResult(
             s.hand.id,
             s.hand.special.hand if s.hand.special else None,
-            None
-            if s.values is None
-            else tuple(
-                LaneResult(v.category, pts) for v, pts in zip(s.values, s.points, strict=True)
-            ),  # type: ignore[arg-type]
+            _lane_results(s),
             totals[s.hand.id],
         )
         for s in seats
@@ -185,3 +181,15 @@ def _double(p: PairResult) -> PairResult:
 
 def _cap(p: PairResult) -> PairResult:
     return PairResult(p.a, p.b, p.lanes, p.scoop, max(-BANKER_CAP, min(BANKER_CAP, p.score)))
+
+
+def _lane_results(seat: _Seat) -> tuple[LaneResult, LaneResult, LaneResult] | None:
+    """Head, middle and tail of a compared seat; None for a declared special."""
+    if seat.values is None or seat.points is None:
+        return None
+    (head, middle, tail), (head_pts, middle_pts, tail_pts) = seat.values, seat.points
+    return (
+        LaneResult(head.category, head_pts),
+        LaneResult(middle.category, middle_pts),
+        LaneResult(tail.category, tail_pts),
+    )

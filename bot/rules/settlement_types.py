@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .types import Arrangement, Category, SpecialHand
 
@@ -58,7 +59,7 @@ class Settlement:
     home_run: str | None
     totals: dict[str, int]  # after the escape penalty
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The JUDGE.md output object (without "ok")."""
         return {
             "players": [

@@ -17,9 +17,10 @@ made without a wild card standing for another card.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
 from itertools import product
+from typing import Any
 
 from .cards import ACE, SUITS, Card, sort_by_count
 from .options import Preset, Rules
@@ -122,8 +123,8 @@ def _groups_fit(naturals: Sequence[Card], wilds: int, groups: tuple[int, ...]) -
 def _place(
     naturals: Sequence[Card],
     wild_cards: Sequence[Card],
-    lane_keys: list[list[object]],
-    key,
+    lane_keys: Sequence[Sequence[Hashable]],
+    key: Callable[[Card], Hashable],
 ) -> Arrangement:
     lanes: list[list[Card]] = [[], [], []]
     free = [list(k) for k in lane_keys]
@@ -160,6 +161,8 @@ def _three_straights(
 ) -> Arrangement | None:
     """A split into a 3-card straight and two 5-card straights (all three
     straight flushes when ``suited``)."""
+    suit_choices: list[tuple[str | None, ...]]
+    key: Callable[[Card], Hashable]
     if suited:
         natural_suits = {c.suit for c in naturals}
         suit_choices = [
@@ -171,7 +174,7 @@ def _three_straights(
     else:
         suit_choices = [(None, None, None)]
         key = _rank_only
-    need = Counter(key(c) for c in naturals)
+    need: Counter[Any] = Counter(key(c) for c in naturals)
     if not wild_cards:
         # Without wild cards the windows hold exactly the hand's ranks.
         splits = _SPLITS_BY_RANKS.get(tuple(sorted(c.rank for c in naturals)), [])
@@ -191,7 +194,7 @@ def _three_straights(
     for suits in suit_choices:
         for head in _HEAD_WINDOWS:
             for mid in _FIVE_WINDOWS:
-                lanes_keys = [
+                lanes_keys: list[list[Any]] = [
                     [(r, suits[0]) if suited else r for r in head],
                     [(r, suits[1]) if suited else r for r in mid],
                 ]
@@ -250,7 +253,7 @@ def _rank_only(c: Card) -> int:
 
 def _suits_fit(naturals: Sequence[Card], wilds: int, suits: tuple[str | None, ...]) -> bool:
     cnt = Counter(c.suit for c in naturals)
-    room: Counter = Counter()
+    room: Counter[str | None] = Counter()
     for s, size in zip(suits, (3, 5, 5), strict=True):
         room[s] += size
     return all(room[s] >= n for s, n in cnt.items())

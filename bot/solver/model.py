@@ -37,9 +37,11 @@ opponents are independent of each other; their special hands are ignored; 多三
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
+import numpy.typing as npt
 
 from bot.rules import Category, Lane, Rules, lane_points
 
@@ -69,10 +71,10 @@ class LaneDist:
     cum_pts: np.ndarray
 
     @classmethod
-    def of(cls, lane: Lane, codes: np.ndarray) -> LaneDist:
-        codes = np.sort(np.asarray(codes, dtype=np.int64))
-        pts = POINTS[lane][codes >> CAT_SHIFT]
-        return cls(lane, codes, np.concatenate([[0.0], np.cumsum(pts)]))
+    def of(cls, lane: Lane, codes: npt.ArrayLike) -> LaneDist:
+        ordered = np.sort(np.asarray(codes, dtype=np.int64))
+        pts = POINTS[lane][ordered >> CAT_SHIFT]
+        return cls(lane, ordered, np.concatenate([[0.0], np.cumsum(pts)]))
 
     def stats(self, c: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(P win, P tie, my points, E[points lost]) for lane codes ``c``."""
@@ -100,7 +102,9 @@ def percentile(sorted_codes: np.ndarray, c: np.ndarray) -> np.ndarray:
     return (lo + hi) / (2.0 * len(sorted_codes))
 
 
-def percentile_values(he: HandEval, random5: np.ndarray, random3: np.ndarray):
+def percentile_values(
+    he: HandEval, random5: np.ndarray, random3: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     p5 = percentile(random5, he.c5)
     return p5, p5, percentile(random3, he.c3)
 
@@ -126,7 +130,9 @@ def table_of(rules: Rules, players: int | None, banker_seat: bool = False) -> Ta
     )
 
 
-def _lane_stats(model: OpponentModel, table: Table, lane: Lane, c: np.ndarray):
+def _lane_stats(
+    model: OpponentModel, table: Table, lane: Lane, c: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     w, t, mine, lost = model.lanes[lane].stats(c)
     if table.banker:  # a tie on category and ranks goes to the banker
         if table.banker_seat:
@@ -136,13 +142,16 @@ def _lane_stats(model: OpponentModel, table: Table, lane: Lane, c: np.ndarray):
     return w, t, mine, lost
 
 
-def lane_values(he: HandEval, model: OpponentModel, table: Table):
+def lane_values(
+    he: HandEval, model: OpponentModel, table: Table
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Separable expected points per subset: (tail, middle, head) arrays."""
     out = []
     for lane, codes in ((Lane.TAIL, he.c5), (Lane.MIDDLE, he.c5), (Lane.HEAD, he.c3)):
         w, _, mine, lost = _lane_stats(model, table, lane, codes)
         out.append(w * mine - lost)
-    return tuple(out)
+    tail, middle, head = out
+    return tail, middle, head
 
 
 def full_value(he: HandEval, rows: Rows, model: OpponentModel, table: Table) -> np.ndarray:
@@ -172,9 +181,9 @@ def full_value(he: HandEval, rows: Rows, model: OpponentModel, table: Table) -> 
                 if table.banker:
                     value = np.clip(value, -7, 7)
                 else:
-                    mine = wins == 3 or (table.draw_scoop and wins and not losses)
-                    theirs = losses == 3 or (table.draw_scoop and losses and not wins)
-                    if table.scoop_double and (mine or theirs):
+                    my_scoop = wins == 3 or (table.draw_scoop and wins and not losses)
+                    their_scoop = losses == 3 or (table.draw_scoop and losses and not wins)
+                    if table.scoop_double and (my_scoop or their_scoop):
                         value = value * 2
                     if wins == 3 and k:
                         value = value * (1 + my_sweep)
@@ -205,8 +214,10 @@ def pool_value(he: HandEval, rows: Rows, model: OpponentModel, table: Table) -> 
         base += win * pts[c >> CAT_SHIFT] - lose * pts[o >> CAT_SHIFT]
         wins += win
         losses += lose
+    value: np.ndarray
     if table.banker:
-        return np.clip(base, -7, 7).mean(axis=1) * table.opponents
+        value = np.clip(base, -7, 7).mean(axis=1) * table.opponents
+        return value
     sweep, swept = wins == 3, losses == 3
     if table.scoop_double:
         mine_scoop = sweep | (table.draw_scoop & (wins > 0) & (losses == 0))
@@ -217,7 +228,8 @@ def pool_value(he: HandEval, rows: Rows, model: OpponentModel, table: Table) -> 
         s = sweep.mean(axis=1, keepdims=True)
         base = np.where(sweep, base * (1 + s ** (k - 1)), base)
         base = np.where(swept, base * (1 + model.scoop_rate ** (k - 1)), base)
-    return base.mean(axis=1) * table.opponents
+    value = base.mean(axis=1) * table.opponents
+    return value
 
 
 # 百变 draws a new wild rank every round: one model, built with this rank
@@ -226,11 +238,11 @@ def pool_value(he: HandEval, rows: Rows, model: OpponentModel, table: Table) -> 
 MODEL_WILD_RANK = 8
 
 
-def _model_key(rules: Rules) -> tuple:
+def _model_key(rules: Rules) -> tuple[object, ...]:
     return (rules.wheel, rules.added_suit, rules.jokers, rules.wild_rank is not None)
 
 
-_MODELS: dict[tuple, OpponentModel] = {}
+_MODELS: dict[tuple[object, ...], OpponentModel] = {}
 
 
 def opponent_model(rules: Rules) -> OpponentModel:
@@ -271,13 +283,19 @@ def _build(rules: Rules) -> OpponentModel:
     return _from_picks(hands, picks, random5, random3, float(np.mean(rates)))
 
 
-def _best(he: HandEval, values) -> tuple[int, int, int]:
+def _best(he: HandEval, values: tuple[np.ndarray, np.ndarray, np.ndarray]) -> tuple[int, int, int]:
     rows = legal_rows(he, *values, limit=1)
     i = int(np.argmax(rows.value))  # some split is always legal
     return int(rows.tail[i]), int(rows.middle[i]), int(rows.head[i])
 
 
-def _from_picks(hands, picks, random5, random3, scoop_rate: float) -> OpponentModel:
+def _from_picks(
+    hands: Sequence[HandEval],
+    picks: Sequence[tuple[int, int, int]],
+    random5: np.ndarray,
+    random3: np.ndarray,
+    scoop_rate: float,
+) -> OpponentModel:
     head = [he.c3[h] for he, (_, _, h) in zip(hands, picks, strict=True)]
     mid = [he.c5[m] for he, (_, m, _) in zip(hands, picks, strict=True)]
     tail = [he.c5[t] for he, (t, _, _) in zip(hands, picks, strict=True)]

@@ -14,6 +14,8 @@ from .deal import verify
 from .hand import Refused
 
 if TYPE_CHECKING:
+    from bot.views.model import View
+
     from .manager import TableManager
 
 
@@ -72,7 +74,7 @@ async def in_room(mgr: TableManager, rec: RoomRecord, action: Action, verb: Verb
     return Outcome(ok=True, views=(view,), room_id=rec.room_id)
 
 
-async def _verify(mgr: TableManager, rec: RoomRecord, arg: str | None):
+async def _verify(mgr: TableManager, rec: RoomRecord, arg: str | None) -> View:
     state = rec.state
     if arg:
         if not arg.isdigit():

@@ -232,9 +232,9 @@ class TableManager:
                             self._remember(again)
                             fresh = True
                             continue
-                    views: tuple[View, ...] = ()
+                    shown: tuple[View, ...] = ()
                     if r.key == "err.foul" and rec.state.get("round"):
-                        views = (
+                        shown = (
                             render.hand_view(
                                 rec.state, action.actor.key, refused=(r.key, r.params)
                             ),
@@ -242,7 +242,7 @@ class TableManager:
                     return Outcome(
                         ok=False,
                         reply=render.reason(lang, r.key, r.params),
-                        views=views,
+                        views=shown,
                         room_id=room_id,
                     )
                 try:

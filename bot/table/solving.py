@@ -13,7 +13,7 @@ from typing import Any
 from bot.rules.cards import Card, parse_card
 from bot.rules.options import Rules
 from bot.rules.settlement_types import SpecialResult
-from bot.rules.types import Arrangement
+from bot.rules.types import Arrangement, Lane
 
 LANES = ("head", "middle", "tail")
 
@@ -43,7 +43,7 @@ def foul_lanes(arr: Arrangement, rules: Rules) -> list[list[str]]:
 def lane_categories(arr: Arrangement, rules: Rules) -> list[str]:
     from bot.rules.lanes import evaluate_lane
 
-    return [evaluate_lane(arr.lane(i), rules).category.slug for i in range(3)]
+    return [evaluate_lane(arr.lane(lane), rules).category.slug for lane in Lane]
 
 
 def auto_arrange(cards: Sequence[Card], rules: Rules) -> Arrangement:
@@ -103,13 +103,14 @@ def settle_round(
         if special is not None:
             specials.append((special.points, key))
         else:
-            values[key] = [evaluate_lane(arr.lane(i), rules) for i in range(3)]
+            values[key] = [evaluate_lane(arr.lane(lane), rules) for lane in Lane]
         hands.append(PlayerHand(id=key, arrangement=arr, special=special))
     settlement = settle(hands, rules, banker=rnd["banker"], escaped=tuple(rnd["escaped"]))
-    reveal = {
-        LANES[i]: sorted(values, key=lambda k, i=i: (values[k][i], rnd["seats"].index(k)))
-        for i in range(3)
-    }
+
+    def weakest_first(lane: Lane) -> list[str]:
+        return sorted(values, key=lambda k: (values[k][lane], rnd["seats"].index(k)))
+
+    reveal = {LANES[lane]: weakest_first(lane) for lane in Lane}
     return settlement.to_json(), reveal, [k for _, k in sorted(specials)]
 
 

@@ -131,7 +131,9 @@ def hand_view(
     )
 
 
-def _buttons(state: dict[str, Any], hand: dict[str, Any], lang: str, rid: str, no: int):
+def _buttons(
+    state: dict[str, Any], hand: dict[str, Any], lang: str, rid: str, no: int
+) -> tuple[tuple[Button, ...], ...]:
     head, middle, tail = H.lanes(hand)
     where = {i: "head" for i in head} | {i: "middle" for i in middle} | {i: "tail" for i in tail}
     card_buttons = []

@@ -20,7 +20,7 @@ Choice = app_commands.Choice
 
 
 async def _run(interaction: discord.Interaction[Any], verb: Verb, arg: str | None = None) -> None:
-    await interaction.client.adapter.on_command(interaction, verb, arg)  # type: ignore[attr-defined]
+    await interaction.client.adapter.on_command(interaction, verb, arg)
 
 
 PRESETS = [

@@ -29,7 +29,7 @@ class _HasAdapter(Protocol):
 
 
 def _adapter(interaction: discord.Interaction[Any]) -> DiscordAdapter:
-    client: _HasAdapter = interaction.client  # type: ignore[assignment]
+    client: _HasAdapter = interaction.client
     return client.adapter
 
 

@@ -106,7 +106,7 @@ class PrivateViews:
             return
         await self.send_dm(view, user)
 
-    async def send_dm(self, view: View, user: discord.abc.User) -> bool:
+    async def send_dm(self, view: View, user: discord.User | discord.Member) -> bool:
         """Send or edit the player's hand DM; False when DMs are closed to us."""
         rendered = render(view)
         ref = self.refs.dm.get(view.key)

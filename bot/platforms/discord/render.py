@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import Any, TypedDict
 
 import discord
 
@@ -51,15 +52,30 @@ class Rendered:
     embed: discord.Embed
     view: discord.ui.View | None
 
-    def kwargs(self) -> dict[str, object]:
+    def kwargs(self) -> EditArgs:
         """Arguments for send/edit; ``view=None`` on an edit removes the buttons."""
         return {"content": None, "embed": self.embed, "view": self.view}
 
-    def send_kwargs(self) -> dict[str, object]:
-        out: dict[str, object] = {"embed": self.embed}
+    def send_kwargs(self) -> SendArgs:
+        out: SendArgs = {"embed": self.embed}
         if self.view is not None:
             out["view"] = self.view
         return out
+
+
+class EditArgs(TypedDict):
+    """The keyword arguments of an edit that replaces a message's content."""
+
+    content: None
+    embed: discord.Embed
+    view: discord.ui.View | None
+
+
+class SendArgs(TypedDict, total=False):
+    """The keyword arguments of a new message (no ``view`` when it has no buttons)."""
+
+    embed: discord.Embed
+    view: discord.ui.View
 
 
 def _clip(text: str, limit: int) -> str:
@@ -75,7 +91,7 @@ def make_embed(view: View) -> discord.Embed:
     )
 
 
-def make_item(button: Button, row: int) -> discord.ui.Item[discord.ui.View] | None:
+def make_item(button: Button, row: int) -> discord.ui.Item[Any] | None:
     label = _clip(button.label, MAX_LABEL) or "·"
     if button.url:
         return discord.ui.Button(label=label, url=button.url, row=row, disabled=button.disabled)

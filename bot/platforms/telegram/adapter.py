@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Protocol
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any, Protocol
 
 from telegram import CallbackQuery, Message, Update, User
 from telegram.constants import ChatType
@@ -24,7 +24,8 @@ from bot.views.i18n import normalize_language, t
 from bot.views.model import Audience, View
 
 log = logging.getLogger(__name__)
-Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]
+# What python-telegram-bot's handlers take: a coroutine function of (update, context).
+Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 
 # Verbs whose first command word is passed on as the action's arg.
 _ARG_VERBS = {Verb.NEW, Verb.LANGUAGE, Verb.LEADERBOARD, Verb.VERIFY}
@@ -179,7 +180,11 @@ class TelegramAdapter:
         private = message is None or message.chat.type == ChatType.PRIVATE
         if private:
             self.outbox.user_opened(actor.user_id)
-        chat_id = self.outbox.rooms.get(room_id, "") if private else str(message.chat.id)
+        chat_id = (
+            self.outbox.rooms.get(room_id, "")
+            if message is None or private
+            else str(message.chat.id)
+        )
         action = Action(actor, verb, chat_id=chat_id, room_id=room_id, round_no=round_no, arg=arg)
         outcome = await self.manager.handle(action)
         if outcome.ok:

@@ -37,7 +37,8 @@ CONCURRENT_UPDATES = 16
 
 
 def adapter_of(application: Application) -> TelegramAdapter:
-    return application.bot_data[ADAPTER_KEY]  # type: ignore[no-any-return]
+    adapter: TelegramAdapter = application.bot_data[ADAPTER_KEY]
+    return adapter
 
 
 async def open_adapter(app: Application) -> None:
