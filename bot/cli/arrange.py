@@ -1,4 +1,4 @@
-"""``python -m bot arrange``: suggest arrangements, JSON Lines in and out (JUDGE.md).
+"""``thirteen arrange``: suggest arrangements, JSON Lines in and out (docs/judge.md).
 
 Input line: ``{"cards": [13 tokens, 16 for 多三张], "preset": "classic",
 "options": {...}, "players": 4, "top": 3}``. Output line: ``{"ok": true,
@@ -9,67 +9,73 @@ status 0 when every line was ok, else 2.
 
 from __future__ import annotations
 
-import json
-import sys
-from collections.abc import Iterable
-from typing import Any, TextIO
+from collections.abc import Iterable, Sequence
+from typing import IO, Any
 
 from bot.rules import CardError, OptionError, make_rules, parse_card
 from bot.rules.cards import check_deck
 
+from .jsonl import InputError, handle_lines, main_loop, shown
+
 FIELDS = ("cards", "preset", "options", "players", "top")
 
+DESCRIPTION = """Suggest arrangements of one hand of Thirteen Water: one JSON object per
+input line (the cards, the preset, the options, the number of players and
+how many suggestions), one JSON object per output line with the special hand
+the cards make, if any, and the best arrangements, best first, each with its
+lane categories and its expected points. A line that cannot be answered gets
+{"ok": false, "error": "..."} and the rest still run; the exit status is 0
+when every line was ok, else 2. The format is in docs/judge.md of the source
+tree."""
 
-class LineError(ValueError):
-    """A line that cannot be answered; the message is the reply."""
+EPILOG = """example:
+  echo '{"cards": ["As","Ah","Kd","Kc","Qs","Js","Ts","9h","8h","7c","5d","4d","2s"], \
+"preset": "classic", "top": 2}' | thirteen arrange"""
 
 
 def _int_field(obj: dict[str, Any], name: str, default: int, low: int, high: int) -> int:
     v = obj.get(name, default)
     if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
-        raise LineError(f"{name} must be a whole number from {low} to {high}, not {v!r}")
+        raise InputError(f"{name} must be a whole number from {low} to {high}, not {shown(v)}")
     return v
 
 
-def answer(obj: Any) -> dict[str, Any]:
-    """The output object of one input object (raises LineError)."""
+def answer(obj: dict[str, Any]) -> dict[str, Any]:
+    """The output object of one input object (raises InputError)."""
     from bot.solver import suggest  # imported here so `--help` stays instant
 
-    if not isinstance(obj, dict):
-        raise LineError("each line must be a JSON object")
-    unknown = sorted(set(obj) - set(FIELDS))
+    unknown = sorted(set(obj) - set(FIELDS), key=str)
     if unknown:
-        raise LineError(f"unknown field {unknown[0]!r}; the fields are {', '.join(FIELDS)}")
+        raise InputError(f"unknown field {shown(unknown[0])}; the fields are {', '.join(FIELDS)}")
     if "preset" not in obj:
-        raise LineError("preset is required (classic or extended)")
+        raise InputError("preset is required (classic or extended)")
     options = obj.get("options") or {}
     if not isinstance(options, dict):
-        raise LineError("options must be a JSON object")
+        raise InputError("options must be a JSON object")
     players = _int_field(obj, "players", 4, 2, 5)
     top = _int_field(obj, "top", 3, 1, 20)
     try:
         rules = make_rules(obj["preset"], players, options)
     except OptionError as e:
-        raise LineError(str(e)) from None
+        raise InputError(str(e)) from None
     tokens = obj.get("cards")
     if not isinstance(tokens, list):
-        raise LineError("cards must be a list of card tokens")
+        raise InputError("cards must be a list of card tokens")
     try:
         cards = [parse_card(t) for t in tokens]
     except CardError as e:
-        raise LineError(str(e)) from None
+        raise InputError(str(e)) from None
     want = rules.cards_per_player
     if len(cards) != want:
-        raise LineError(f"a hand has {want} cards at this table, but {len(cards)} were given")
+        raise InputError(f"a hand has {want} cards at this table, but {len(cards)} were given")
     problem = check_deck(cards, rules.deck)
     if problem:
-        raise LineError(f"these cards cannot come from one deck: {problem}")
+        raise InputError(f"these cards cannot come from one deck: {problem}")
     result = suggest(cards, rules, players=players, top=top)
     special = None
     if result.special is not None:
         special = {"name": result.special.hand.value, "points": result.special.points}
     return {
-        "ok": True,
         "special": special,
         "suggestions": [
             {
@@ -82,30 +88,10 @@ def answer(obj: Any) -> dict[str, Any]:
     }
 
 
-def run(lines: Iterable[str], out: TextIO) -> int:
-    all_ok = True
-    for line in lines:
-        if not line.strip():
-            continue
-        try:
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise LineError(
-                    f"the line is not valid JSON ({e.msg} at column {e.colno})"
-                ) from None
-            reply = answer(obj)
-        except ValueError as e:  # LineError, or a hand the solver refuses
-            all_ok = False
-            reply = {"ok": False, "error": str(e)}
-        out.write(json.dumps(reply, ensure_ascii=False) + "\n")
-        out.flush()
-    return 0 if all_ok else 2
+def run(lines: Iterable[bytes | str], out: IO[str] | IO[bytes]) -> int:
+    """Answer every line on ``out``; the exit status."""
+    return handle_lines(lines, answer, out)
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = argv or []
-    if args and args[0] in ("-h", "--help"):
-        print(__doc__.strip())
-        return 0
-    return run(sys.stdin, sys.stdout)
+def main(argv: Sequence[str] | None = None) -> int:
+    return main_loop(answer, argv, "thirteen arrange", DESCRIPTION, EPILOG)

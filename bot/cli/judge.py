@@ -1,4 +1,4 @@
-"""``python -m bot judge``: settle rounds given as JSON Lines (JUDGE.md)."""
+"""``thirteen judge``: settle rounds given as JSON Lines (docs/judge.md)."""
 
 from __future__ import annotations
 
@@ -17,9 +17,10 @@ from bot.rules.cards import Card, check_deck
 from bot.rules.foul import check_foul
 from bot.rules.options import Rules
 
-from .jsonl import InputError, main_loop, rules_from
+from .jsonl import InputError, main_loop, rules_from, shown
 
 LANES = ("head", "middle", "tail")
+MAX_ID_CHARS = 64
 
 
 def _cards(pid: str, tokens: Any, what: str) -> tuple[Card, ...]:
@@ -30,7 +31,7 @@ def _cards(pid: str, tokens: Any, what: str) -> tuple[Card, ...]:
         try:
             out.append(parse_card(t))
         except CardError:
-            raise InputError(f"player {pid}: unknown card token {t!r}") from None
+            raise InputError(f"player {pid}: unknown card token {shown(t)}") from None
     return tuple(out)
 
 
@@ -40,6 +41,8 @@ def _hand(p: Any, rules: Rules) -> PlayerHand:
     if "id" not in p or not isinstance(p["id"], (str, int)) or isinstance(p["id"], bool):
         raise InputError("each player needs an id")
     pid = str(p["id"])
+    if len(pid) > MAX_ID_CHARS:
+        raise InputError(f"a player id is longer than {MAX_ID_CHARS} characters")
     declare = p.get("declare", False)
     if not isinstance(declare, bool):
         raise InputError(f"player {pid}: declare must be true or false")
@@ -95,7 +98,7 @@ def judge(obj: dict[str, Any]) -> dict[str, Any]:
         if banker is None:
             raise InputError("banker mode is on: name the banker's id in banker")
         if str(banker) not in ids:
-            raise InputError(f"the banker {banker!r} is not one of the players")
+            raise InputError(f"the banker {shown(banker)} is not one of the players")
         banker = str(banker)
     elif banker is not None:
         raise InputError("a banker is named but the banker option is off")
@@ -105,11 +108,26 @@ def judge(obj: dict[str, Any]) -> dict[str, Any]:
     escaped = [str(e) for e in escaped]
     for e in escaped:
         if e not in ids:
-            raise InputError(f"the escaped player {e!r} is not one of the players")
+            raise InputError(f"the escaped player {shown(e)} is not one of the players")
     if len(set(escaped)) != len(escaped):
         raise InputError("a player is listed as escaped twice")
     return settle(hands, rules, banker=banker, escaped=escaped).to_json()
 
 
+DESCRIPTION = """Settle rounds of Thirteen Water: one JSON object per input line (the
+preset, the options and each player's head, middle and tail, or 13 cards
+declared as a special hand), one JSON object per output line with each
+player's lanes, every pair's score and the totals. A line that cannot be
+settled gets {"ok": false, "error": "..."} and the rest still run; the exit
+status is 0 when every line was ok, else 2. The format, with worked
+examples, is in docs/judge.md of the source tree."""
+
+EPILOG = """example (A's three lanes all beat B's: a scoop, doubled):
+  echo '{"preset": "classic", "players": [{"id": "A", "head": ["As","Ah","Ad"], \
+"middle": ["Ks","Kh","Kd","2c","2d"], "tail": ["Qs","Js","Ts","9s","8s"]}, {"id": "B", \
+"head": ["3h","4c","6d"], "middle": ["5s","5h","7d","7c","Jc"], \
+"tail": ["2h","7h","9h","Th","Jh"]}]}' | thirteen judge"""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    return main_loop(judge)
+    return main_loop(judge, argv, "thirteen judge", DESCRIPTION, EPILOG)

@@ -1,4 +1,4 @@
-"""``python -m bot judge``: the JUDGE.md example exactly, and every error case."""
+"""``python -m bot judge``: the docs/judge.md example exactly, and every error case."""
 
 import io
 import json
@@ -92,7 +92,7 @@ def test_errors_are_per_line_and_exit_status_is_2():
     code, out = run_cli([EXAMPLE_IN, "not json", EXAMPLE_IN])
     assert code == 2
     assert [o["ok"] for o in out] == [True, False, True]
-    assert out[1]["error"] == "the line is not valid JSON"
+    assert out[1]["error"] == "the line is not valid JSON (Expecting value at column 1)"
 
 
 def _with(change):
