@@ -1,4 +1,4 @@
-"""Cards, tokens and decks (牌与牌组), RULES.md §1.
+"""Cards, tokens and decks (牌与牌组), docs/rules.md §1.
 
 A card is a small immutable value: a rank 2..14 (A = 14) and a suit letter
 ``s h d c``; jokers (鬼, 大小王) are rank 15 (small, ``SJ``) and 16 (big,
@@ -94,7 +94,7 @@ def parse_rank(text: str) -> int:
 
 
 def parse_card(token: str) -> Card:
-    """Parse one token of RULES.md §1 notation (letters case-insensitive)."""
+    """Parse one token of docs/rules.md §1 notation (letters case-insensitive)."""
     if not isinstance(token, str):
         raise CardError(f"card token must be text, got {token!r}")
     t = token.strip().upper()

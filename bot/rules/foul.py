@@ -1,4 +1,4 @@
-"""Arrangement validity (相公 / 倒水), RULES.md §3: head ≤ middle ≤ tail."""
+"""Arrangement validity (相公 / 倒水), docs/rules.md §3: head ≤ middle ≤ tail."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Lane evaluation (牌型), RULES.md §2: the comparison key of a 3- or 5-card lane.
+"""Lane evaluation (牌型), docs/rules.md §2: the comparison key of a 3- or 5-card lane.
 
 Wild cards are jokers (always wild) and, under 百变, the cards of the wild
 rank, which may stand for themselves (then they are natural) or for any
@@ -174,6 +174,6 @@ _POINTS = {
 
 
 def lane_points(lane: Lane, value: LaneValue | Category) -> int:
-    """What a lane wins when it wins (RULES.md §4 table; both presets)."""
+    """What a lane wins when it wins (docs/rules.md §4 table; both presets)."""
     cat = value.category if isinstance(value, LaneValue) else value
     return _POINTS[Lane(lane)].get(cat, 1)

@@ -1,4 +1,4 @@
-"""Presets and room options (玩法与房间设置), RULES.md §6.
+"""Presets and room options (玩法与房间设置), docs/rules.md §6.
 
 ``Rules`` is the one immutable description of how a table plays. It is built
 from a preset plus overrides and validated: a forbidden combination raises
@@ -17,12 +17,12 @@ from .cards import SUITS, DeckSpec, parse_rank, rank_char
 
 
 class Preset(StrEnum):
-    CLASSIC = "classic"  # seed 000
-    EXTENDED = "extended"  # seeds 001 + 002
+    CLASSIC = "classic"  # source A
+    EXTENDED = "extended"  # sources B + C
 
 
 class Wheel(StrEnum):
-    SECOND = "second"  # A-2-3-4-5 is the second highest straight (seed 000)
+    SECOND = "second"  # A-2-3-4-5 is the second highest straight (source A)
     LOW = "low"  # ordinary poker order: 5-4-3-2-A lowest
 
 
@@ -32,7 +32,7 @@ class DealStyle(StrEnum):
 
 
 class OptionError(ValueError):
-    """An option value or combination that RULES.md §6 does not allow.
+    """An option value or combination that docs/rules.md §6 does not allow.
 
     ``str(e)`` is the English sentence (the judge prints it); ``key`` and
     ``params`` let a chat show the reason from its message catalog
@@ -56,8 +56,8 @@ SETTLEMENT_OPTIONS = (
     "escape_penalty",
     "base",
 )
-# Options we add beyond JUDGE.md's list: the 多三张 variant and the house
-# defaults of the special-hand table, which RULES.md says must be configurable.
+# Options we add beyond docs/judge.md's list: the 多三张 variant and the house
+# defaults of the special-hand table, which docs/rules.md says must be configurable.
 EXTRA_OPTIONS = ("extra_three", "special_points")
 # Options that only the table uses (dealing, timing, random wild rank).
 TABLE_OPTIONS = ("arrange_seconds", "deal_style", "random_wild_rank", "language")
@@ -228,7 +228,7 @@ def make_rules(
 
 
 def validate(r: Rules) -> None:
-    """Refuse every combination RULES.md §6 forbids, with the reason."""
+    """Refuse every combination docs/rules.md §6 forbids, with the reason."""
     if not 2 <= r.players <= 5:
         raise OptionError(
             f"a table has 2 to 5 players, not {r.players}", "players_range", players=r.players

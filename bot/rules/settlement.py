@@ -1,4 +1,4 @@
-"""Settlement (比牌与计分), RULES.md §4: pairwise lanes, scoops (打枪),
+"""Settlement (比牌与计分), docs/rules.md §4: pairwise lanes, scoops (打枪),
 home runs (全垒打), special hands, banker mode and the escape penalty."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Inputs and outputs of settlement (比牌与计分), RULES.md §4."""
+"""Inputs and outputs of settlement (比牌与计分), docs/rules.md §4."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ class PlayerHand:
 @dataclass(frozen=True, slots=True)
 class LaneResult:
     category: Category
-    points: int  # what this lane wins when it wins (RULES.md §4 table)
+    points: int  # what this lane wins when it wins (docs/rules.md §4 table)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +60,7 @@ class Settlement:
     totals: dict[str, int]  # after the escape penalty
 
     def to_json(self) -> dict[str, Any]:
-        """The JUDGE.md output object (without "ok")."""
+        """The docs/judge.md output object (without "ok")."""
         return {
             "players": [
                 {

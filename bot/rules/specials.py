@@ -1,4 +1,4 @@
-"""Special hands (报道 / 特殊牌型), RULES.md §5.
+"""Special hands (报道 / 特殊牌型), docs/rules.md §5.
 
 ``detect_special`` finds the highest special a 13-card hand may declare
 under a table's rules. Wild cards (jokers; the wild rank's cards when they
@@ -7,7 +7,7 @@ loses to the same special made naturally; in ``classic`` a hand holding a
 joker cannot declare, except six of a kind (六同), and other specials must be
 made without a wild card standing for another card.
 
-**Decisions** (RULES.md is silent):
+**Decisions** (the sources are silent; docs/rules.md §5 lists them all):
 - A straight flush lane counts as a straight for three straights and as a
   flush for three flushes (the property is of the cards, not the category).
 - For six of a kind a wild card may stand for the sixth card in ``classic``

@@ -23,7 +23,7 @@ class Lane(IntEnum):
 
 class Category(IntEnum):
     """Hand categories; a higher value is stronger. Head lanes use only
-    THREE_OF_A_KIND, ONE_PAIR and HIGH_CARD (RULES.md §2)."""
+    THREE_OF_A_KIND, ONE_PAIR and HIGH_CARD (docs/rules.md §2)."""
 
     HIGH_CARD = 1  # 乌龙 / 散牌
     ONE_PAIR = 2  # 一对
@@ -38,12 +38,12 @@ class Category(IntEnum):
 
     @property
     def slug(self) -> str:
-        """The JUDGE.md name: ``three_of_a_kind``."""
+        """The docs/judge.md name: ``three_of_a_kind``."""
         return self.name.lower()
 
 
 class SpecialHand(StrEnum):
-    """The 13-card special hands (报道), RULES.md §5, in the order of the table."""
+    """The 13-card special hands (报道), docs/rules.md §5, in the order of the table."""
 
     SUPREME_DRAGON = "supreme_dragon"  # 至尊青龙
     DRAGON = "dragon"  # 一条龙
@@ -64,13 +64,13 @@ class SpecialHand(StrEnum):
 
     @property
     def order(self) -> int:
-        """1 = strongest, as in RULES.md §5."""
+        """1 = strongest, as in docs/rules.md §5."""
         return list(SpecialHand).index(self) + 1
 
 
 @dataclass(frozen=True, slots=True, order=True)
 class LaneValue:
-    """The comparison key of one lane (RULES.md §2, §3).
+    """The comparison key of one lane (docs/rules.md §2, §3).
 
     Ordered exactly as the rules compare lanes: category, then the rank list
     (a longer list wins when one is a prefix of the other, which is how a

@@ -1,4 +1,4 @@
-"""Lane strength codes: every lane key of RULES.md §2 as one int64.
+"""Lane strength codes: every lane key of docs/rules.md §2 as one int64.
 
 A code orders lanes exactly as ``bot.rules.evaluate_lane``'s ``LaneValue``
 does (category, rank list with the head-vs-middle prefix rule, added-suit

@@ -12,7 +12,7 @@ Model (documented again in BENCHMARKS.md):
    lane distributions (sorted arrays; built lazily, cached per process).
 2. Per lane, for a lane code c: P(win) = share of opponent lanes below c,
    P(tie) = share equal, P(lose) = the rest; the points won are c's own lane
-   points (RULES.md §4), the points lost are the mean points of the opponent
+   points (docs/rules.md §4), the points lost are the mean points of the opponent
    lanes above c. The separable part, E = P(win)·points − E[points lost],
    is summed over the lanes to rank all legal splits.
 3. The best rows (``RERANK`` in api) are re-ranked by the expectation against

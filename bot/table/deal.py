@@ -1,4 +1,4 @@
-"""Shuffling, the published deck hash, dice and dealing (RULES.md §7.2).
+"""Shuffling, the published deck hash, dice and dealing (docs/rules.md §7.2).
 
 The deck is shuffled with ``secrets`` randomness. At the deal the table shows
 ``sha256(deck_text + ":" + salt)`` where ``deck_text`` is the shuffled card

@@ -1,4 +1,4 @@
-"""Room options as the owner sets them (RULES.md §6), and the Rules of a round.
+"""Room options as the owner sets them (docs/rules.md §6), and the Rules of a round.
 
 A room stores its preset and the owner's overrides as a JSON-ready dict.
 Every change is validated through ``bot.rules.make_rules``; the

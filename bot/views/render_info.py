@@ -68,7 +68,7 @@ def _table_rules(state: dict[str, Any] | None, preset: str) -> Rules:
 def rules_view(lang: str, state: dict[str, Any] | None, chat_id: str = "") -> View:
     preset = state["preset"] if state else Preset.CLASSIC.value
     rules = _table_rules(state, preset)
-    # The specials this table plays, in RULES.md order, at its own points.
+    # The specials this table plays, in docs/rules.md order, at its own points.
     specials = [
         f"{t(lang, f'special.{hand.value}')} {points}"
         for hand in SpecialHand

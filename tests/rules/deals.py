@@ -36,7 +36,7 @@ class Table:
 
 
 def random_table(rng: random.Random) -> Table:
-    """Any option combination RULES.md §6 allows."""
+    """Any option combination docs/rules.md §6 allows."""
     preset = rng.choice(["classic", "extended"])
     players = rng.choice([2, 3, 4, 4, 5] if preset == "classic" else [2, 3, 4, 4])
     opts: dict[str, Any] = {

@@ -1,6 +1,6 @@
-"""An independent reference of RULES.md §2-§3 (lane keys, foul check), for tests only.
+"""An independent reference of docs/rules.md §2-§3 (lane keys, foul check), for tests only.
 
-Written from RULES.md alone, without reading bot/rules/lanes.py or foul.py, and
+Written from docs/rules.md alone, without reading bot/rules/lanes.py or foul.py, and
 deliberately brute force: a lane holding jokers or wild-rank cards (百变) is
 evaluated by trying every substitution of every wild card (jokers by any of
 the 52 cards, wild-rank cards also by themselves) and keeping the maximum of
@@ -8,7 +8,7 @@ the 52 cards, wild-rank cards also by themselves) and keeping the maximum of
 
 Keys are plain tuples compared with Python's tuple order, which already has
 the "a longer rank list wins when one is a prefix of the other" rule that
-compares a 3-card head with a 5-card middle (RULES.md §3). Only the ORDER of
+compares a 3-card head with a 5-card middle (docs/rules.md §3). Only the ORDER of
 keys is meant to match the engine, never their representation.
 """
 
@@ -89,7 +89,7 @@ def concrete5(cards: Sequence[Plain], rules: Rules | _Ctx) -> tuple[int, tuple[i
     shape, order = _grouped(ranks)
     suits = {s for _, s in cards}
     sixty_five = rules.added_suit is not None
-    # Outside the 65-card deck a flush has five different ranks (RULES.md §2).
+    # Outside the 65-card deck a flush has five different ranks (docs/rules.md §2).
     flush = len(suits) == 1 and (len(shape) == 5 or sixty_five)
     added_flag = 0 if flush and rules.added_suit in suits else 1
     sv = straight_value(ranks, rules.wheel)
@@ -141,7 +141,7 @@ def _substitutions(fixed: Sequence[Plain], m: int) -> Iterator[tuple[Plain, ...]
 
 
 def lane_key(cards: Sequence[Card], rules: Rules, *, full_52: bool = False) -> Key:
-    """The comparison key of a 3- or 5-card lane (RULES.md §2): the best
+    """The comparison key of a 3- or 5-card lane (docs/rules.md §2): the best
     (category, ranks, not_added_suit, -wilds) over every substitution."""
     if len(cards) not in (3, 5):
         raise ValueError("a lane has 3 or 5 cards")
@@ -184,7 +184,7 @@ TAIL_POINTS = {FIVE: 10, STRAIGHT_FLUSH: 5, QUADS: 4}
 
 
 def lane_points(lane: int, category: int) -> int:
-    """What a lane wins when it wins (RULES.md §4 table); lane 0/1/2 = head/middle/tail."""
+    """What a lane wins when it wins (docs/rules.md §4 table); lane 0/1/2 = head/middle/tail."""
     table = (HEAD_POINTS, MIDDLE_POINTS, TAIL_POINTS)[lane]
     return table.get(category, 1)
 
@@ -192,7 +192,7 @@ def lane_points(lane: int, category: int) -> int:
 def is_fouled(
     head: Sequence[Card], middle: Sequence[Card], tail: Sequence[Card], rules: Rules
 ) -> bool:
-    """head <= middle <= tail on the full key (joker tie-break included), RULES.md §3."""
+    """head <= middle <= tail on the full key (joker tie-break included), docs/rules.md §3."""
     h, m, t = lane_key(head, rules), lane_key(middle, rules), lane_key(tail, rules)
     return h > m or m > t
 

@@ -1,6 +1,6 @@
-"""An independent reference of RULES.md §4 + §6 settlement, for tests only.
+"""An independent reference of docs/rules.md §4 + §6 settlement, for tests only.
 
-Written without reading bot/rules/settlement.py. Produces the JUDGE.md output
+Written without reading bot/rules/settlement.py. Produces the docs/judge.md output
 object (without "ok") so it can be compared with both `python -m bot judge`
 and `bot.rules.settle(...).to_json()`.
 """
@@ -25,7 +25,7 @@ class Seat:
 
 
 def _special_vs_special(sa: tuple[str, int, bool], sb: tuple[str, int, bool]) -> int:
-    """a's score against b when both declared (RULES.md §4, not banker mode)."""
+    """a's score against b when both declared (docs/rules.md §4, not banker mode)."""
     (na, pa, nat_a), (nb, pb, nat_b) = sa, sb
     if pa != pb:
         return pa if pa > pb else -pb
@@ -73,7 +73,7 @@ def _pair(
 def settle_ref(
     seats: Sequence[Seat], rules: Rules, banker: str | None = None, escaped: Sequence[str] = ()
 ) -> dict:
-    """The JUDGE.md output object for these seats (lanes already legal)."""
+    """The docs/judge.md output object for these seats (lanes already legal)."""
     if not rules.banker:
         banker = None
     keys = {s.id: [lane_key(c, rules) for c in s.lanes] for s in seats if s.special is None}

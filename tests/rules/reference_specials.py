@@ -1,4 +1,4 @@
-"""An independent reference of RULES.md §5 (special hands, 报道), for tests only.
+"""An independent reference of docs/rules.md §5 (special hands, 报道), for tests only.
 
 Written without reading bot/rules/specials.py. Explicit search: for every way
 the wild-rank cards split into "stand for themselves" and "stand for another
@@ -72,7 +72,7 @@ WINDOWS3 = [(14, 2, 3)] + [tuple(range(lo, lo + 3)) for lo in range(2, 13)]
 WINDOWS5 = [(14, 2, 3, 4, 5)] + [tuple(range(lo, lo + 5)) for lo in range(2, 11)]
 # Group sizes of the pair/trips specials (a group is cards of one rank; one rank
 # may hold several groups: a quad counts as two pairs or trips + a single, trips
-# as a pair + a single, RULES.md §5).
+# as a pair + a single, docs/rules.md §5).
 GROUPS = {
     "three_quads": (4, 4, 4, 1),
     "double_full_house": (3, 3, 2, 2, 2, 1),
@@ -230,7 +230,7 @@ def detect(cards: Sequence[Card], rules: Rules) -> tuple[str, int, bool] | None:
     """(name, points, natural) of the highest special these 13 cards may declare, or None.
 
     classic: only natural specials, except six of a kind (never natural);
-    extended: jokers / wild cards may complete any special (RULES.md §5)."""
+    extended: jokers / wild cards may complete any special (docs/rules.md §5)."""
     if len(cards) != 13:
         raise ValueError("a special hand has 13 cards")
     table = points_table(rules)

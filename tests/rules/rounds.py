@@ -1,5 +1,5 @@
 """Random rounds for the differential tests, in three shapes: reference seats,
-engine PlayerHands and a JUDGE.md input line, all describing the same round."""
+engine PlayerHands and a docs/judge.md input line, all describing the same round."""
 
 from __future__ import annotations
 
@@ -159,7 +159,7 @@ def json_diff(want, got, path: str = "") -> list[str]:
 
 
 def seats_from_line(line: dict):
-    """(rules, seats, banker, escaped) of a JUDGE.md input line, for the reference."""
+    """(rules, seats, banker, escaped) of a docs/judge.md input line, for the reference."""
     from bot.rules import make_rules, parse_cards
 
     rules = make_rules(line["preset"], len(line["players"]), line.get("options") or {})

@@ -1,4 +1,4 @@
-"""Hand-worked rounds for every rule of RULES.md §4, through ``python -m bot judge``.
+"""Hand-worked rounds for every rule of docs/rules.md §4, through ``python -m bot judge``.
 
 Each expected output below was worked out by hand (the arithmetic is in the
 comments); the same rounds are also run through the independent reference so
@@ -111,7 +111,7 @@ B_TIE_LANES = lanes("one_pair:1", "two_pair:1", "two_pair:1")
 C_MID = hand("C", "6h 7h 9c", "8h 8d Td Jc Kc", "Jh Js Ah Ad 2c")  # high / pair 8 / two pair A J
 C_MID_LANES = lanes("high_card:1", "one_pair:1", "two_pair:1")
 
-# The escape round: settles to A 5, B 8, C -7, D -6 (seed 001's numbers). No lane ties.
+# The escape round: settles to A 5, B 8, C -7, D -6 (source B's numbers). No lane ties.
 #   A-B: head K T 9 > 5 4 3 (+1), two pair > high (+1), two pair < quad 6 (-4)   = -2
 #   A-C: A wins all three with 1-point lanes, scoop: 3 x 2                       = +6
 #   A-D: K T 9 < K Q J (-1), two pair > high (+1), A A 8 8 > pair 4 (+1)         = +1
@@ -389,7 +389,7 @@ EXAMPLES: dict[str, tuple[dict, dict]] = {
             [pair("A", "B", None, None, 3)],
         ),
     ),
-    # Escape, seed 001: A 5, B 8, C -7, D -6; C leaves: pays D's 6, then 10 -> -23, D 0.
+    # Escape, source B: A 5, B 8, C -7, D -6; C leaves: pays D's 6, then 10 -> -23, D 0.
     "escape_seed_example": (
         line("extended", ESCAPE_PLAYERS, escaped=["C"]),
         escape_out({"A": 5, "B": 8, "C": -23, "D": 0}),

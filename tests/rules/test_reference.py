@@ -1,4 +1,4 @@
-"""The reference itself against the statements of RULES.md (so the differential
+"""The reference itself against the statements of docs/rules.md (so the differential
 tests compare the engine with something that is right on the documented cases)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Settlement: worked examples of RULES.md §4 and invariants (hypothesis)."""
+"""Settlement: worked examples of docs/rules.md §4 and invariants (hypothesis)."""
 
 import random
 

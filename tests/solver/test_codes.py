@@ -74,7 +74,7 @@ def test_vectorized_subsets_match_single_lanes(name: str) -> None:
         ("Ks Qh 2d", "Kc Qd 3h 4s 5c"),  # high-card head vs middle: prefix rule
         ("Ah Ad BJ", "Ac Ah Ad"),  # natural beats wild
         ("Ac Ah Ad Ks BJ", "Ac Ah Ad As Ks"),  # A A A A > A A A 🃏
-        ("3h 3d 3s BJ SJ", "3c 3h 3d 3s BJ"),  # seed 002 chain
+        ("3h 3d 3s BJ SJ", "3c 3h 3d 3s BJ"),  # source C chain
         ("Ac Ah Ad BJ 2c", "3c 3h 3d 3s BJ"),  # five of a kind beats four
         ("Th Jh Qh Kh BJ", "Td Jd Qd Kd Ad"),  # natural royal flush beats a joker one
     ],
