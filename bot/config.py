@@ -3,19 +3,64 @@
 Every setting is listed, with a comment, in ``.env.example``. Secrets
 (tokens, database passwords) are SecretStr: they never appear in logs or
 reprs.
+
+Every value is checked when the settings are read, before a command creates
+anything: :func:`load_settings` turns a bad value into a
+:class:`SettingsError` whose lines each name the setting, what was given
+(never a secret) and the values allowed.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
-from pydantic import SecretStr
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+LANGUAGES = ("zh-Hans", "zh-Hant", "en")
+PRESETS = ("classic", "extended")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+# The arranging time a room accepts (the owner's setting and ARRANGE_SECONDS).
+MIN_ARRANGE_SECONDS = 15
+MAX_ARRANGE_SECONDS = 900
+DATABASE_SCHEMES = ("sqlite", "postgresql", "postgresql+psycopg")
+SOLVER_MODEL_HANDS = "THIRTEEN_SOLVER_MODEL_HANDS"
+SECRET_FIELDS = ("telegram_token", "telegram_webhook_secret", "discord_token")
+
+
+class SettingsError(ValueError):
+    """Settings that cannot be used; ``str(e)`` is one line per bad setting."""
+
+
+def _whole(value: Any, low: int, high: int, what: str) -> int:
+    text = str(value).strip()
+    if not text.isascii() or not text.lstrip("-").isdigit() or len(text) > 21:
+        raise ValueError(f"must be {what}")
+    number = int(text)
+    if not low <= number <= high:
+        raise ValueError(f"must be {what}")
+    return number
+
+
+def check_database_url(url: str) -> str:
+    """A database URL the storage can open (by its scheme); ValueError if not."""
+    text = url.strip()
+    scheme = text.partition("://")[0].lower() if "://" in text else ""
+    if scheme not in DATABASE_SCHEMES:
+        raise ValueError(
+            "must be sqlite:///<file> or postgresql+psycopg://<user>:<password>@<host>/<db>"
+        )
+    return text
 
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
-        env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        env_ignore_empty=True,
+        populate_by_name=True,
     )
 
     # storage
@@ -41,9 +86,126 @@ class Settings(BaseSettings):
     reminder_seconds: int = 30  # remind this long before the deadline
     showdown_step_seconds: float = 1.5  # pause between revealed lanes
 
+    # solver: random hands dealt to build an opponent model (fewer: faster, rougher)
+    solver_model_hands: int = Field(default=1000, validation_alias=SOLVER_MODEL_HANDS)
+
     log_level: str = "INFO"
+
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _database_url(cls, v: Any) -> str:
+        return check_database_url(str(v))
+
+    @field_validator("telegram_base_url", "telegram_base_file_url", "telegram_webhook_url")
+    @classmethod
+    def _http_url(cls, v: str | None) -> str | None:
+        if v is not None and not v.startswith(("https://", "http://")):
+            raise ValueError("must be an http:// or https:// URL")
+        return v
+
+    @field_validator("telegram_webhook_port", mode="before")
+    @classmethod
+    def _port(cls, v: Any) -> int:
+        return _whole(v, 1, 65535, "a port number from 1 to 65535")
+
+    @field_validator("discord_guild_id", mode="before")
+    @classmethod
+    def _guild(cls, v: Any) -> int | None:
+        if v is None:
+            return None
+        return _whole(v, 1, 2**64 - 1, "a server id (a whole number of up to 20 digits), or empty")
+
+    @field_validator("default_language", mode="before")
+    @classmethod
+    def _language(cls, v: Any) -> str:
+        for lang in LANGUAGES:
+            if str(v).strip().lower() == lang.lower():
+                return lang
+        raise ValueError(f"must be one of {', '.join(LANGUAGES)}")
+
+    @field_validator("default_preset", mode="before")
+    @classmethod
+    def _preset(cls, v: Any) -> str:
+        text = str(v).strip().lower()
+        if text not in PRESETS:
+            raise ValueError(f"must be one of {', '.join(PRESETS)}")
+        return text
+
+    @field_validator("arrange_seconds", mode="before")
+    @classmethod
+    def _arrange(cls, v: Any) -> int:
+        return _whole(
+            v,
+            MIN_ARRANGE_SECONDS,
+            MAX_ARRANGE_SECONDS,
+            f"a whole number of seconds from {MIN_ARRANGE_SECONDS} to {MAX_ARRANGE_SECONDS}",
+        )
+
+    @field_validator("reminder_seconds", mode="before")
+    @classmethod
+    def _reminder(cls, v: Any) -> int:
+        return _whole(
+            v,
+            0,
+            MAX_ARRANGE_SECONDS,
+            f"a whole number of seconds from 0 (no reminder) to {MAX_ARRANGE_SECONDS}",
+        )
+
+    @field_validator("showdown_step_seconds", mode="before")
+    @classmethod
+    def _step(cls, v: Any) -> float:
+        try:
+            step = float(str(v).strip())
+        except ValueError:
+            step = -1.0
+        if not 0 <= step <= 60:  # also refuses nan
+            raise ValueError("must be a number of seconds from 0 to 60")
+        return step
+
+    @field_validator("solver_model_hands", mode="before")
+    @classmethod
+    def _model_hands(cls, v: Any) -> int:
+        return _whole(v, 50, 100_000, "a whole number of hands from 50 to 100000")
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _log_level(cls, v: Any) -> str:
+        text = str(v).strip().upper()
+        if text not in LOG_LEVELS:
+            raise ValueError(f"must be one of {', '.join(LOG_LEVELS)}")
+        return text
+
+
+def _shown(field: str, value: Any) -> str:
+    """What was given, as the error line repeats it: never a secret, and of a
+    database URL only its scheme (the rest may hold a password)."""
+    if field in SECRET_FIELDS:
+        return "(hidden)"
+    text = str(value)
+    if field == "database_url":
+        return text.partition("://")[0] + "://…" if "://" in text else repr(text[:40])
+    return repr(text if len(text) <= 40 else text[:39] + "…")
+
+
+def explain(error: ValidationError) -> str:
+    """One line per bad setting: its name, what was given and what is allowed."""
+    lines = []
+    for e in error.errors():
+        field = str(e["loc"][0]) if e["loc"] else "?"
+        name = SOLVER_MODEL_HANDS if field == "solver_model_hands" else field.upper()
+        reason = e.get("ctx", {}).get("error") or e["msg"]
+        lines.append(f"{name}={_shown(field, e.get('input'))}: {reason}")
+    return "\n".join(lines)
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Read and check the settings; :class:`SettingsError` when one is bad."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as e:
+        raise SettingsError(explain(e)) from None
 
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    return Settings()
+    return load_settings()

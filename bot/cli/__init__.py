@@ -8,7 +8,12 @@ status 2.
 from __future__ import annotations
 
 import argparse
+import sys
 from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.config import Settings
 
 DISTRIBUTION = "thirteen-water-bot"
 
@@ -32,3 +37,23 @@ def command_parser(
     )
     parser.add_argument("--version", action="version", version=f"thirteen {package_version()}")
     return parser
+
+
+def settings_or_exit() -> Settings:
+    """The validated settings; a bad one ends the command here, before
+    anything is created, with one line per bad setting."""
+    from bot.config import SettingsError, get_settings
+
+    try:
+        return get_settings()
+    except SettingsError as e:
+        for line in str(e).splitlines():
+            print(f"thirteen: {line} (.env.example lists every setting)", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def configure_solver(settings: Settings) -> None:
+    """Hand the solver its settings (before it builds a model)."""
+    from bot.solver.model import set_model_hands
+
+    set_model_hands(settings.solver_model_hands)

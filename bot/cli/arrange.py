@@ -15,6 +15,7 @@ from typing import IO, Any
 from bot.rules import CardError, OptionError, make_rules, parse_card
 from bot.rules.cards import check_deck
 
+from . import configure_solver, settings_or_exit
 from .jsonl import InputError, handle_lines, main_loop, shown
 
 FIELDS = ("cards", "preset", "options", "players", "top")
@@ -93,5 +94,9 @@ def run(lines: Iterable[bytes | str], out: IO[str] | IO[bytes]) -> int:
     return handle_lines(lines, answer, out)
 
 
+def _setup() -> None:
+    configure_solver(settings_or_exit())  # THIRTEEN_SOLVER_MODEL_HANDS, from .env too
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    return main_loop(answer, argv, "thirteen arrange", DESCRIPTION, EPILOG)
+    return main_loop(answer, argv, "thirteen arrange", DESCRIPTION, EPILOG, _setup)

@@ -6,21 +6,31 @@ from a checkout: ``thirteen bench rules_bench --n 100000``. Without a name, list
 
 from __future__ import annotations
 
+import argparse
 import runpy
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from . import command_parser
+
 BENCH_DIR = Path.cwd() / "bench"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = list(argv or [])
     scripts = sorted(p.stem for p in BENCH_DIR.glob("*.py") if not p.stem.startswith("_"))
-    if not args or args[0] in ("-h", "--help"):
-        print("benchmarks:", ", ".join(scripts) or f"none found in {BENCH_DIR}")
+    parser = command_parser(
+        "thirteen bench",
+        (__doc__ or "").replace("``", ""),
+        "benchmarks here: " + (", ".join(scripts) or "none (run from a source checkout)"),
+    )
+    parser.add_argument("name", nargs="?", help="the benchmark to run; without it, list them")
+    parser.add_argument("args", nargs=argparse.REMAINDER, help="the benchmark's own arguments")
+    ns = parser.parse_args(list(argv or []))
+    if ns.name is None:
+        print("benchmarks:", ", ".join(scripts) or "none (run from a source checkout)")
         return 0
-    name, rest = args[0], args[1:]
+    name, rest = ns.name, ns.args
     path = next(
         (p for p in (BENCH_DIR / f"{name}.py", BENCH_DIR / f"{name}_bench.py") if p.exists()), None
     )

@@ -195,10 +195,14 @@ def main_loop(
     prog: str,
     description: str,
     epilog: str | None = None,
+    setup: Callable[[], None] | None = None,
 ) -> int:
-    """``thirteen judge`` / ``thirteen arrange``: arguments, then the loop on
-    standard input and output (binary, so no locale can garble a byte)."""
+    """``thirteen judge`` / ``thirteen arrange``: arguments, ``setup``, then
+    the loop on standard input and output (binary, so no locale can garble a
+    byte)."""
     command_parser(prog, description, epilog).parse_args(list(argv or []))
+    if setup is not None:
+        setup()
     try:
         return handle_lines(read_lines(sys.stdin.buffer), handler, sys.stdout.buffer)
     except KeyboardInterrupt:

@@ -7,7 +7,6 @@ which ignores views of other platforms.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import gc
@@ -16,7 +15,8 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 
-from bot.config import Settings, get_settings
+from bot.cli import command_parser, configure_solver, settings_or_exit
+from bot.config import Settings
 from bot.rules import make_rules
 from bot.table.clock import RealClock
 from bot.table.manager import TableManager
@@ -54,8 +54,9 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
     has_dc = settings.discord_token is not None
     if not (has_tg or has_dc):
         print(
-            "Neither TELEGRAM_TOKEN nor DISCORD_TOKEN is set: put at least one in .env "
-            "(see .env.example, docs/telegram.md and docs/discord.md).",
+            "Neither TELEGRAM_TOKEN nor DISCORD_TOKEN is set. To run the bots: "
+            "cp .env.example .env, then put a token in .env "
+            "(docs/telegram.md, docs/discord.md). To play without any token: thirteen play.",
             file=sys.stderr,
         )
         return 2
@@ -140,9 +141,9 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="thirteen run", description=__doc__)
-    parser.parse_args(list(argv or []))
-    settings = get_settings()
+    command_parser("thirteen run", __doc__ or "").parse_args(list(argv or []))
+    settings = settings_or_exit()  # a bad setting stops here, before anything is created
+    configure_solver(settings)
     logging.basicConfig(
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

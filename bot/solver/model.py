@@ -36,7 +36,6 @@ opponents are independent of each other; their special hands are ignored; 多三
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -48,11 +47,17 @@ from bot.rules import Category, Lane, Rules, lane_points
 from .codes import CAT_SHIFT, card_arrays, subset_codes
 from .search import HandEval, Rows, evaluate_hand, legal_rows
 
-MODEL_HANDS = int(os.environ.get("THIRTEEN_SOLVER_MODEL_HANDS", "1000"))
+MODEL_HANDS = 1000  # set_model_hands() changes it (the setting THIRTEEN_SOLVER_MODEL_HANDS)
 BOOTSTRAP_HANDS = MODEL_HANDS // 2  # the first (percentile) pass only seeds the second
 RANDOM_LANES = 20_000
 SEED = 13_13_13
 POOL = 500  # opponent arrangements kept for the exact (correlated) re-rank
+
+
+def set_model_hands(hands: int) -> None:
+    """How many random hands build an opponent model; models built before keep theirs."""
+    global MODEL_HANDS, BOOTSTRAP_HANDS
+    MODEL_HANDS, BOOTSTRAP_HANDS = hands, hands // 2
 
 
 def _points_table(lane: Lane) -> np.ndarray:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.config import MAX_ARRANGE_SECONDS, MIN_ARRANGE_SECONDS
 from bot.rules.cards import parse_rank, rank_char
 from bot.rules.options import OptionError, Preset, Rules, make_rules
 from bot.views.i18n import normalize_language
@@ -40,8 +41,6 @@ ALIASES = {
     "extra3": "extra_three",
 }
 BOOL_OPTIONS = ("scoop_double", "draw_counts_as_scoop", "banker", "escape_penalty", "extra_three")
-MIN_ARRANGE_SECONDS = 15
-MAX_ARRANGE_SECONDS = 900
 
 _TRUE = {"on", "true", "yes", "1", "y", "开", "開"}
 _FALSE = {"off", "false", "no", "0", "n", "关", "關"}

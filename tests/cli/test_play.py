@@ -1,0 +1,194 @@
+"""``thirteen play`` as a person meets it: a real process, typed lines on its
+standard input, Ctrl-C; and the console's pieces in-process (the deadline
+passing while a prompt waits)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.cli import console, play
+from bot.cli.console import LineReader, parse
+from bot.table.actions import Verb
+from bot.table.clock import FakeClock
+from bot.table.manager import TableManager
+from storage.memory import MemoryRepository
+
+ROOT = Path(__file__).resolve().parents[2]
+# Seed 2, 2 players: your cards are numbered
+# [1] K♣ [2] Q♦ [3] J♠ [4] J♥ [5] 10♠ [6] 9♥ [7] 9♣ [8] 8♣ [9] 6♠ [10] 5♠ [11] 4♥ [12] 4♣ [13] 3♣
+GAME = ["--players", "2", "--seed", "2", "--lang", "en", "--step", "0"]
+ENV = {**os.environ, "THIRTEEN_SOLVER_MODEL_HANDS": "200", "PYTHONUNBUFFERED": "1"}
+
+
+def play_cli(lines: list[str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "play", *args],
+        input="".join(line + "\n" for line in lines),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=ENV,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_a_round_with_every_kind_of_bad_line() -> None:
+    proc = play_cli(
+        [
+            "1 1",  # the same card twice
+            "1 2 x 4",  # a word that is not a card number: nothing placed
+            "-1",
+            "0",
+            "99",
+            "a 9",  # no suggestions yet
+            "s weird",
+            "zz",
+            "3 4 1 2 5 6 8 9",  # J J K over Q 10 9 8 6: a foul
+            "c",
+            "r",
+            "g",
+            "a 1",
+            "c",
+            "q",
+        ],
+        *GAME,
+    )
+    out = proc.stdout
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert "Card 1 is twice in that line" in out
+    assert "x is not a card number: the cards are numbered 1 to 13. Nothing was placed." in out
+    for word in ("-1", "0", "99"):
+        assert f"{word} is not a card number" in out
+    assert "No suggestions yet: type g first." in out
+    assert "Sort by rank, suit or count" in out and "Unknown command zz" in out
+    # Nothing of the refused lines was placed: the first lanes shown are the typed ones.
+    first_lanes = out.index("Head (3/3): J♠ J♥ K♣")
+    assert "Head (1/3)" not in out[:first_lanes] and "Head (2/3)" not in out[:first_lanes]
+    assert out.count("Fouled (相公)") == 1  # the reason once, not also in the hand
+    # Terminal words, not chat-button words; no raw option keys echoed.
+    assert "Tap" not in out and "tap" not in out
+    assert "language =" not in out and "arrange_seconds" not in out
+    assert "2 players · classic rules · 120s to arrange" in out
+    # The hand whole once a round, the showdown once.
+    assert out.count("== Your hand · round 1 ==") == 1
+    assert out.count("== Round 1 · result ==") == 1
+    assert out.rstrip().endswith("Bye.")
+
+
+def test_ctrl_c_ends_the_game_at_once_without_a_traceback() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", "play", *GAME],
+        stdin=subprocess.PIPE,  # kept open: the game waits at its prompt
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env=ENV,
+    )
+    assert proc.stdout is not None
+    seen = b""
+    deadline = time.monotonic() + 60
+    while b"s) > " not in seen and time.monotonic() < deadline:
+        seen += os.read(proc.stdout.fileno(), 4096)
+    assert b"s) > " in seen, seen
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=10) == 130  # no Enter needed: standard input stays open
+    assert proc.stderr is not None and proc.stdin is not None
+    rest, err = proc.stdout.read(), proc.stderr.read()
+    assert b"Traceback" not in err and err == b""
+    assert (seen + rest).decode().rstrip().endswith("Bye.")
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        stream.close()
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--rounds", "-3"], "argument --rounds: a whole number from 1 to 10000, not '-3'"),
+        (["--players", "7"], "argument --players: a whole number from 2 to 5, not '7'"),
+        (["--time", "5"], "argument --time: a whole number of seconds from 15 to 900"),
+        (["--db", "bogus://x"], "argument --db: must be sqlite:///<file> or postgresql"),
+        (["--jokers", "9"], "argument --jokers: invalid choice"),
+        (["--bogus"], "unrecognized arguments: --bogus"),
+    ],
+)
+def test_bad_arguments_are_refused_with_one_line(
+    args: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        play.parse_args(args)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+
+
+def test_a_database_that_cannot_be_opened_is_one_line() -> None:
+    proc = play_cli([], "--auto", "--db", "postgresql+psycopg://nobody@127.0.0.1:1/none")
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("thirteen play: the database cannot be used:")
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_auto_rounds_print_showdowns_and_totals(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        play.main(["--auto", "--rounds", "2", "--players", "3", "--seed", "4", "--lang", "en"]) == 0
+    )
+    out = capsys.readouterr().out
+    assert out.count("== Round 1 · result ==") == 1 and out.count("== Round 2 · result ==") == 1
+    assert "Totals after 2 round(s)" in out
+    assert "Deck SHA-256" in out and "Salt:" in out
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("", None),
+        ("1 2, 3", console.Typed(picks=(1, 2, 3))),
+        ("13", console.Typed(picks=(13,))),
+        ("１", console.Typed(problem=("cli.unknown", {"word": "１"}))),  # not an ASCII number
+        ("2 ²", console.Typed(problem=("cli.card_range", {"word": "²", "count": 13}))),
+        ("a 2", console.Typed(verb=Verb.APPLY, arg="1")),
+        ("a 4", console.Typed(problem=("cli.suggestion_range", {"count": 3}))),
+        ("s", console.Typed(verb=Verb.SORT, arg="suit")),
+        ("C", console.Typed(verb=Verb.CONFIRM)),
+        ("c now", console.Typed(problem=("cli.unknown", {"word": "c"}))),
+    ],
+)
+def test_typed_lines(line: str, expected: console.Typed | None) -> None:
+    assert parse(line, 13, 3) == expected
+
+
+async def test_the_deadline_closes_a_waiting_prompt(capsys: pytest.CaptureFixture[str]) -> None:
+    clock = FakeClock(1_700_000_000.0)
+    repo = MemoryRepository()
+    await repo.init()
+    mgr = TableManager(repo, clock=clock, arrange_seconds=30, default_language="en")
+    con = play.Console(mgr, "en")
+    mgr.set_sink(con.sink)
+    await mgr.start()
+    args = play.parse_args(["--players", "2", "--lang", "en", "--time", "30"])
+    assert await con.setup(args, seats_for_you=True)
+    assert (await con.send(Verb.START, button=True)).ok
+    read_end, write_end = os.pipe()  # nothing is ever typed
+    with os.fdopen(read_end, "rb") as stream:
+        reader = LineReader(stream)
+        task = asyncio.create_task(play.arrange_round(con, reader))
+        await asyncio.sleep(0.3)
+        assert not task.done()  # waiting at the prompt
+        await clock.advance(31)  # the deadline: the table arranges the hand
+        assert await asyncio.wait_for(task, 5) is True
+        os.close(write_end)
+    out = capsys.readouterr().out
+    assert "Time is up: the table arranged your hand." in out
+    assert "Arranged by the table" in out
+    await mgr.stop()
+    await repo.close()
