@@ -233,6 +233,14 @@ def validate(r: Rules) -> None:
         raise OptionError(
             f"a table has 2 to 5 players, not {r.players}", "players_range", players=r.players
         )
+    # Modes that fix the number of players first: their reason is the one to give.
+    if r.banker:
+        if r.preset is not Preset.CLASSIC:
+            raise OptionError("banker mode (坐庄) is a classic-preset mode", "banker_classic")
+        if r.players != 4:
+            raise OptionError("banker mode (坐庄) needs exactly 4 players", "banker_four")
+    if r.extra_three and r.players > 3:
+        raise OptionError("多三张 (16 cards each) is for 2 or 3 players", "extra_three_players")
     if r.players == 5 and r.preset is not Preset.CLASSIC:
         raise OptionError(
             "5 players (the 65-card deck) are played in the classic preset only", "five_classic"
@@ -252,16 +260,10 @@ def validate(r: Rules) -> None:
     if r.players == 5 and r.wild_rank is not None:
         raise OptionError("5 players (the 65-card deck) play without a wild rank", "five_no_wild")
     if r.banker:
-        if r.preset is not Preset.CLASSIC:
-            raise OptionError("banker mode (坐庄) is a classic-preset mode", "banker_classic")
-        if r.players != 4:
-            raise OptionError("banker mode (坐庄) needs exactly 4 players", "banker_four")
         if r.jokers:
             raise OptionError("banker mode (坐庄) is played without jokers", "banker_no_jokers")
         if r.wild_rank is not None:
             raise OptionError("banker mode (坐庄) is played without a wild rank", "banker_no_wild")
-    if r.extra_three and r.players > 3:
-        raise OptionError("多三张 (16 cards each) is for 2 or 3 players", "extra_three_players")
 
 
 def with_players(r: Rules, players: int) -> Rules:

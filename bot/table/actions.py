@@ -16,6 +16,7 @@ option name=value, suggestion number).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -23,6 +24,10 @@ from bot.views.model import View
 
 ACTION_PREFIX = "t1"
 MAX_ACTION_ID_BYTES = 64
+MAX_ROUND_DIGITS = 9
+_ROOM = re.compile(r"[0-9A-Za-z]{1,16}")
+_ROUND = re.compile(rf"[0-9]{{1,{MAX_ROUND_DIGITS}}}")
+_ARG = re.compile(r"[\x21-\x7e]{1,32}")  # printable ASCII, no spaces
 
 
 class Verb(StrEnum):
@@ -36,6 +41,7 @@ class Verb(StrEnum):
     SET_OPTION = "o"  # owner: arg "name=value"
     ADD_AI = "ai"  # owner: arg "easy|normal|strong"
     REMOVE_AI = "rai"  # owner: arg seat/player id
+    REMOVE_PLAYER = "rp"  # owner, before the deal: arg the seated person's user id
     LANGUAGE = "lang"  # arg: zh-Hans | zh-Hant | en
     CANCEL = "x"  # owner closes the room
     SETTINGS = "set"  # show the settings panel
@@ -130,15 +136,29 @@ def decode(data: str) -> tuple[str, int, Verb, str | None]:
     if len(parts) not in (4, 5) or parts[0] != ACTION_PREFIX:
         raise ActionIdError("malformed action")
     _, room_id, round_text, verb_text, *rest = parts
-    if not room_id or not room_id.isalnum() or len(room_id) > 16:
-        raise ActionIdError("malformed action")
-    if not round_text.isdigit() or len(round_text) > 9:
+    # ASCII only: str.isdigit() and int() also take "²" and "٣", str.isalnum() "Ⅻ".
+    if not _ROOM.fullmatch(room_id) or not _ROUND.fullmatch(round_text):
         raise ActionIdError("malformed action")
     try:
         verb = Verb(verb_text)
     except ValueError:
         raise ActionIdError("unknown action") from None
     arg = rest[0] if rest else None
-    if arg is not None and (len(arg) > 32 or not arg.isprintable()):
+    if arg is not None and not _ARG.fullmatch(arg):
+        raise ActionIdError("malformed action")
+    if verb in NUMBER_ARGS and arg is not None and small_number(arg, NUMBER_ARGS[verb]) is None:
         raise ActionIdError("malformed action")
     return room_id, int(round_text), verb, arg
+
+
+# Verbs whose argument is a number, and the largest it may be.
+NUMBER_ARGS = {Verb.PICK: 15, Verb.APPLY: 19, Verb.VERIFY: 10**MAX_ROUND_DIGITS - 1}
+
+
+def small_number(text: str | None, high: int) -> int | None:
+    """``text`` as a whole number from 0 to ``high`` written in ASCII digits,
+    else None (``int()`` would take "²", "٣", " 7" and 5,000 digits)."""
+    if text is None or not text.isascii() or not text.isdigit() or len(text) > len(str(high)):
+        return None
+    number = int(text)
+    return number if number <= high else None

@@ -20,6 +20,8 @@ from typing import Any
 from bot.rules.cards import Card, parse_card, sort_by_count, sort_by_rank, sort_by_suit
 from bot.rules.types import Arrangement
 
+from .actions import small_number
+
 UNDO_DEPTH = 20
 SORTS = ("rank", "suit", "count")
 
@@ -114,9 +116,9 @@ def _check_open(hand: dict[str, Any]) -> None:
 def pick(hand: dict[str, Any], arg: str | None) -> None:
     """Tap card ``arg`` (an index into the dealt cards)."""
     _check_open(hand)
-    if arg is None or not arg.isdigit() or int(arg) >= len(hand["cards"]):
+    i = small_number(arg, len(hand["cards"]) - 1)
+    if i is None:
         raise Refused("err.bad_card")
-    i = int(arg)
     for lane in ("head", "middle", "tail"):
         if i in hand[lane]:
             _push_undo(hand)

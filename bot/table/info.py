@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from bot.views import render
 from storage.api import Period, RoomRecord
 
-from .actions import Action, Outcome, Verb
+from .actions import MAX_ROUND_DIGITS, Action, Outcome, Verb, small_number
 from .deal import verify
 from .hand import Refused
 
@@ -77,9 +77,11 @@ async def in_room(mgr: TableManager, rec: RoomRecord, action: Action, verb: Verb
 async def _verify(mgr: TableManager, rec: RoomRecord, arg: str | None) -> View:
     state = rec.state
     if arg:
-        if not arg.isdigit():
+        # A typed /verify ² or a 30-digit round is "not valid", not a crash.
+        number = small_number(arg, 10**MAX_ROUND_DIGITS - 1)
+        if number is None:
             raise Refused("err.bad_arg")
-        no = int(arg)
+        no = number
     else:
         rnd = state.get("round")
         no = rnd["no"] if rnd and rnd.get("settled") else state["round_no"] - 1

@@ -1,5 +1,6 @@
 """Room transitions outside arranging: a new room, join, leave, options,
-AI seats, language, close. Owner-only actions are checked here."""
+AI seats, removing a player, language, close. Owner-only actions and who may
+act on a room at all (members of its chat) are checked here."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ from typing import Any
 from bot.rules.options import OptionError, Preset
 from bot.views.i18n import normalize_language
 
-from .actions import Actor
+from .actions import Action, Actor, Verb
 from .effects import Effects
 from .hand import Refused
-from .options import apply_option, default_options
+from .options import apply_option, check_possible, default_options
 from .round import Ctx, escape, fix_owner, player, start_round
 
 MAX_PLAYERS = 5
@@ -60,6 +61,35 @@ def _lobby(state: dict[str, Any]) -> None:
         raise Refused("err.round_running")
 
 
+def check_chat(state: dict[str, Any], action: Action) -> None:
+    """Seats only for members: an action must come from the room's own chat.
+
+    ``action.chat_id`` is the chat the update came from; an adapter leaves it
+    empty for a private chat (a DM), where it cannot vouch for membership.
+    There only someone already at the table (seated, dealt in, or the owner)
+    may act, and joining is refused: the adapter checks membership of the
+    room's group first (Telegram getChatMember) and then names that chat.
+    """
+    if action.chat_id:
+        if action.chat_id != state["chat_id"] or action.actor.platform != state["platform"]:
+            raise Refused("err.other_chat")
+        return
+    if action.verb is Verb.JOIN:
+        raise Refused("err.join_in_group")
+    key = action.actor.key
+    dealt = (state.get("round") or {}).get("hands", {})
+    if key != state["owner"] and player(state, key) is None and key not in dealt:
+        raise Refused("err.not_player")
+
+
+def _seats_fit(state: dict[str, Any]) -> None:
+    """The table's options must still be playable with one more seat taken."""
+    try:
+        check_possible(state, len(state["players"]))
+    except OptionError as e:
+        raise Refused("err.option", reason=_reason(state, e)) from None
+
+
 def join(state: dict[str, Any], actor: Actor) -> Effects:
     _lobby(state)
     if player(state, actor.key):
@@ -69,6 +99,7 @@ def join(state: dict[str, Any], actor: Actor) -> Effects:
     name = actor.name or actor.user_id
     state["players"].append({"key": actor.key, "name": name, "ai": None})
     state["names"][actor.key] = name
+    _seats_fit(state)
     return Effects(table=True, toast=("toast.joined", {}))
 
 
@@ -124,6 +155,7 @@ def add_ai(
     key = f"ai:{state['ai_seq']}"
     state["players"].append({"key": key, "name": f"AI-{state['ai_seq']}", "ai": level})
     state["names"][key] = f"AI-{state['ai_seq']}"
+    _seats_fit(state)
     return Effects(table=True)
 
 
@@ -142,6 +174,23 @@ def remove_ai(state: dict[str, Any], actor: Actor, arg: str | None) -> Effects:
         target = ais[-1]
     state["players"].remove(target)
     return Effects(table=True)
+
+
+def remove_player(state: dict[str, Any], actor: Actor, arg: str | None) -> Effects:
+    """The owner takes a seated person off the table before the deal (their
+    points so far stay on the room's totals)."""
+    _owner(state, actor)
+    _lobby(state)
+    key = f"{state['platform']}:{arg}"
+    target = player(state, key) if arg else None
+    if target is None or target.get("ai"):
+        raise Refused("err.no_such_player")
+    if key == state["owner"]:
+        raise Refused("err.remove_owner")
+    state["players"].remove(target)
+    fx = Effects(table=True, toast=("toast.removed", {"name": target["name"]}))
+    fx.notices.append(("notice.removed", {"name": target["name"]}))
+    return fx
 
 
 def start(state: dict[str, Any], actor: Actor, ctx: Ctx) -> Effects:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import random
@@ -51,7 +52,7 @@ ARRANGE_VERBS = {
 ROOMLESS = {Verb.HELP, Verb.LEADERBOARD, Verb.STATS, Verb.RULES}
 READ_ONLY = {Verb.SETTINGS, Verb.SHOW_HAND, Verb.VERIFY}
 MAX_ARG_CHARS = 64
-PANEL_VERBS = {Verb.SET_OPTION, Verb.ADD_AI, Verb.REMOVE_AI, Verb.LANGUAGE}
+PANEL_VERBS = {Verb.SET_OPTION, Verb.ADD_AI, Verb.REMOVE_AI, Verb.REMOVE_PLAYER, Verb.LANGUAGE}
 
 
 def _copy(state: dict[str, Any]) -> dict[str, Any]:
@@ -189,7 +190,11 @@ class TableManager:
         try:
             rec = await self.repo.create_room(action.actor.platform, action.chat_id, state)
         except RoomExists:
-            raise Refused("err.room_exists") from None
+            # Said in the open room's language, not the bot's default.
+            existing = await self._resolve(dataclasses.replace(action, room_id=None))
+            room = await self._load(existing) if existing else None
+            lang = room.state["language"] if room else self.default_language
+            return Outcome(ok=False, reply=t(lang, "err.room_exists"), room_id=existing)
         self._remember(rec)
         view = render.table_view(rec.state, self.clock.now(), fresh=True)
         return Outcome(
@@ -269,6 +274,7 @@ class TableManager:
             raise Refused("err.stale")
         if action.actor.platform != state["platform"] and not informative:
             raise Refused("err.not_player")
+        lobby.check_chat(state, action)  # seats only for members of the room's chat
 
     def _apply(self, state: dict[str, Any], action: Action, verb: Verb) -> Effects:
         actor, arg, ctx = action.actor, action.arg, self._ctx()
@@ -286,6 +292,8 @@ class TableManager:
             return lobby.add_ai(state, actor, arg, self.solver_strength)
         if verb is Verb.REMOVE_AI:
             return lobby.remove_ai(state, actor, arg)
+        if verb is Verb.REMOVE_PLAYER:
+            return lobby.remove_player(state, actor, arg)
         if verb is Verb.LANGUAGE:
             return lobby.set_language(state, actor, arg)
         if verb is Verb.CANCEL:

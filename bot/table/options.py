@@ -87,16 +87,23 @@ def rules_for(state: dict[str, Any], players: int, wild_rank: str | None = None)
     return make_rules(state["preset"], players, overrides)
 
 
-def _possible(state: dict[str, Any], current: int) -> None:
-    """Accept a combination that some player count allows (so the owner can
-    set up a 5-player or banker table before everyone has joined). Otherwise
+def check_possible(state: dict[str, Any], seated: int) -> None:
+    """Accept options that the players seated now, or more, can play (so the
+    owner can set up a 5-player or banker table before everyone has joined,
+    but never one that seated players would have to leave for). Otherwise
     raise the reason at the count the options themselves ask for (banker: 4,
-    added suit: 5, 多三张: 3), which names the real conflict."""
+    added suit: 5, 多三张: 3) when that is still reachable, else at the count
+    seated, which names the real conflict."""
     r = state["options"]["rules"]
+    low = min(5, max(2, seated))
     errors: dict[int, OptionError] = {}
-    for n in (2, 3, 4, 5):
+    for n in range(low, 6):
+        trial = state
+        if n == 5 and not r.get("added_suit"):
+            # The suit is still to be chosen; the deal asks for it.
+            trial = {**state, "options": {**state["options"], "rules": {**r, "added_suit": "s"}}}
         try:
-            rules_for(state, n)
+            rules_for(trial, n)
             return
         except OptionError as e:
             errors[n] = e
@@ -107,8 +114,8 @@ def _possible(state: dict[str, Any], current: int) -> None:
     elif r.get("extra_three"):
         wanted = 3
     else:
-        wanted = min(5, max(2, current))
-    raise errors[wanted]
+        wanted = low
+    raise errors.get(wanted, errors[low])
 
 
 def apply_option(state: dict[str, Any], arg: str | None, current_players: int) -> tuple[str, str]:
@@ -179,7 +186,7 @@ def apply_option(state: dict[str, Any], arg: str | None, current_players: int) -
         opts["rules"][name] = None if value.lower() in ("none", "off", "") else value
     elif name == "wheel":
         opts["rules"][name] = value.lower()
-    _possible(state, current_players)
+    check_possible(state, current_players)
     return name, value
 
 

@@ -20,6 +20,7 @@ from storage.api import RoundRecord, SettlementEntry, SettlementRecord
 
 from . import hand as H
 from . import solving
+from .actions import small_number
 from .deal import make_deal
 from .effects import Effects
 from .hand import Refused
@@ -195,9 +196,10 @@ def arrange_action(
         if hand["done"]:
             raise Refused("err.already_done")
         items = hand["suggestions"] or []
-        if arg is None or not arg.isdigit() or int(arg) >= len(items):
+        n = small_number(arg, len(items) - 1)
+        if n is None:
             raise Refused("err.no_suggestion")
-        s = items[int(arg)]
+        s = items[n]
         arr = Arrangement.of(*([parse_card(t) for t in s[lane]] for lane in LANE_NAMES))
         H.set_arrangement(hand, arr)
     elif verb == "declare":

@@ -176,6 +176,23 @@ def notice_view(state: dict[str, Any], key: str, params: dict[str, Any]) -> View
     return _notice(lang, f"notice:{state['room_id']}:{key}", "", [t(lang, key, **params)], state)
 
 
+def _remove_buttons(state: dict[str, Any], lang: str) -> list[Button]:
+    """One button per seat but the owner's: take that player (or AI) off the
+    table before the deal. At most 4, so the panel keeps within 25 buttons."""
+    rid, no = state["room_id"], state["round_no"]
+    out = []
+    for p in state["players"]:
+        if p["key"] == state["owner"]:
+            continue
+        label = t(lang, "btn.remove_seat", name=p["name"][:12])
+        if p.get("ai"):
+            verb, arg = Verb.REMOVE_AI, p["key"].removeprefix("ai:")
+        else:
+            verb, arg = Verb.REMOVE_PLAYER, p["key"].split(":", 1)[1]
+        out.append(button(label, rid, no, verb, arg, style=ButtonStyle.DANGER))
+    return out
+
+
 def settings_view(state: dict[str, Any], actor: Actor) -> View:
     """The owner's panel: one tap per common change (each a SET_OPTION)."""
     lang = lang_of(state)
@@ -230,10 +247,10 @@ def settings_view(state: dict[str, Any], actor: Actor) -> View:
         button("简体", rid, no, Verb.LANGUAGE, "zh-Hans"),
         button("繁體", rid, no, Verb.LANGUAGE, "zh-Hant"),
         button("English", rid, no, Verb.LANGUAGE, "en"),
-        button(t(lang, "btn.remove_ai"), rid, no, Verb.REMOVE_AI, style=ButtonStyle.DANGER),
         button(t(lang, "btn.add_ai_easy"), rid, no, Verb.ADD_AI, "easy"),
         button(t(lang, "btn.add_ai_normal"), rid, no, Verb.ADD_AI, "normal"),
         button(t(lang, "btn.add_ai_strong"), rid, no, Verb.ADD_AI, "strong"),
+        *_remove_buttons(state, lang),
     ]
     return View(
         kind=ViewKind.NOTICE,

@@ -68,6 +68,8 @@ class FakeBotAPI:
     webhook: dict[str, Any] | None = None  # the last setWebhook call's parameters
     # group chat id -> supergroup id it was upgraded to (calls to the old id fail)
     migrated: dict[int, int] = field(default_factory=dict)
+    # group chat id -> its members' user ids; in a group not listed everyone is a member
+    members: dict[int, set[int]] = field(default_factory=dict)
     _updates: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
     _message_ids: itertools.count = field(default_factory=lambda: itertools.count(100))
     _update_ids: itertools.count = field(default_factory=lambda: itertools.count(1))
@@ -190,6 +192,16 @@ class FakeBotAPI:
 
     async def _m_getChat(self, params: dict[str, Any]) -> tuple[int, Any]:
         return 200, self._chat(int(params["chat_id"]))
+
+    async def _m_getChatMember(self, params: dict[str, Any]) -> tuple[int, Any]:
+        chat_id, user_id = int(params["chat_id"]), int(params["user_id"])
+        user = {"id": user_id, "is_bot": False, "first_name": f"user{user_id}"}
+        member = chat_id not in self.members or user_id in self.members[chat_id]
+        return 200, {"status": "member" if member else "left", "user": user}
+
+    async def _m_sendChatAction(self, params: dict[str, Any]) -> tuple[int, Any]:
+        refused = self._refused(int(params["chat_id"]))
+        return (403, refused) if refused else (200, True)
 
     async def _m_getUpdates(self, params: dict[str, Any]) -> tuple[int, Any]:
         timeout = float(params.get("timeout", 0) or 0)

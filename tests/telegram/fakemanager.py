@@ -85,6 +85,12 @@ class FakeManager:
             return self.rooms.get(action.room_id)
         return next((r for r in self.rooms.values() if r.chat_id == action.chat_id), None)
 
+    async def room_state(self, room_id: str) -> dict[str, object] | None:
+        room = self.rooms.get(room_id)
+        if room is None:
+            return None
+        return {"platform": "telegram", "chat_id": room.chat_id, "owner": room.owner}
+
     async def handle(self, action: Action) -> Outcome:
         self.actions.append(action)
         uid, verb = action.actor.user_id, action.verb

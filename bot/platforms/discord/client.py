@@ -17,6 +17,7 @@ from bot.config import Settings
 
 from .adapter import DiscordAdapter
 from .commands import ThirteenGroup
+from .errors import on_command_error
 from .items import ActionButton, HandDmButton
 from .translator import CatalogTranslator
 
@@ -39,6 +40,7 @@ class ThirteenClient(discord.Client):
         self.adapter.client = self
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(ThirteenGroup())
+        self.tree.error(on_command_error)  # every command gets an answer, also when it fails
         if install_sink:
             manager.set_sink(self.adapter.sink)
 

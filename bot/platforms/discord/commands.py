@@ -106,7 +106,9 @@ class ThirteenGroup(
     @app_commands.describe(round=cmd("dc.cmd.verify.round"))
     @app_commands.rename(round=cmd("dc.cmd.verify.round.name"))
     async def verify(
-        self, interaction: discord.Interaction[Any], round: app_commands.Range[int, 1] | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        round: app_commands.Range[int, 1, 999_999_999] | None = None,
     ) -> None:
         await _run(interaction, Verb.VERIFY, str(round) if round is not None else None)
 

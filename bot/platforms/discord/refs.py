@@ -33,7 +33,7 @@ HAND_VERBS = frozenset(
 )
 # Verbs pressed on the owner's private settings panel.
 SETTINGS_VERBS = frozenset(
-    {Verb.SET_OPTION, Verb.ADD_AI, Verb.REMOVE_AI, Verb.LANGUAGE, Verb.CANCEL}
+    {Verb.SET_OPTION, Verb.ADD_AI, Verb.REMOVE_AI, Verb.REMOVE_PLAYER, Verb.LANGUAGE, Verb.CANCEL}
 )
 
 

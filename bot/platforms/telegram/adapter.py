@@ -12,11 +12,12 @@ import logging
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, Protocol
 
-from telegram import CallbackQuery, Message, Update, User
+from telegram import Bot, CallbackQuery, Message, Update, User
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
 from bot.platforms.telegram.deeplink import Payload, parse_payload
+from bot.platforms.telegram.membership import can_write_to, is_member
 from bot.platforms.telegram.outbox import Outbox, call_once_more
 from bot.platforms.telegram.render import NOOP
 from bot.table.actions import Action, ActionIdError, Actor, Outcome, Verb, decode
@@ -42,12 +43,23 @@ _HAND_VERBS = {
     Verb.DECLARE,
     Verb.CONFIRM,
 }
-_SETTINGS_VERBS = {Verb.SETTINGS, Verb.SET_OPTION, Verb.ADD_AI, Verb.REMOVE_AI, Verb.LANGUAGE}
+_SETTINGS_VERBS = {
+    Verb.SETTINGS,
+    Verb.SET_OPTION,
+    Verb.ADD_AI,
+    Verb.REMOVE_AI,
+    Verb.REMOVE_PLAYER,
+    Verb.LANGUAGE,
+}
+# Group commands answered only in the private chat.
+_PRIVATE_ANSWERS = {Verb.STATS}
 _ALERT_LIMIT = 200
 
 
 class TableLike(Protocol):
     async def handle(self, action: Action) -> Outcome: ...
+
+    async def room_state(self, room_id: str) -> dict[str, Any] | None: ...
 
 
 def actor_of(user: User) -> Actor:
@@ -97,6 +109,11 @@ class TelegramAdapter:
             if not outcome.ok:
                 await self._reply(message, outcome.reply or t(user.language_code, "tg.refused"))
                 return
+            if verb in _PRIVATE_ANSWERS and not await can_write_to(context.bot, str(user.id)):
+                # The answer waits for the private chat: say where, with the link.
+                link = f"https://t.me/{context.bot.username}"
+                await self._reply(message, t(user.language_code, "tg.open_private", link=link))
+                return
             # A toast only when nothing visible changed in the group: every
             # extra message counts against the group's flood limit.
             if outcome.reply and not any(v.audience is Audience.GROUP for v in outcome.views):
@@ -128,10 +145,14 @@ class TelegramAdapter:
                 await self._reply(message, t(user.language_code, "tg.welcome"))
             return
         room_id = payload.room_id
-        chat_id = self.outbox.rooms.get(room_id, "")
+        chat_id = ""  # a private chat: the manager asks who is at the table
         if payload.kind is Payload.JOIN:
+            vouched = await self._vouch(context.bot, actor, room_id)
+            if vouched is None:
+                await self._reply(message, t(user.language_code, "err.not_member"))
+                return
             outcome = await self.manager.handle(
-                Action(actor, Verb.JOIN, chat_id=chat_id, room_id=room_id)
+                Action(actor, Verb.JOIN, chat_id=vouched, room_id=room_id)
             )
             if not outcome.ok:
                 await self._reply(message, outcome.reply or t(user.language_code, "tg.refused"))
@@ -180,11 +201,15 @@ class TelegramAdapter:
         private = message is None or message.chat.type == ChatType.PRIVATE
         if private:
             self.outbox.user_opened(actor.user_id)
-        chat_id = (
-            self.outbox.rooms.get(room_id, "")
-            if message is None or private
-            else str(message.chat.id)
-        )
+        # The chat the press came from; "" for the private chat, where the
+        # manager lets only who is at the table act (a join is vouched for here).
+        chat_id = "" if message is None or private else str(message.chat.id)
+        if private and verb is Verb.JOIN:
+            vouched = await self._vouch(context.bot, actor, room_id)
+            if vouched is None:
+                await self._answer(query, t(language, "err.not_member"), alert=True)
+                return
+            chat_id = vouched
         action = Action(actor, verb, chat_id=chat_id, room_id=room_id, round_no=round_no, arg=arg)
         outcome = await self.manager.handle(action)
         if outcome.ok:
@@ -221,6 +246,16 @@ class TelegramAdapter:
         # A refusal may still carry a view (the hand showing why an
         # arrangement was refused); nothing in the game changed.
         self.outbox.submit(views)
+
+    async def _vouch(self, bot: Bot, actor: Actor, room_id: str) -> str | None:
+        """The room's group when ``actor`` belongs to it (a join from the
+        private chat may then name it), None when not; "" when there is no
+        such Telegram room (the manager then says so)."""
+        state = await self.manager.room_state(room_id)
+        if state is None or state.get("platform") != "telegram":
+            return ""
+        chat_id = str(state["chat_id"])
+        return chat_id if await is_member(bot, chat_id, actor.user_id) else None
 
     @staticmethod
     def _is_pressed_message(view: View, user_id: str, verb: Verb) -> bool:
