@@ -212,3 +212,12 @@ def test_the_checker_catches_paths_outside(text: str) -> None:
 def test_the_checker_accepts_paths_inside(text: str) -> None:
     assert problems(text, ROOT / "docs") == []
     assert link_problems(text, ROOT / "docs") == []
+
+
+def test_the_licence_is_stated_and_shipped() -> None:
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["license"] == "MIT"  # an SPDX expression
+    assert project["license-files"] == ["LICENSE"]
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
