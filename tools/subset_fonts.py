@@ -8,11 +8,14 @@ SC") and ``NotoColorEmoji.ttf``. Needs ``pip install fonttools``.
     python tools/subset_fonts.py /path/to/extracted/usr/share/fonts
 
 What is kept (the pictures test checks every catalog string against it):
-ASCII, Latin-1 and Latin Extended-A, Greek, Cyrillic, general punctuation,
-arrows and shapes, suit symbols, CJK punctuation, kana, fullwidth forms,
-every character of every catalog, and the 8,836 common Han characters of
-GB 2312 (levels 1 and 2, 6,763) and Big5 level 1 (5,401) — the characters
-people write their names with in zh-Hans and zh-Hant. The emoji font keeps
+in both weights ASCII, Latin-1 and Latin Extended-A, Greek, Cyrillic,
+general punctuation, arrows and shapes, suit symbols, CJK punctuation,
+kana, fullwidth forms and every character of every catalog; in the regular
+weight (which draws players' names) also the 15,431 Han characters of
+GB 2312 (levels 1 and 2, 6,763) and Big5 (levels 1 and 2, 13,051) — the
+characters people write their names with in zh-Hans and zh-Hant. Bold text
+with a character the bold subset lacks falls back to the regular weight
+for that character. The emoji font keeps
 every single-code-point emoji, its bitmaps scaled to 40 % (ppem 44) and
 reduced to 64 colours: a name's emoji are drawn a few tens of pixels high.
 """
@@ -59,8 +62,13 @@ def han(encoding: str, rows: tuple[int, int], first_trail: int) -> set[str]:
     return out
 
 
-def text_chars() -> str:
-    chars = han("gb2312", (0xB0, 0xF7), 0xA1) | han("big5", (0xA4, 0xC6), 0x40)
+def text_chars(with_han: bool) -> str:
+    """The regular weight draws names: every Han character of GB 2312 and
+    Big5 (levels 1 and 2). The bold weight draws the game's own words:
+    the catalogs' characters and the non-Han ranges."""
+    chars = set()
+    if with_han:
+        chars = han("gb2312", (0xB0, 0xF7), 0xA1) | han("big5", (0xA4, 0xF9), 0x40)
     for lo, hi in RANGES:
         chars |= {chr(c) for c in range(lo, hi + 1)}
     for path in (ROOT / "bot" / "views" / "locales").glob("*/*.json"):
@@ -77,7 +85,7 @@ def subset_text(src: Path, weight: str) -> None:
     options.name_IDs = ["*"]
     font = subset.load_font(str(src), options)
     sub = subset.Subsetter(options)
-    sub.populate(text=text_chars())
+    sub.populate(text=text_chars(with_han=weight == "Regular"))
     sub.subset(font)
     subset.save_font(font, str(OUT / f"NotoSansSC-{weight}.subset.otf"), options)
 
@@ -127,10 +135,14 @@ def ranges(codepoints: set[int]) -> list[list[int]]:
 
 def write_coverage() -> None:
     """The fonts' cmaps as ranges: the renderer reads this instead of the fonts."""
-    text = set(TTFont(str(OUT / "NotoSansSC-Regular.subset.otf")).getBestCmap())
-    bold = set(TTFont(str(OUT / "NotoSansSC-Bold.subset.otf")).getBestCmap())
-    emoji = set(TTFont(str(OUT / "NotoColorEmoji.subset.ttf")).getBestCmap())
-    cover = {"text": ranges(text & bold), "emoji": ranges(emoji)}
+    cover = {
+        key: ranges(set(TTFont(str(OUT / name)).getBestCmap()))
+        for key, name in (
+            ("regular", "NotoSansSC-Regular.subset.otf"),
+            ("bold", "NotoSansSC-Bold.subset.otf"),
+            ("emoji", "NotoColorEmoji.subset.ttf"),
+        )
+    }
     (OUT / "coverage.json").write_text(json.dumps(cover, separators=(",", ":")) + "\n")
 
 

@@ -123,9 +123,8 @@ def draw(p: SettlementPicture, background: Image.Image | None = None) -> Image.I
             image,
             (x0 + col * CELL_W + CELL_W / 2, head_y),
             seat.name,
-            17,
+            18,
             INK,
-            bold=True,
             align="center",
             max_width=CELL_W - 12,
         )
@@ -173,7 +172,7 @@ def draw(p: SettlementPicture, background: Image.Image | None = None) -> Image.I
         if seat.special is not None:
             marks.insert(0, t(lang, f"special.{seat.special.value}"))
         name_y = y + CELL_H / 2 - (10 if marks else 0)
-        draw_text(image, (left, name_y), seat.name, 20, INK, bold=True, max_width=NAME_W - 12)
+        draw_text(image, (left, name_y), seat.name, 21, INK, max_width=NAME_W - 12)
         if marks:
             draw_text(
                 image,
@@ -213,6 +212,7 @@ def draw(p: SettlementPicture, background: Image.Image | None = None) -> Image.I
             20,
             fill=GOLD,
             ink=(60, 30, 0),
+            bold=False,  # it holds a name: one weight for all its characters
             max_width=width - 4 * MARGIN,
         )
         y += 44

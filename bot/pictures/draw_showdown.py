@@ -59,7 +59,7 @@ def card_spots(seat_row: int, lane: int, count: int) -> list[tuple[int, int]]:
 
 
 def _name_column(image: Image.Image, seat: SeatShow, y: int, language: str) -> None:
-    draw_text(image, (MARGIN, y + 24), seat.name, 22, INK, bold=True, max_width=NAME_W - 16)
+    draw_text(image, (MARGIN, y + 24), seat.name, 23, INK, max_width=NAME_W - 16)
     marks = []
     if seat.banker:
         marks.append(t(language, "settle.banker_mark"))

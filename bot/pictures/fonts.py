@@ -1,9 +1,10 @@
 """Text in pictures: the shipped fonts, emoji, and characters no font has.
 
-Two fonts ship in ``fonts/`` (SIL OFL 1.1, see ``fonts/README.md``): a subset
-of Noto Sans CJK SC (regular and bold: Latin, Greek, Cyrillic, kana, the
-common Han characters of zh-Hans and zh-Hant, every catalog character) and
-a subset of Noto Color Emoji (every single-code-point emoji, small bitmaps).
+Fonts ship in ``fonts/`` (SIL OFL 1.1, see ``fonts/README.md``): subsets of
+Noto Sans CJK SC — the regular weight with Latin, Greek, Cyrillic, kana and
+the 15,431 Han characters of GB 2312 and Big5 (names), the bold weight with
+the game's own words (every catalog character) — and a subset of Noto Color
+Emoji (every single-code-point emoji, small bitmaps).
 
 Text is cut into clusters: an emoji with its modifiers (skin tone, variation
 selector, zero-width-joiner sequence, keycap) is drawn as its first emoji in
@@ -52,10 +53,12 @@ class Kind(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Run:
-    """Consecutive clusters drawn the same way; an EMOJI run is one emoji."""
+    """Consecutive clusters drawn the same way; an EMOJI run is one emoji.
+    ``bold`` is the weight a TEXT run is drawn with."""
 
     kind: Kind
     text: str
+    bold: bool = False
 
 
 @cache
@@ -65,8 +68,12 @@ def _coverage(which: str) -> frozenset[int]:
 
 
 def text_codepoints() -> frozenset[int]:
-    """Code points the text fonts draw (regular and bold have the same set)."""
-    return _coverage("text")
+    """Code points the regular weight draws (a superset of the bold one's)."""
+    return _coverage("regular")
+
+
+def bold_codepoints() -> frozenset[int]:
+    return _coverage("bold")
 
 
 def emoji_codepoints() -> frozenset[int]:
@@ -149,8 +156,10 @@ def clean(text: str) -> str:
 
 
 @lru_cache(maxsize=2048)
-def runs(text: str) -> tuple[Run, ...]:
-    """How ``text`` is drawn: text runs, one run per emoji, placeholders."""
+def runs(text: str, bold: bool = False) -> tuple[Run, ...]:
+    """How ``text`` is drawn: text runs, one run per emoji, placeholders.
+    Bold text falls back to the regular weight for a character the bold
+    subset lacks (it keeps the game's words, not every Han character)."""
     out: list[Run] = []
     for cluster in _clusters(clean(text)):
         if _stray(cluster):
@@ -162,10 +171,11 @@ def runs(text: str) -> tuple[Run, ...]:
                 out.append(Run(kind, cluster[1]))  # a flag: its two letters
             continue
         piece = PLACEHOLDER if kind is Kind.MISSING else cluster[0]
-        if out and out[-1].kind is kind:
-            out[-1] = Run(kind, out[-1].text + piece)
+        weight = bold and ord(piece) in bold_codepoints()
+        if out and out[-1].kind is kind and out[-1].bold == weight:
+            out[-1] = Run(kind, out[-1].text + piece, weight)
         else:
-            out.append(Run(kind, piece))
+            out.append(Run(kind, piece, weight))
     return tuple(out)
 
 
@@ -192,14 +202,14 @@ def _emoji_size(size: int) -> int:
     return round(size * 1.05)
 
 
-def _run_width(run: Run, size: int, bold: bool) -> float:
+def _run_width(run: Run, size: int) -> float:
     if run.kind is Kind.EMOJI:
         return _emoji_image(run.text, _emoji_size(size)).width + size * 0.12
-    return font(size, bold).getlength(run.text)
+    return font(size, run.bold).getlength(run.text)
 
 
 def text_width(text: str, size: int, bold: bool = False) -> float:
-    return sum(_run_width(r, size, bold) for r in runs(text))
+    return sum(_run_width(r, size) for r in runs(text, bold))
 
 
 def ellipsize(text: str, size: int, max_width: float, bold: bool = False) -> str:
@@ -231,17 +241,16 @@ def draw_text(
         text = ellipsize(text, size, max_width, bold)
     width = text_width(text, size, bold)
     x = xy[0] - (width / 2 if align == "center" else width if align == "right" else 0)
-    f = font(size, bold)
-    ascent, descent = f.getmetrics()
+    ascent, descent = font(size).getmetrics()
     baseline = xy[1] + (ascent - descent) / 2
     draw = ImageDraw.Draw(image)
-    for run in runs(text):
+    for run in runs(text, bold):
         if run.kind is Kind.EMOJI:
             tile = _emoji_image(run.text, _emoji_size(size))
             top = round(xy[1] - tile.height / 2)
             image.paste(tile, (round(x + size * 0.06), top), tile)
         else:
             color = MUTED if run.kind is Kind.MISSING else fill
-            draw.text((x, baseline), run.text, font=f, fill=color, anchor="ls")
-        x += _run_width(run, size, bold)
+            draw.text((x, baseline), run.text, font=font(size, run.bold), fill=color, anchor="ls")
+        x += _run_width(run, size)
     return width
