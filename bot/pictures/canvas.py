@@ -58,6 +58,11 @@ def overlay(
     image.paste(layer, (x0, y0), layer)
 
 
+def pill_width(text: str, size: int, bold: bool = True, pad: float = 0.6) -> float:
+    """The width :func:`pill` gives ``text``."""
+    return text_width(text, size, bold) + size * 2 * pad
+
+
 def pill(
     image: Image.Image,
     center: tuple[float, float],

@@ -3,8 +3,8 @@
 A face shows the rank and suit in two corners and a large pip (a framed
 letter for J, Q, K) in the middle; hearts and diamonds are red, spades and
 clubs black. The big joker (大王) is the coloured one, the small joker (小王)
-black and grey, as on Chinese decks. Two marks sit in the top right corner:
-a gold star for a card of the wild rank (百变) and a teal "+" for a card of
+black and grey, as on Chinese decks. Two marks sit under the top-left index
+(visible on a fanned card): a gold star for a card of the wild rank (百变) and a teal "+" for a card of
 the added suit (加一色, the 65-card deck's second copy of one suit).
 
 Everything is drawn four times larger and scaled down once, so edges and
@@ -228,8 +228,10 @@ def _joker(img: Image.Image, d: ImageDraw.ImageDraw, card: Card, w: int, h: int)
 
 
 def _marks(d: ImageDraw.ImageDraw, w: int, h: int, wild: bool, added: bool) -> None:
+    """Badges under the top-left index, so they show on a fanned card too."""
     r = w * 0.1
-    x = w * 0.86
+    x = w * 0.15
+    y = w * 0.64
     if wild:
         d.rounded_rectangle(
             (SS, SS, w - 1 - SS, h - 1 - SS),
@@ -237,12 +239,10 @@ def _marks(d: ImageDraw.ImageDraw, w: int, h: int, wild: bool, added: bool) -> N
             outline=GOLD,
             width=round(w * 0.035),
         )
-        d.ellipse(
-            (x - r, w * 0.14 - r, x + r, w * 0.14 + r), fill=(255, 248, 225), outline=GOLD, width=SS
-        )
-        _star(d, x, w * 0.14, r * 0.8, GOLD)
+        d.ellipse((x - r, y - r, x + r, y + r), fill=(255, 248, 225), outline=GOLD, width=SS)
+        _star(d, x, y, r * 0.8, GOLD)
+        y += 2.3 * r
     if added:
-        y = w * (0.38 if wild else 0.14)
         d.ellipse((x - r, y - r, x + r, y + r), fill=TEAL)
         t = r * 0.55
         d.line((x - t, y, x + t, y), fill="white", width=round(w * 0.03))

@@ -15,7 +15,7 @@ from bot.rules.cards import Card
 from bot.views.i18n import t
 
 from . import cards as C
-from .canvas import GOLD, GOLD_INK, INK, MARGIN, SOFT, felt, overlay, pill, title_bar
+from .canvas import GOLD, GOLD_INK, INK, MARGIN, SOFT, felt, overlay, pill, pill_width, title_bar
 from .fonts import draw_text
 from .legend import legend
 from .model import LANE_NAMES, LANE_SIZES, HandPicture
@@ -83,7 +83,7 @@ def _lane_label(image: Image.Image, p: HandPicture, lane: int) -> None:
     cat = p.categories[lane]
     if cat is not None:
         text = t(p.language, f"cat.{cat.slug}")
-        w = LABEL_W - 16
+        w = min(pill_width(text, 17), LABEL_W - 16)
         pill(image, (MARGIN + w / 2, y + 92), text, 17, fill=GOLD, ink=GOLD_INK, max_width=w - 20)
 
 

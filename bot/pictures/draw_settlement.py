@@ -16,6 +16,7 @@ from .canvas import (
     BAND,
     GOLD,
     INK,
+    LOSS,
     MARGIN,
     SOFT,
     felt,
@@ -86,18 +87,12 @@ def _cell(image: Image.Image, p: SettlementPicture, row: int, col: int, x: float
     draw_text(
         image, (cx, cy - 10), signed(score), 26, score_color(score), bold=True, align="center"
     )
-    if q.lanes is not None:
-        draw_text(image, (cx, cy + 20), _lanes_text(q.lanes, sign), 13, SOFT, align="center")
-    if q.scoop == row:
-        pill(
-            image,
-            (x + CELL_W - 30, y + 14),
-            t(p.language, "pic.scoop"),
-            12,
-            fill=SCOOP_RED,
-            ink=(255, 255, 255),
-            pad=0.45,
-        )
+    if q.scoop == row:  # won every lane: the tag says more than "+1 +1 +1"
+        tag = t(p.language, "pic.scoop")
+        pill(image, (cx, cy + 20), tag, 12, fill=SCOOP_RED, ink=(255, 255, 255), pad=0.5)
+    elif q.lanes is not None:
+        ink = LOSS if q.scoop is not None else SOFT  # the scooped side
+        draw_text(image, (cx, cy + 20), _lanes_text(q.lanes, sign), 13, ink, align="center")
 
 
 def draw(p: SettlementPicture, background: Image.Image | None = None) -> Image.Image:
