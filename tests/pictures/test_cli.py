@@ -11,34 +11,11 @@ import pytest
 
 from bot.cli import picture as cli
 from bot.pictures import draw_settlement, draw_showdown
+from tests.rules.test_judge_cli import EXAMPLE_IN
 
 from .pixels import decode
 
-LINE = {
-    "preset": "classic",
-    "options": {"jokers": 0, "scoop_double": True},
-    "players": [
-        {
-            "id": "A",
-            "head": ["As", "Ah", "Ad"],
-            "middle": ["Ks", "Kh", "Kd", "2c", "2d"],
-            "tail": ["Qs", "Js", "Ts", "9s", "8s"],
-        },
-        {
-            "id": "B",
-            "cards": ["2s", "3s", "4h", "5d", "6c", "7s", "8h", "9d", "Tc", "Jd", "Qh", "Kc", "Ac"],
-            "declare": True,
-        },
-        {
-            "id": "C",
-            "head": ["3h", "4c", "6d"],
-            "middle": ["5s", "5h", "7d", "7c", "Jc"],
-            "tail": ["2h", "7h", "9h", "Th", "Jh"],
-        },
-    ],
-    "banker": None,
-    "escaped": [],
-}
+LINE = EXAMPLE_IN  # the judge documentation's example round
 
 
 def run(monkeypatch, capsys, text: str, *args: str) -> tuple[int, str]:

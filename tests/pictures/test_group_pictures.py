@@ -162,3 +162,14 @@ def test_judged_pictures_name_scoops_and_banker_rounds():
     assert s.pairs[0].scoop == 0 and s.pairs[0].score > 0 and s.seats[0].total > 0
     assert s.seats[0].room_total is None and s.round_no is None
     check_pixels(show)
+
+
+async def test_rendering_in_worker_threads_gives_the_same_pictures():
+    import asyncio
+
+    from bot.pictures import render_async
+
+    pictures = [judged(frozenset(LANES[:k])) for k in range(4)]
+    alone = [render_showdown(p) for p in pictures]
+    together = await asyncio.gather(*(render_async(render_showdown, p) for p in pictures * 2))
+    assert list(together) == alone * 2
