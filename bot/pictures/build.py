@@ -77,6 +77,7 @@ def hand_picture(state: State, key: str) -> HandPicture:
         special=SpecialHand(offer["hand"]) if offer else None,
         declared=bool(hand["declared"]),
         done=bool(hand["done"]),
+        auto=bool(hand["auto"]),
     )
 
 

@@ -91,6 +91,8 @@ def _status(p: HandPicture) -> str:
     lang = p.language
     if p.declared and p.special:
         return t(lang, "hand.declared", special=t(lang, f"special.{p.special.value}"))
+    if p.auto:
+        return t(lang, "hand.auto")
     if p.done:
         return t(lang, "hand.confirmed")
     if p.special:

@@ -131,15 +131,24 @@ def _seat(image: Image.Image, p: ShowdownPicture, row: int, seat: SeatShow) -> N
         )
 
 
-def draw(p: ShowdownPicture, background: Image.Image | None = None) -> Image.Image:
-    """The showdown; on ``background`` (a felt of :func:`size`) when given."""
-    image = background.copy() if background is not None else felt(*size(len(p.seats)))
+def heading(p: ShowdownPicture) -> tuple[str, str]:
+    """The title bar's title and its key to the card marks."""
     title = (
         t(p.language, "table.showdown", round=p.round_no)
         if p.round_no is not None
         else t(p.language, "pic.showdown")
     )
-    title_bar(image, title, "   ".join(legend(p.marks, p.language)))
+    return title, "   ".join(legend(p.marks, p.language))
+
+
+def draw(
+    p: ShowdownPicture, background: Image.Image | None = None, *, title: bool = True
+) -> Image.Image:
+    """The showdown; on ``background`` (a felt of :func:`size`) when given,
+    without its title bar when the caller draws one across a wider picture."""
+    image = background.copy() if background is not None else felt(*size(len(p.seats)))
+    if title:
+        title_bar(image, *heading(p))
     for lane, name in enumerate(LANE_NAMES):
         draw_text(
             image,

@@ -39,6 +39,7 @@ class HandPicture:
     special: SpecialHand | None = None  # the hand is this special (offered or declared)
     declared: bool = False
     done: bool = False  # confirmed, declared or arranged by the table
+    auto: bool = False  # arranged by the table (deadline, or the player left)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from typing import TypeVar
 from PIL import Image
 
 from . import draw_hand, draw_settlement, draw_showdown
-from .canvas import felt, to_png
+from .canvas import felt, title_bar, to_png
 from .model import HandPicture, SettlementPicture, ShowdownPicture
 
 _draw_lock = threading.Lock()
@@ -48,8 +48,9 @@ def _stacked(pair: tuple[ShowdownPicture, SettlementPicture]) -> Image.Image:
     show_w, show_h = draw_showdown.size(len(pair[0].seats))
     settle_w, settle_h = draw_settlement.size(pair[1], min_width=show_w)
     image = felt(settle_w, show_h + settle_h)
+    title_bar(image, *draw_showdown.heading(pair[0]))  # across the whole width
     left = (settle_w - show_w) // 2
-    top = draw_showdown.draw(pair[0], image.crop((left, 0, left + show_w, show_h)))
+    top = draw_showdown.draw(pair[0], image.crop((left, 0, left + show_w, show_h)), title=False)
     bottom = draw_settlement.draw(pair[1], image.crop((0, show_h, settle_w, show_h + settle_h)))
     image.paste(top, (left, 0))
     image.paste(bottom, (0, show_h))
