@@ -5,6 +5,7 @@ play      play in the terminal against AI seats
 judge     settle rounds: JSON Lines in, JSON Lines out (JUDGE.md)
 arrange   suggest arrangements: JSON Lines in, JSON Lines out (JUDGE.md)
 bench     run the benchmarks of bench/
+picture   draw a judged round (one judge line in) as a PNG: --out FILE
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ COMMANDS = {
     "judge": "bot.cli.judge",
     "arrange": "bot.cli.arrange",
     "bench": "bot.cli.bench",
+    "picture": "bot.cli.picture",
 }
 
 

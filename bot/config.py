@@ -40,6 +40,7 @@ class Settings(BaseSettings):
     arrange_seconds: int = 120
     reminder_seconds: int = 30  # remind this long before the deadline
     showdown_step_seconds: float = 1.5  # pause between revealed lanes
+    pictures: bool = True  # card pictures with the hand, showdown and settlement; off = text only
 
     log_level: str = "INFO"
 
