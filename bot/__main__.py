@@ -21,6 +21,7 @@ COMMANDS = {
         "suggest arrangements: JSON Lines in, JSON Lines out (docs/judge.md)",
     ),
     "bench": ("bot.cli.bench", "run a benchmark of bench/ (from a source checkout)"),
+    "picture": ("bot.cli.picture", "draw a judged round (one judge line in) as a PNG: --out FILE"),
 }
 
 

@@ -85,6 +85,7 @@ class Settings(BaseSettings):
     arrange_seconds: int = 120
     reminder_seconds: int = 30  # remind this long before the deadline
     showdown_step_seconds: float = 1.5  # pause between revealed lanes
+    pictures: bool = True  # card pictures with the hand, showdown and settlement; off = text only
 
     # solver: random hands dealt to build an opponent model (fewer: faster, rougher)
     solver_model_hands: int = Field(default=1000, validation_alias=SOLVER_MODEL_HANDS)
@@ -161,6 +162,18 @@ class Settings(BaseSettings):
         if not 0 <= step <= 60:  # also refuses nan
             raise ValueError("must be a number of seconds from 0 to 60")
         return step
+
+    @field_validator("pictures", mode="before")
+    @classmethod
+    def _pictures(cls, v: Any) -> bool:
+        if isinstance(v, bool):
+            return v
+        text = str(v).strip().lower()
+        if text in ("true", "on", "yes", "1"):
+            return True
+        if text in ("false", "off", "no", "0"):
+            return False
+        raise ValueError("must be true or false")
 
     @field_validator("solver_model_hands", mode="before")
     @classmethod

@@ -44,7 +44,7 @@ class InputError(ValueError):
     """A line whose content is wrong; the message is the one clear sentence."""
 
 
-class _TooLong(bytes):
+class TooLongLine(bytes):
     """A line over MAX_LINE_BYTES: only its first bytes are kept."""
 
 
@@ -73,7 +73,7 @@ def rules_from(obj: dict[str, Any], players: int) -> Rules:
 
 def read_lines(stream: BinaryIO, limit: int = MAX_LINE_BYTES) -> Iterator[bytes]:
     """The lines of ``stream``; a line longer than ``limit`` is cut there and
-    the rest of it skipped (as a ``_TooLong``), so memory stays bounded."""
+    the rest of it skipped (as a ``TooLongLine``), so memory stays bounded."""
     while True:
         line = stream.readline(limit + 1)
         if not line:
@@ -83,7 +83,7 @@ def read_lines(stream: BinaryIO, limit: int = MAX_LINE_BYTES) -> Iterator[bytes]
             continue
         while line and not line.endswith(b"\n"):  # skip to the end of the long line
             line = stream.readline(1 << 16)
-        yield _TooLong(b"")
+        yield TooLongLine(b"")
 
 
 def _depth(raw: bytes) -> int:
@@ -111,7 +111,7 @@ def _parse_constant(name: str) -> float:
 
 def parse_line(raw: bytes | str) -> dict[str, Any] | None:
     """The JSON object of one line, None for a blank line; InputError otherwise."""
-    if isinstance(raw, _TooLong):
+    if isinstance(raw, TooLongLine):
         raise InputError(f"the line is longer than {MAX_LINE_BYTES:,} bytes")
     data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
     if len(data.rstrip(b"\r\n")) > MAX_LINE_BYTES:

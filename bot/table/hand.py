@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from bot.rules.cards import Card, parse_card, sort_by_count, sort_by_rank, sort_by_suit
+from bot.rules.placing import placed_lanes
 from bot.rules.types import Arrangement
 
 from .actions import small_number
@@ -81,16 +82,9 @@ def extra_cards(hand: dict[str, Any]) -> int:
 def lanes(hand: dict[str, Any]) -> tuple[list[int], list[int], list[int]]:
     """Head, middle and tail indexes; with 13 cards the tail is the rest
     once head and middle are full."""
-    head, middle = list(hand["head"]), list(hand["middle"])
-    if extra_cards(hand) == 0:
-        if len(head) == 3 and len(middle) == 5:
-            placed = set(head) | set(middle)
-            tail = [i for i in hand["order"] if i not in placed]
-        else:
-            tail = []
-    else:
-        tail = list(hand["tail"])
-    return head, middle, tail
+    return placed_lanes(
+        hand["order"], hand["head"], hand["middle"], hand["tail"], len(hand["cards"])
+    )
 
 
 def placed(hand: dict[str, Any]) -> set[int]:

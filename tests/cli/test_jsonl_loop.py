@@ -125,7 +125,7 @@ def test_arrange_answers_hostile_lines_and_goes_on() -> None:
 def test_long_lines_are_read_in_bounded_pieces() -> None:
     stream = io.BytesIO(b"a" * 50 + b"\n" + b"b" * 10 + b"\nlast")
     lines = list(read_lines(stream, limit=20))
-    assert [type(x).__name__ for x in lines] == ["_TooLong", "bytes", "bytes"]
+    assert [type(x).__name__ for x in lines] == ["TooLongLine", "bytes", "bytes"]
     assert lines[1:] == [b"b" * 10 + b"\n", b"last"]
 
 
@@ -152,3 +152,23 @@ def test_help_version_and_unknown_arguments(command: str) -> None:
         )
         assert proc.returncode == status
         assert words in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize(("raw", "words"), HOSTILE[:5])
+def test_picture_answers_hostile_input_with_one_line(
+    tmp_path: Path, raw: bytes, words: str
+) -> None:
+    out = tmp_path / "round.png"
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot", "picture", "--out", str(out)],
+        input=raw + b"\n",
+        capture_output=True,
+        cwd=ROOT,
+        env={**os.environ, "LC_ALL": "C"},
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 2 and not out.exists()
+    err = proc.stderr.decode("utf-8")
+    assert err.startswith("thirteen picture: ") and words in err
+    assert len(err.strip().splitlines()) == 1

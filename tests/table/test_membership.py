@@ -65,7 +65,7 @@ async def test_forged_presses_of_every_kind_from_another_chat_change_nothing(
             round_no=st["round_no"],
             chat_id=OTHER_CHAT,
         )
-        assert out.reply == "这张牌桌属于另一个群：只有那个群的成员才能在那里玩。", verb
+        assert out.reply == "这张牌桌属于另一个群：只有这个群的成员才能在这里玩。", verb
         assert not out.views
     # Even the owner and a seated player cannot act on it from another chat.
     for actor, verb in ((owner, Verb.CANCEL), (guest, Verb.LEAVE), (owner, Verb.SHOW_HAND)):
@@ -109,7 +109,7 @@ async def test_the_owner_removes_a_player_before_the_deal(repo, clock) -> None:
     await unchanged(mgr, repo, rid, owner, Verb.REMOVE_PLAYER, owner.user_id, room_id=rid)
     await unchanged(mgr, repo, rid, owner, Verb.REMOVE_PLAYER, None, room_id=rid)
     done = await ok(mgr, owner, Verb.REMOVE_PLAYER, guest.user_id, room_id=rid, round_no=0)
-    assert done.reply == f"已将 {guest.name} 移出牌桌。"
+    assert done.reply == f"已请 {guest.name} 离开牌桌。"
     kinds = {v.kind for v in done.views}
     assert ViewKind.TABLE in kinds and ViewKind.NOTICE in kinds  # the group sees it
     st = await state_of(mgr, rid)

@@ -95,10 +95,7 @@ async def test_stats_for_someone_who_never_opened_the_bot(api: FakeBotAPI) -> No
     async with table(api) as (h, manager, clock):
         await h.command(bo, "/stats")  # Bo never opened the private chat
         reply = h.group_messages()[-1]
-        assert (
-            reply.text
-            == f"📬 回复在我们的私聊里等你：打开 https://t.me/{BOT_USERNAME} 并点“开始”。"
-        )
+        assert reply.text == f"📬 请到私聊查看：打开 https://t.me/{BOT_USERNAME} 并点“开始”。"
         await h.start_private(bo)  # the held answer arrives
         assert h.private_messages(bo), "the stats wait in the private chat"
         group_before = len(h.group_messages())

@@ -1,0 +1,140 @@
+"""The private hand: three lanes as placed so far, the unplaced cards below.
+
+Lane cards never overlap (the player must read every card); unplaced cards
+fan out when they do not fit in one row (16-card hands). The picture keeps
+one size whatever the state, so a chat can swap it in place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from bot.rules.cards import Card
+from bot.views.i18n import t
+
+from . import cards as C
+from .canvas import GOLD, GOLD_INK, INK, MARGIN, SOFT, felt, overlay, pill, pill_width, title_bar
+from .fonts import draw_text
+from .legend import legend
+from .model import LANE_NAMES, LANE_SIZES, HandPicture
+
+CARD_W = 96
+CARD_H = C.card_height(CARD_W)
+GAP = 10
+LABEL_W = 150
+ROW_H = CARD_H + 22
+WIDTH = MARGIN + LABEL_W + 5 * CARD_W + 4 * GAP + MARGIN
+TOP = 58 + 18  # title bar + space
+STATUS_H = 44
+UNPLACED_TOP = TOP + 3 * ROW_H + STATUS_H
+HEIGHT = UNPLACED_TOP + 36 + CARD_H + MARGIN
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """Where one card of the hand is drawn; ``visible`` is the part of its
+    width not covered by the next card (all of it unless fanned)."""
+
+    card: Card
+    x: int
+    y: int
+    visible: int
+    lane: int | None  # 0..2, None for an unplaced card
+
+
+def layout(p: HandPicture) -> list[Placed]:
+    """Every card's place, lanes first (head, middle, tail), then unplaced."""
+    out: list[Placed] = []
+    x0 = MARGIN + LABEL_W
+    for lane, cards in enumerate(p.lanes):
+        y = TOP + lane * ROW_H
+        for i, card in enumerate(cards):
+            out.append(Placed(card, x0 + i * (CARD_W + GAP), y, CARD_W, lane))
+    n = len(p.unplaced)
+    if n:
+        room = WIDTH - 2 * MARGIN - CARD_W
+        step = min(CARD_W + GAP, room // max(1, n - 1))
+        y = UNPLACED_TOP + 36
+        for i, card in enumerate(p.unplaced):
+            visible = CARD_W if i == n - 1 else min(CARD_W, step)
+            out.append(Placed(card, MARGIN + i * step, y, visible, None))
+    return out
+
+
+def _empty_slot(image: Image.Image, x: int, y: int) -> None:
+    overlay(
+        image,
+        (x, y, x + CARD_W, y + CARD_H),
+        (255, 255, 255, 22),
+        C.radius(CARD_W),
+        outline=(255, 255, 255, 90),
+        width=2,
+    )
+
+
+def _lane_label(image: Image.Image, p: HandPicture, lane: int) -> None:
+    y = TOP + lane * ROW_H
+    name = LANE_NAMES[lane]
+    count = len(p.lanes[lane])
+    draw_text(image, (MARGIN, y + 22), t(p.language, f"lane.{name}"), 26, INK, bold=True)
+    draw_text(image, (MARGIN, y + 54), f"{count}/{LANE_SIZES[lane]}", 19, SOFT)
+    cat = p.categories[lane]
+    if cat is not None:
+        text = t(p.language, f"cat.{cat.slug}")
+        w = min(pill_width(text, 17), LABEL_W - 16)
+        pill(image, (MARGIN + w / 2, y + 92), text, 17, fill=GOLD, ink=GOLD_INK, max_width=w - 20)
+
+
+def _status(p: HandPicture) -> str:
+    lang = p.language
+    if p.declared and p.special:
+        return t(lang, "hand.declared", special=t(lang, f"special.{p.special.value}"))
+    if p.auto:
+        return t(lang, "hand.auto")
+    if p.done:
+        return t(lang, "hand.confirmed")
+    if p.special:
+        return t(lang, "pic.special", special=t(lang, f"special.{p.special.value}"))
+    return ""
+
+
+def draw(p: HandPicture) -> Image.Image:
+    image = felt(WIDTH, HEIGHT)
+    title_bar(
+        image,
+        t(p.language, "hand.title", round=p.round_no),
+        "   ".join(legend(p.marks, p.language)),
+    )
+    for lane, size in enumerate(LANE_SIZES):
+        y = TOP + lane * ROW_H
+        for i in range(len(p.lanes[lane]), size):
+            _empty_slot(image, MARGIN + LABEL_W + i * (CARD_W + GAP), y)
+        _lane_label(image, p, lane)
+    for spot in layout(p):
+        wild, added = p.marks.of(spot.card)
+        C.place(image, C.face(spot.card, CARD_W, wild, added), spot.x, spot.y, CARD_W)
+    status = _status(p)
+    if status:
+        draw_text(
+            image,
+            (WIDTH / 2, TOP + 3 * ROW_H + STATUS_H / 2 - 6),
+            status,
+            20,
+            INK,
+            bold=True,
+            align="center",
+            max_width=WIDTH - 2 * MARGIN,
+        )
+    n = len(p.unplaced)
+    if n or p.discard:
+        key = "pic.unplaced_extra" if p.discard else "pic.unplaced"
+        head = t(p.language, key, count=n, discard=p.discard)
+    else:
+        head = t(p.language, "pic.all_placed")
+    ImageDraw.Draw(image).line(
+        (MARGIN, UNPLACED_TOP, WIDTH - MARGIN, UNPLACED_TOP), fill=(70, 140, 100), width=2
+    )
+    draw_text(image, (MARGIN, UNPLACED_TOP + 18), head, 18, SOFT, max_width=WIDTH - 2 * MARGIN)
+    return image

@@ -1,0 +1,114 @@
+"""What a picture shows: small immutable inputs, one per picture.
+
+The drawing functions take only these; ``build.py`` makes them from a room's
+state and ``judged.py`` from a judge line. A face-down lane is a
+:class:`LaneShow` without cards, so a group picture cannot show a card of a
+lane the table has not revealed: the cards are not in its input at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.rules.cards import Card
+from bot.rules.types import Category, SpecialHand
+
+from .cards import Marks
+
+LANE_NAMES = ("head", "middle", "tail")
+LANE_SIZES = (3, 5, 5)
+
+
+@dataclass(frozen=True, slots=True)
+class HandPicture:
+    """A player's private hand while arranging (and after confirming).
+
+    ``lanes`` are head, middle and tail as placed so far, ``unplaced`` the
+    cards not in a lane (in the order shown); ``categories`` name each full
+    lane's hand. ``discard`` is the number of cards a 16-card hand (多三张)
+    throws away once the lanes are full (0 with 13 cards).
+    """
+
+    language: str
+    round_no: int
+    lanes: tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
+    unplaced: tuple[Card, ...]
+    categories: tuple[Category | None, Category | None, Category | None] = (None, None, None)
+    discard: int = 0
+    marks: Marks = Marks()
+    special: SpecialHand | None = None  # the hand is this special (offered or declared)
+    declared: bool = False
+    done: bool = False  # confirmed, declared or arranged by the table
+    auto: bool = False  # arranged by the table (deadline, or the player left)
+
+
+@dataclass(frozen=True, slots=True)
+class LaneShow:
+    """One lane of one seat as the group sees it: ``cards`` is None while
+    the lane is face down."""
+
+    cards: tuple[Card, ...] | None
+    size: int
+    category: Category | None = None
+    winner: bool = False  # lost this lane to nobody and won it from someone
+
+    @property
+    def face_up(self) -> bool:
+        return self.cards is not None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatShow:
+    """One seat at the showdown."""
+
+    name: str
+    lanes: tuple[LaneShow, LaneShow, LaneShow]
+    special: SpecialHand | None = None  # a declared special, once revealed
+    special_points: int = 0
+    total: int | None = None  # the round's score, once everything is revealed
+    banker: bool = False
+    escaped: bool = False
+    auto: bool = False  # arranged by the table at the deadline
+
+
+@dataclass(frozen=True, slots=True)
+class ShowdownPicture:
+    """The showdown (比牌): every seat's three lanes side by side."""
+
+    language: str
+    round_no: int | None  # None for a judged round outside any room
+    seats: tuple[SeatShow, ...]
+    marks: Marks = Marks()
+
+
+@dataclass(frozen=True, slots=True)
+class SettleSeat:
+    name: str
+    total: int  # this round
+    room_total: int | None = None  # the room's running total (None: no room)
+    special: SpecialHand | None = None
+    banker: bool = False
+    escaped: bool = False
+    auto: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PairScore:
+    """Seat ``a`` against seat ``b`` (indexes into the seats), from a's view."""
+
+    a: int
+    b: int
+    score: int
+    lanes: tuple[int, int, int] | None  # +1 / 0 / -1 per lane; None with a special
+    scoop: int | None = None  # the seat that scooped (打枪), if any
+
+
+@dataclass(frozen=True, slots=True)
+class SettlementPicture:
+    """The settlement (结算): the pairwise table, scoops, home run, totals."""
+
+    language: str
+    round_no: int | None
+    seats: tuple[SettleSeat, ...]
+    pairs: tuple[PairScore, ...]
+    home_run: int | None = None  # the seat that scooped everyone (全垒打)

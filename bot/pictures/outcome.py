@@ -1,0 +1,157 @@
+"""From a settlement (the judge's JSON object, which the table keeps too)
+to the showdown and settlement pictures' inputs, whatever the source."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.rules.cards import Card
+from bot.rules.types import Category, SpecialHand
+
+from .cards import Marks
+from .model import (
+    LANE_NAMES,
+    LANE_SIZES,
+    LaneShow,
+    PairScore,
+    SeatShow,
+    SettlementPicture,
+    SettleSeat,
+    ShowdownPicture,
+)
+
+Lanes = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
+SPECIALS_STEP = "specials"
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """What the builders know of one seat, by its id in the settlement."""
+
+    id: str
+    name: str
+    lanes: Lanes  # the arrangement (a declared special's split too)
+    special_points: int = 0  # of a declared special
+    banker: bool = False
+    escaped: bool = False
+    auto: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    language: str
+    round_no: int | None
+    seats: tuple[Seat, ...]
+    settlement: Mapping[str, Any]  # the judge's JSON object (players, pairs, home_run, totals)
+    marks: Marks = Marks()
+    room_totals: Mapping[str, int] | None = None
+    revealed: frozenset[str] = field(default=frozenset((*LANE_NAMES, SPECIALS_STEP)))
+
+
+def category(slug: str | None) -> Category | None:
+    return Category[slug.upper()] if slug else None
+
+
+def lane_winners(settlement: Mapping[str, Any]) -> dict[str, tuple[bool, bool, bool]]:
+    """Per player and lane: lost it to nobody and won it from someone."""
+    won: dict[str, list[bool]] = {}
+    lost: dict[str, list[bool]] = {}
+    for p in settlement["players"]:
+        won[p["id"]], lost[p["id"]] = [False] * 3, [False] * 3
+    for q in settlement["pairs"]:
+        if q["lanes"] is None:
+            continue
+        for i, sign in enumerate(q["lanes"]):
+            if sign > 0:
+                won[q["a"]][i], lost[q["b"]][i] = True, True
+            elif sign < 0:
+                won[q["b"]][i], lost[q["a"]][i] = True, True
+    return {
+        pid: (
+            won[pid][0] and not lost[pid][0],
+            won[pid][1] and not lost[pid][1],
+            won[pid][2] and not lost[pid][2],
+        )
+        for pid in won
+    }
+
+
+def _seat_show(
+    r: Round, seat: Seat, player: Mapping[str, Any], winners: Sequence[bool]
+) -> SeatShow:
+    special = SpecialHand(player["special"]) if player["special"] else None
+    shown = SPECIALS_STEP in r.revealed if special else None
+    lanes = []
+    for i, name in enumerate(LANE_NAMES):
+        face_up = shown if shown is not None else name in r.revealed
+        if not face_up:
+            lanes.append(LaneShow(None, LANE_SIZES[i]))
+            continue
+        cat = category(player["lanes"][i]["category"]) if player["lanes"] else None
+        lanes.append(LaneShow(seat.lanes[i], LANE_SIZES[i], cat, winners[i] and special is None))
+    everything = r.revealed >= _steps(r)
+    return SeatShow(
+        name=seat.name,
+        lanes=(lanes[0], lanes[1], lanes[2]),
+        special=special if shown else None,
+        special_points=seat.special_points if shown else 0,
+        total=r.settlement["totals"].get(seat.id) if everything else None,
+        banker=seat.banker,
+        escaped=seat.escaped,
+        auto=seat.auto,
+    )
+
+
+def _steps(r: Round) -> frozenset[str]:
+    has_special = any(p["special"] for p in r.settlement["players"])
+    return frozenset((*LANE_NAMES, SPECIALS_STEP) if has_special else LANE_NAMES)
+
+
+def showdown(r: Round) -> ShowdownPicture:
+    players = {p["id"]: p for p in r.settlement["players"]}
+    winners = lane_winners(r.settlement)
+    seats = tuple(_seat_show(r, s, players[s.id], winners[s.id]) for s in r.seats)
+    return ShowdownPicture(r.language, r.round_no, seats, r.marks)
+
+
+def settlement(r: Round) -> SettlementPicture:
+    st = r.settlement
+    index = {s.id: i for i, s in enumerate(r.seats)}
+    players = {p["id"]: p for p in st["players"]}
+    seats = tuple(
+        SettleSeat(
+            name=s.name,
+            total=int(st["totals"].get(s.id, 0)),
+            room_total=None if r.room_totals is None else int(r.room_totals.get(s.id, 0)),
+            special=SpecialHand(players[s.id]["special"]) if players[s.id]["special"] else None,
+            banker=s.banker,
+            escaped=s.escaped,
+            auto=s.auto,
+        )
+        for s in r.seats
+    )
+    pairs = tuple(
+        PairScore(
+            a=index[q["a"]],
+            b=index[q["b"]],
+            score=int(q["score"]),
+            lanes=None if q["lanes"] is None else (q["lanes"][0], q["lanes"][1], q["lanes"][2]),
+            scoop=index[q["scoop"]] if q["scoop"] else None,
+        )
+        for q in st["pairs"]
+    )
+    home = st.get("home_run")
+    return SettlementPicture(r.language, r.round_no, seats, pairs, index[home] if home else None)
+
+
+def revealed_steps(steps: Sequence[str], upto: int) -> frozenset[str]:
+    """The showdown steps shown once step ``upto`` (0-based) is on the table."""
+    return frozenset(steps[: max(0, upto + 1)]) if upto >= 0 else frozenset()
+
+
+def only_known(ids: Collection[str], settlement: Mapping[str, Any]) -> None:
+    """A settlement must speak of exactly these seats."""
+    if {p["id"] for p in settlement["players"]} != set(ids):
+        raise ValueError("the settlement is for other players than the seats")

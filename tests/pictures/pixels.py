@@ -1,0 +1,49 @@
+"""Pixel helpers of the picture tests: decode PNG bytes, compare a card's
+place in a picture with its sprite."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+from PIL import Image, ImageChops
+
+from bot.pictures import cards as C
+
+
+def decode(png: bytes) -> Image.Image:
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image.convert("RGB")
+
+
+def same_as_sprite(picture: Image.Image, sprite: Image.Image, x: int, y: int, visible: int) -> bool:
+    """Whether the opaque inside of ``sprite`` is what ``picture`` shows at
+    (x, y), over the ``visible`` left part of its width (the rest of a
+    fanned card is under the next one and its shadow)."""
+    width = sprite.width
+    inset = C.radius(width) + 2
+    right = visible - (0 if visible == width else max(4, width // 10)) - 1
+    box = (inset, inset, min(right, width - inset), sprite.height - inset)
+    want = sprite.convert("RGB").crop(box)
+    got = picture.crop((x + box[0], y + box[1], x + box[2], y + box[3]))
+    return ImageChops.difference(want, got).getbbox() is None
+
+
+def share_of(image: Image.Image, test) -> float:
+    """The share of pixels of ``image`` (RGB) that ``test`` picks."""
+    pixels = np.asarray(image.convert("RGB")).astype(int)
+    return float(test(pixels[..., 0], pixels[..., 1], pixels[..., 2]).mean())
+
+
+def red(r, g, b):
+    return (r > 150) & (g < 90) & (b < 90)
+
+
+def black(r, g, b):
+    return (r < 80) & (g < 80) & (b < 80)
+
+
+def gold(r, g, b):
+    return (r > 200) & (g > 150) & (g < 215) & (b < 100)
