@@ -118,6 +118,11 @@ async def test_forged_presses_of_every_kind_from_another_server_change_nothing(
         result = await forged_press(eve, their_channel, their_message, custom_id)
         assert result.acknowledged, verb
         assert "another chat" in private_reply(result), verb
+    # Malformed ids (a superscript digit, a round of 10^30) on the room's own channel.
+    table_msg = game.table.table_message()
+    for custom_id in (f"t1|{room}|1|v|²", f"t1|{room}|1|v|{'9' * 30}", f"t1|{room}|²|p|0"):
+        result = await forged_press(alice, game.table.channel, table_msg, custom_id)
+        assert private_reply(result) == "This button is no longer valid."
     assert await game.state() == state
 
 

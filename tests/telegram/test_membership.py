@@ -56,6 +56,10 @@ async def test_forged_presses_from_another_group_and_private_chats_change_nothin
                     continue  # opens a room in her own group, as /newgame would
                 answer = await h.press(EVE, message, data)
                 assert alerted(answer) and answer["text"], (verb, answer)
+        # Malformed ids (a superscript digit, a round of 10^30), pressed by a player.
+        for data in (f"t1|{room}|1|v|²", f"t1|{room}|1|v|{'9' * 30}", f"t1|{room}|²|p|0"):
+            answer = await h.press(ann, h.group_messages()[0], data)
+            assert alerted(answer) and answer["text"] == "This button is no longer valid."
         assert await manager.room_state(room) == state
         methods = {c.method for c in api.calls[calls:]}
         assert methods <= {"answerCallbackQuery", "getChatMember"}

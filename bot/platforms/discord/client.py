@@ -17,7 +17,7 @@ from bot.config import Settings
 
 from .adapter import DiscordAdapter
 from .commands import ThirteenGroup
-from .errors import on_command_error
+from .errors import answer_unrouted_press, on_command_error
 from .items import ActionButton, HandDmButton
 from .translator import CatalogTranslator
 
@@ -43,6 +43,9 @@ class ThirteenClient(discord.Client):
         self.tree.error(on_command_error)  # every command gets an answer, also when it fails
         if install_sink:
             manager.set_sink(self.adapter.sink)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        await answer_unrouted_press(interaction)
 
     async def setup_hook(self) -> None:
         # Buttons of every message ever sent (any round, before any restart)

@@ -2,13 +2,15 @@
 
 discord.py answers nothing by itself when a command fails before or inside
 its callback: an option value that is not one of the command's choices (a
-forged ``language:klingon``), a command used outside a server, or a bug.
-Each then gets one short ephemeral line, and only a bug is logged.
+forged ``language:klingon``), a command used outside a server, or a bug;
+nor a button press whose custom_id none of our templates takes. Each then
+gets one short ephemeral line, and only a bug is logged.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 import discord
@@ -16,6 +18,7 @@ from discord import app_commands
 
 from bot.views.i18n import t
 
+from .items import ACTION_TEMPLATE, HAND_DM_TEMPLATE
 from .turn import language_of
 
 log = logging.getLogger(__name__)
@@ -32,6 +35,31 @@ def reason_key(error: app_commands.AppCommandError) -> str:
     return "dc.error.internal"
 
 
+ROUTED = tuple(re.compile(template) for template in (ACTION_TEMPLATE, HAND_DM_TEMPLATE))
+
+
+async def answer_unrouted_press(interaction: discord.Interaction[Any]) -> None:
+    """A press whose custom_id none of our dynamic items takes (forged, or of
+    a format we no longer make): discord.py would drop it unanswered."""
+    if interaction.type is not discord.InteractionType.component:
+        return
+    data: Any = interaction.data or {}
+    custom_id = str(data.get("custom_id", ""))
+    if any(pattern.fullmatch(custom_id) for pattern in ROUTED):
+        return  # a dynamic item answers it
+    await _say(interaction, t(language_of(interaction), "dc.error.stale"))
+
+
+async def _say(interaction: discord.Interaction[Any], text: str) -> None:
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.info("could not answer an interaction", exc_info=True)
+
+
 async def on_command_error(
     interaction: discord.Interaction[Any], error: app_commands.AppCommandError
 ) -> None:
@@ -40,11 +68,4 @@ async def on_command_error(
         log.error("a command failed: %s", interaction.data, exc_info=error)
     else:
         log.info("command refused (%s): %s", type(error).__name__, error)
-    text = t(language_of(interaction), key)
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
-        log.info("could not answer a failed command", exc_info=True)
+    await _say(interaction, t(language_of(interaction), key))
