@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 LANGUAGES = ("zh-Hans", "zh-Hant", "en")
@@ -27,20 +27,38 @@ MAX_ARRANGE_SECONDS = 900
 DATABASE_SCHEMES = ("sqlite", "postgresql", "postgresql+psycopg")
 SOLVER_MODEL_HANDS = "THIRTEEN_SOLVER_MODEL_HANDS"
 SECRET_FIELDS = ("telegram_token", "telegram_webhook_secret", "discord_token")
+# The settings that are whole numbers: (lowest, highest, the values allowed in words).
+WHOLE_NUMBERS = {
+    "telegram_webhook_port": (1, 65535, "a port number from 1 to 65535"),
+    "discord_guild_id": (1, 2**64 - 1, "a server id (a whole number of up to 20 digits), or empty"),
+    "arrange_seconds": (
+        MIN_ARRANGE_SECONDS,
+        MAX_ARRANGE_SECONDS,
+        f"a whole number of seconds from {MIN_ARRANGE_SECONDS} to {MAX_ARRANGE_SECONDS}",
+    ),
+    "reminder_seconds": (
+        0,
+        MAX_ARRANGE_SECONDS,
+        f"a whole number of seconds from 0 (no reminder) to {MAX_ARRANGE_SECONDS}",
+    ),
+    "solver_model_hands": (50, 100_000, "a whole number of hands from 50 to 100000"),
+}
+# The settings that name one of a few values (any letter case; stored as written here).
+ONE_OF = {"default_language": LANGUAGES, "default_preset": PRESETS, "log_level": LOG_LEVELS}
+FLAGS = {
+    "true": True,
+    "on": True,
+    "yes": True,
+    "1": True,
+    "false": False,
+    "off": False,
+    "no": False,
+    "0": False,
+}
 
 
 class SettingsError(ValueError):
     """Settings that cannot be used; ``str(e)`` is one line per bad setting."""
-
-
-def _whole(value: Any, low: int, high: int, what: str) -> int:
-    text = str(value).strip()
-    if not text.isascii() or not text.lstrip("-").isdigit() or len(text) > 21:
-        raise ValueError(f"must be {what}")
-    number = int(text)
-    if not low <= number <= high:
-        raise ValueError(f"must be {what}")
-    return number
 
 
 def check_database_url(url: str) -> str:
@@ -104,53 +122,28 @@ class Settings(BaseSettings):
             raise ValueError("must be an http:// or https:// URL")
         return v
 
-    @field_validator("telegram_webhook_port", mode="before")
+    @field_validator(*WHOLE_NUMBERS, mode="before")
     @classmethod
-    def _port(cls, v: Any) -> int:
-        return _whole(v, 1, 65535, "a port number from 1 to 65535")
-
-    @field_validator("discord_guild_id", mode="before")
-    @classmethod
-    def _guild(cls, v: Any) -> int | None:
-        if v is None:
+    def _whole_number(cls, v: Any, info: ValidationInfo) -> int | None:
+        if v is None and info.field_name == "discord_guild_id":
             return None
-        return _whole(v, 1, 2**64 - 1, "a server id (a whole number of up to 20 digits), or empty")
+        low, high, what = WHOLE_NUMBERS[str(info.field_name)]
+        text = str(v).strip()
+        # ASCII digits only: int() would also take "１２０" and "٣".
+        if not (text.isascii() and text.lstrip("-").isdigit() and len(text) <= 21):
+            raise ValueError(f"must be {what}")
+        if not low <= int(text) <= high:
+            raise ValueError(f"must be {what}")
+        return int(text)
 
-    @field_validator("default_language", mode="before")
+    @field_validator(*ONE_OF, mode="before")
     @classmethod
-    def _language(cls, v: Any) -> str:
-        for lang in LANGUAGES:
-            if str(v).strip().lower() == lang.lower():
-                return lang
-        raise ValueError(f"must be one of {', '.join(LANGUAGES)}")
-
-    @field_validator("default_preset", mode="before")
-    @classmethod
-    def _preset(cls, v: Any) -> str:
-        text = str(v).strip().lower()
-        if text not in PRESETS:
-            raise ValueError(f"must be one of {', '.join(PRESETS)}")
-        return text
-
-    @field_validator("arrange_seconds", mode="before")
-    @classmethod
-    def _arrange(cls, v: Any) -> int:
-        return _whole(
-            v,
-            MIN_ARRANGE_SECONDS,
-            MAX_ARRANGE_SECONDS,
-            f"a whole number of seconds from {MIN_ARRANGE_SECONDS} to {MAX_ARRANGE_SECONDS}",
-        )
-
-    @field_validator("reminder_seconds", mode="before")
-    @classmethod
-    def _reminder(cls, v: Any) -> int:
-        return _whole(
-            v,
-            0,
-            MAX_ARRANGE_SECONDS,
-            f"a whole number of seconds from 0 (no reminder) to {MAX_ARRANGE_SECONDS}",
-        )
+    def _one_of(cls, v: Any, info: ValidationInfo) -> str:
+        allowed = ONE_OF[str(info.field_name)]
+        for value in allowed:
+            if str(v).strip().lower() == value.lower():
+                return value
+        raise ValueError(f"must be one of {', '.join(allowed)}")
 
     @field_validator("showdown_step_seconds", mode="before")
     @classmethod
@@ -165,28 +158,13 @@ class Settings(BaseSettings):
 
     @field_validator("pictures", mode="before")
     @classmethod
-    def _pictures(cls, v: Any) -> bool:
+    def _flag(cls, v: Any) -> bool:
         if isinstance(v, bool):
             return v
-        text = str(v).strip().lower()
-        if text in ("true", "on", "yes", "1"):
-            return True
-        if text in ("false", "off", "no", "0"):
-            return False
-        raise ValueError("must be true or false")
-
-    @field_validator("solver_model_hands", mode="before")
-    @classmethod
-    def _model_hands(cls, v: Any) -> int:
-        return _whole(v, 50, 100_000, "a whole number of hands from 50 to 100000")
-
-    @field_validator("log_level", mode="before")
-    @classmethod
-    def _log_level(cls, v: Any) -> str:
-        text = str(v).strip().upper()
-        if text not in LOG_LEVELS:
-            raise ValueError(f"must be one of {', '.join(LOG_LEVELS)}")
-        return text
+        flag = FLAGS.get(str(v).strip().lower())
+        if flag is None:
+            raise ValueError("must be true or false")
+        return flag
 
 
 def _shown(field: str, value: Any) -> str:

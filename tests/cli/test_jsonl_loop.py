@@ -15,26 +15,11 @@ from typing import Any
 import pytest
 
 from bot.cli.jsonl import MAX_LINE_BYTES, encode, handle_lines, read_lines
+from tests.rules.test_judge_cli import EXAMPLE_IN
 
 ROOT = Path(__file__).resolve().parents[2]
 
-ROUND = {
-    "preset": "classic",
-    "players": [
-        {
-            "id": "A",
-            "head": ["As", "Ah", "Ad"],
-            "middle": ["Ks", "Kh", "Kd", "2c", "2d"],
-            "tail": ["Qs", "Js", "Ts", "9s", "8s"],
-        },
-        {
-            "id": "B",
-            "head": ["3h", "4c", "6d"],
-            "middle": ["5s", "5h", "7d", "7c", "Jc"],
-            "tail": ["2h", "7h", "9h", "Th", "Jh"],
-        },
-    ],
-}
+ROUND = EXAMPLE_IN  # docs/judge.md's first example
 HAND = {
     "cards": ["As", "Ah", "Kd", "Kc", "Qs", "Js", "Ts", "9h", "8h", "7c", "5d", "4d", "2s"],
     "preset": "classic",
@@ -94,7 +79,7 @@ def test_judge_answers_every_hostile_line_and_goes_on() -> None:
 def test_a_lone_surrogate_id_comes_back_escaped_and_valid() -> None:
     status, (reply,), _ = run("judge", _with_id('"A\\udcff"') + b"\n")
     assert status == 0 and reply["ok"]
-    assert [p["id"] for p in reply["players"]] == ["A\udcff", "B"]
+    assert [p["id"] for p in reply["players"]] == ["A\udcff", "B", "C"]
 
 
 def test_an_overlong_value_is_cut_short_in_the_error() -> None:

@@ -26,6 +26,7 @@ BAD = [
     ("THIRTEEN_SOLVER_MODEL_HANDS", "lots", "THIRTEEN_SOLVER_MODEL_HANDS='lots'"),
     ("DATABASE_URL", "bogus://user:hunter2@x/db", "DATABASE_URL=bogus://…: must be sqlite"),
     ("TELEGRAM_WEBHOOK_URL", "ftp://x", "must be an http:// or https:// URL"),
+    ("PICTURES", "maybe", "PICTURES='maybe': must be true or false"),
 ]
 
 

@@ -20,24 +20,13 @@ from simcord.enums import AppCommandType, InteractionType
 
 from bot.table.actions import Verb, encode
 from storage.memory import MemoryRepository
+from tests.table.helpers import FORGED_ARGS as ARGS
 
 from .game import Game, open_game
 from .harness import action_ids, button_id, embed_text, private_reply
 from .test_game import seat_everyone
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
-ARGS = {
-    Verb.NEW: "classic",
-    Verb.SET_OPTION: "jokers=1",
-    Verb.ADD_AI: "easy",
-    Verb.REMOVE_AI: "1",
-    Verb.LANGUAGE: "en",
-    Verb.PICK: "0",
-    Verb.SORT: "rank",
-    Verb.APPLY: "0",
-    Verb.LEADERBOARD: "all",
-    Verb.VERIFY: "1",
-}
 
 
 @pytest.fixture

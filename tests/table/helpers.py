@@ -157,3 +157,20 @@ async def play_round(
     st = await state_of(mgr, rid)
     assert st["phase"] == "lobby", st["phase"]
     return st
+
+
+# An argument each verb could plausibly carry on a button: what a forger sends
+# when trying every action kind against a room.
+FORGED_ARGS: dict[Verb, str | None] = {
+    Verb.NEW: "classic",
+    Verb.SET_OPTION: "jokers=1",
+    Verb.ADD_AI: "easy",
+    Verb.REMOVE_AI: "1",
+    Verb.REMOVE_PLAYER: "1",
+    Verb.LANGUAGE: "en",
+    Verb.PICK: "0",
+    Verb.SORT: "rank",
+    Verb.APPLY: "0",
+    Verb.LEADERBOARD: "all",
+    Verb.VERIFY: "1",
+}

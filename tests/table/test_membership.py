@@ -12,22 +12,10 @@ from bot.table.actions import ActionIdError, Verb, decode, encode
 from bot.views.model import ViewKind
 
 from .helpers import CHAT, act, human, make_manager, ok, open_table, state_of
+from .helpers import FORGED_ARGS as ARGS
 
 OTHER_CHAT = "chat-2"
 # An argument each verb could plausibly carry on a button.
-ARGS: dict[Verb, str | None] = {
-    Verb.NEW: "classic",
-    Verb.SET_OPTION: "jokers=1",
-    Verb.ADD_AI: "easy",
-    Verb.REMOVE_AI: "1",
-    Verb.REMOVE_PLAYER: "1",
-    Verb.LANGUAGE: "en",
-    Verb.PICK: "0",
-    Verb.SORT: "rank",
-    Verb.APPLY: "0",
-    Verb.LEADERBOARD: "all",
-    Verb.VERIFY: "1",
-}
 
 
 async def unchanged(mgr, repo, rid, actor, verb, arg=None, **kw):

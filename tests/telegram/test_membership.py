@@ -6,6 +6,7 @@ never opened the bot, and the owner removing a player."""
 from __future__ import annotations
 
 from bot.table.actions import Verb, encode
+from tests.table.helpers import FORGED_ARGS as ARGS
 from tests.telegram.fakebotapi import BOT_USERNAME, FakeBotAPI
 from tests.telegram.harness import GROUP_ID, TgUser, buttons_of
 from tests.telegram.play import alerted
@@ -13,19 +14,6 @@ from tests.telegram.test_e2e_game import USERS, room_of, table
 
 OTHER_GROUP = -1009876543210
 EVE = TgUser(31, "Eve")  # a member of the other group only
-ARGS = {
-    Verb.NEW: "classic",
-    Verb.SET_OPTION: "jokers=1",
-    Verb.ADD_AI: "easy",
-    Verb.REMOVE_AI: "1",
-    Verb.REMOVE_PLAYER: "22",
-    Verb.LANGUAGE: "en",
-    Verb.PICK: "0",
-    Verb.SORT: "rank",
-    Verb.APPLY: "0",
-    Verb.LEADERBOARD: "all",
-    Verb.VERIFY: "1",
-}
 
 
 async def test_forged_presses_from_another_group_and_private_chats_change_nothing(
