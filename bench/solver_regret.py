@@ -18,7 +18,15 @@ are then scored on the evaluation pool:
 
 reported as mean and 95% interval (1.96 sd / sqrt(hands)), also per
 opponent, with the share of hands where the pick is the best response (the
-same lane codes, or the same special). Hands run in ``--workers`` processes.
+same lane codes, or the same special; in brackets: or a split that scores
+exactly the same on both pools). Hands run in ``--workers`` processes.
+
+Picks: ``strong`` is the first suggestion told who sits at the table (AI
+seats of the table's level: strong, or normal for the percentile table);
+``strong-people`` the first suggestion at a table of people (no level
+given: the pool's person mix); ``normal`` and ``easy`` the AI seats;
+``percentile`` and ``tail-first`` the two simple baselines of
+solver_baselines.py (independent code, the same rules as normal and easy).
 
     .venv/bin/python bench/solver_regret.py --hands 200 --deals 1000 --workers 2
 """
@@ -26,6 +34,7 @@ same lane codes, or the same special). Hands run in ``--workers`` processes.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import sys
@@ -59,14 +68,16 @@ from bot.solver.frontier import frontier  # noqa: E402
 from bot.solver.search import arrangement, evaluate_hand, legal_rows  # noqa: E402
 
 Play = tuple[Arrangement, bool]  # arrangement, declares its special
-PICKS = ("strong", "normal", "easy", "percentile", "tail-first")
+PICKS = ("strong", "strong-people", "normal", "easy", "percentile", "tail-first")
 TABLES = ("strong", "percentile")
+# The AI level each table plays as, for the table-aware first suggestion.
+LEVEL = {"strong": "strong", "percentile": "normal"}
 PTS = np.array([[0.0] + [float(lane_points(lane, c)) for c in range(1, 11)] for lane in Lane])
 
 
 def policies(rules: Rules) -> dict[str, Callable[[Sequence[Card]], Play]]:
     return {
-        "strong": lambda c: ai_arrange(c, rules, "strong"),
+        "strong": lambda c: ai_arrange(c, rules, "strong", opponents=("strong",) * 3),
         "normal": lambda c: ai_arrange(c, rules, "normal"),
         "easy": lambda c: ai_arrange(c, rules, "easy"),
         "percentile": lambda c: lane_percentile_sum(c, rules),
@@ -74,8 +85,10 @@ def policies(rules: Rules) -> dict[str, Callable[[Sequence[Card]], Play]]:
     }
 
 
-def first_suggestion(cards: Sequence[Card], rules: Rules) -> Play:
-    s = suggest(cards, rules, top=3)
+def first_suggestion(cards: Sequence[Card], rules: Rules, level: str | None) -> Play:
+    """The first of the 3 suggestions shown, at a table of ``level`` AI
+    seats (None: a table of people)."""
+    s = suggest(cards, rules, top=3, opponents=None if level is None else (level,) * 3)
     return s.items[0].arrangement, s.declare_recommended
 
 
@@ -200,18 +213,22 @@ def run_hand(job: tuple[int, int, int, tuple[str, ...], tuple[str, ...]]) -> dic
     mine = np.stack([he.c3[front.head], he.c5[front.middle], he.c5[front.tail]], axis=1)
     keys: list[object] = [tuple(int(x) for x in row) for row in mine]
     special = detect_special(hero, rules)
-    chosen: dict[str, object] = {}
-    t0 = time.process_time()
-    for name in picks:
-        arr, declare = first_suggestion(hero, rules) if name == "strong" else play[name](hero)
-        chosen[name] = "special" if declare and special is not None else codes_of(arr, rules)
-    pick_cpu = time.process_time() - t0
-    extra = [c for c in dict.fromkeys(chosen.values()) if c != "special" and c not in keys]
-    all_mine = np.concatenate([mine, np.array(extra, dtype=np.int64).reshape(-1, 3)])
-    all_keys = keys + extra
-    out: dict[str, Any] = {"index": index, "frontier": len(front), "pick_cpu": pick_cpu}
+    out: dict[str, Any] = {"index": index, "frontier": len(front)}
     for table in tables:
-        pools = [deal_pool(hero, deck, deals, rng, play[table]) for _ in range(2)]
+        chosen: dict[str, object] = {}
+        for name in picks:
+            if name == "strong":
+                arr, declare = first_suggestion(hero, rules, LEVEL[table])
+            elif name == "strong-people":
+                arr, declare = first_suggestion(hero, rules, None)
+            else:
+                arr, declare = play[name](hero)
+            chosen[name] = "special" if declare and special is not None else codes_of(arr, rules)
+        extra = [c for c in dict.fromkeys(chosen.values()) if c != "special" and c not in keys]
+        all_mine = np.concatenate([mine, np.array(extra, dtype=np.int64).reshape(-1, 3)])
+        all_keys = keys + extra
+        deal_rng = random.Random(f"{seed}-{index}-{table}")
+        pools = [deal_pool(hero, deck, deals, deal_rng, play[table]) for _ in range(2)]
         if index % 10 == 0:
             check_with_settle(arrs, mine, pools[0], rng)
         values = []
@@ -225,7 +242,7 @@ def run_hand(job: tuple[int, int, int, tuple[str, ...], tuple[str, ...]]) -> dic
         best = max(in_front, key=lambda i: values[0][i])
         for name, key in chosen.items():
             i = cand.index(key)
-            out[(table, name)] = (
+            out[f"{table}/{name}"] = (
                 float(values[1][best] - values[1][i]),
                 key == cand[best],
                 bool(values[0][i] == values[0][best] and values[1][i] == values[1][best]),
@@ -234,18 +251,23 @@ def run_hand(job: tuple[int, int, int, tuple[str, ...], tuple[str, ...]]) -> dic
 
 
 def summarize(results: list[dict[str, Any]], tables: Sequence[str], picks: Sequence[str]) -> None:
-    n = len(results)
     fr = np.array([r["frontier"] for r in results])
-    print(f"hands {n}; frontier size median {np.median(fr):.0f}, p90 {np.percentile(fr, 90):.0f}")
+    print(
+        f"hands {len(results)}; frontier size median {np.median(fr):.0f}, p90 {np.percentile(fr, 90):.0f}"
+    )
     for table in tables:
         print(f"\nopponents arranged by: {table}")
         print(
             "pick         regret/hand  95% interval       per opponent  best picked  (same value)"
         )
         for name in picks:
-            reg = np.array([r[(table, name)][0] for r in results])
-            hit = np.mean([r[(table, name)][1] for r in results])
-            same = np.mean([r[(table, name)][1] or r[(table, name)][2] for r in results])
+            got = [r[f"{table}/{name}"] for r in results if f"{table}/{name}" in r]
+            if not got:
+                continue
+            reg = np.array([g[0] for g in got])
+            hit = np.mean([g[1] for g in got])
+            same = np.mean([g[1] or g[2] for g in got])
+            n = len(reg)
             half = 1.96 * reg.std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
             print(
                 f"{name:<12} {reg.mean():+8.3f}   [{reg.mean() - half:+.3f}, {reg.mean() + half:+.3f}]"
@@ -261,11 +283,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--tables", default=",".join(TABLES))
     ap.add_argument("--picks", default=",".join(PICKS))
+    ap.add_argument("--start", type=int, default=0, help="index of the first hand")
+    ap.add_argument("--save", help="write the per-hand results to this JSON file")
+    ap.add_argument("--load", nargs="*", help="only summarize these saved result files")
     args = ap.parse_args(argv)
     tables, picks = tuple(args.tables.split(",")), tuple(args.picks.split(","))
+    if args.load:
+        saved = [r for path in args.load for r in json.loads(Path(path).read_text())]
+        by_index = {r["index"]: r for r in saved}
+        summarize(sorted(by_index.values(), key=lambda r: r["index"]), tables, picks)
+        return 0
     load = os.getloadavg()[0]
     t0 = time.time()
-    jobs = [(i, args.seed, args.deals, tables, picks) for i in range(args.hands)]
+    first = args.start
+    jobs = [(i, args.seed, args.deals, tables, picks) for i in range(first, first + args.hands)]
     results: list[dict[str, Any]] = []
     with Pool(args.workers) as workers:
         for r in workers.imap_unordered(run_hand, jobs):
@@ -278,8 +309,11 @@ def main(argv: list[str] | None = None) -> int:
         f"{os.getloadavg()[0]:.2f} after, {time.time() - t0:.0f}s wall"
     )
     print(
-        f"hands {args.hands}, deals {args.deals} + {args.deals} per hand and table, seed {args.seed}"
+        f"hands {first}..{first + args.hands - 1}, deals {args.deals} + {args.deals} "
+        f"per hand and table, seed {args.seed}"
     )
+    if args.save:
+        Path(args.save).write_text(json.dumps(results))
     summarize(sorted(results, key=lambda r: r["index"]), tables, picks)
     return 0
 

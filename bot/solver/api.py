@@ -26,7 +26,6 @@ from bot.rules import (
     Arrangement,
     Card,
     Category,
-    Preset,
     Rules,
     SpecialResult,
     check_foul,
@@ -35,11 +34,11 @@ from bot.rules import (
 from bot.rules.cards import sort_by_count
 
 from .arrays import F64, Index
+from .best import scored as best_scored
+from .best import special_value
 from .codes import CAT_SHIFT
-from .frontier import frontier
-from .model import Table, full_value, lane_values, opponent_model, percentile_values, table_of
-from .pool import opponent_pool, removal_weights
-from .response import expected_points
+from .model import Table, opponent_model, percentile_values, table_of, tail_first_values
+from .opponents import opponent_pool
 from .search import (
     HandEval,
     Rows,
@@ -51,8 +50,6 @@ from .search import (
 )
 from .splits import splits
 
-EXACT = 160  # frontier splits settled against the pool (the rest by full_value)
-SEARCH_16 = 1024  # 16 cards: rows of highest separable value the frontier is taken from
 STRENGTHS = ("easy", "normal", "strong")
 
 
@@ -105,41 +102,20 @@ def _suggestion(he: HandEval, rows: Rows, i: int, score: float) -> Suggestion:
     return Suggestion(_display(arrangement(he, t, m, h)), _lanes(he, rows, i), float(score))
 
 
-def special_value(special: SpecialResult, rules: Rules, table: Table) -> float:
-    """Expected points of declaring: the special's points from every hand met
-    (opponents' specials ignored), doubled where the extended preset doubles
-    a special that beats everyone, capped in banker mode."""
-    pts = float(special.points)
-    if table.banker:
-        return min(pts, 7.0) * table.opponents
-    if rules.preset is Preset.EXTENDED and table.opponents >= 2:
-        pts *= 2
-    return pts * table.opponents
+Opponents = Sequence[str | None] | None  # each opponent's AI level, None for a person
 
 
-def candidates(he: HandEval, rules: Rules, table: Table) -> Rows:
-    """The frontier splits worth settling exactly, best guess first."""
-    model = opponent_model(rules)
-    if he.sp.n == 13:
-        zeros5, zeros3 = np.zeros(len(he.c5)), np.zeros(len(he.c3))
-        rows = legal_rows(he, zeros5, zeros5, zeros3)
-    else:  # 多三张: the frontier of the rows of highest separable value
-        values = lane_values(he, model, table)
-        rows = top_rows(legal_rows(he, *values, limit=SEARCH_16), SEARCH_16)
-    front = frontier(he, rows)
-    if len(front) > EXACT:
-        guess = full_value(he, front, model, table)
-        front = front.take(np.argsort(-guess, kind="stable")[:EXACT])
-    return front
+def _check_opponents(opponents: Opponents) -> None:
+    for level in opponents or ():
+        if level is not None and level not in STRENGTHS:
+            raise ValueError(f"AI strength is easy, normal or strong, not {level!r}")
 
 
-def scored(he: HandEval, rules: Rules, table: Table) -> tuple[Rows, F64]:
-    """Candidate splits and their expected points against the table."""
-    rows = candidates(he, rules, table)
-    pool = opponent_pool(rules)
-    weights = removal_weights(pool, he.cards, rules)
-    mine = np.stack([he.c3[rows.head], he.c5[rows.middle], he.c5[rows.tail]], axis=1)
-    return rows, expected_points(mine, pool, weights, table)
+def scored(
+    he: HandEval, rules: Rules, table: Table, opponents: Opponents = None
+) -> tuple[Rows, F64]:
+    """Candidate splits and their expected points against the table's pool."""
+    return best_scored(he, rules, table, opponent_pool(rules), opponents)
 
 
 def ideas(he: HandEval, rows: Rows, score: F64, top: int) -> Index:
@@ -166,21 +142,34 @@ def suggest(
     players: int | None = None,
     top: int = 3,
     banker: bool = False,
+    opponents: Opponents = None,
 ) -> Suggestions:
     """The best ``top`` meaningfully different legal arrangements, best first,
     each with its expected points this round against the table.
 
     ``players`` defaults to ``rules.players``; ``banker`` says this seat is the
-    banker (banker mode only). A 16-card hand (多三张) gets 13-card
-    arrangements: the 3 cards left out are discarded.
+    banker (banker mode only); ``opponents`` names each other seat's AI level
+    (``None`` for a person; no list: a table of people). A 16-card hand
+    (多三张) gets 13-card arrangements: the 3 cards left out are discarded.
     """
     _check_size(cards, rules)
-    table = table_of(rules, players, banker)
+    _check_opponents(opponents)
+    special = detect_special(cards, rules) if len(cards) == 13 else None
+    return _suggest(cards, rules, table_of(rules, players, banker), top, special, opponents)
+
+
+def _suggest(
+    cards: Sequence[Card],
+    rules: Rules,
+    table: Table,
+    top: int,
+    special: SpecialResult | None,
+    opponents: Opponents = None,
+) -> Suggestions:
     he = evaluate_hand(cards, rules)
-    rows, score = scored(he, rules, table)
+    rows, score = scored(he, rules, table, opponents)
     best = ideas(he, rows, score, max(1, top))
     items = [_suggestion(he, rows, int(i), float(score[i])) for i in best]
-    special = detect_special(cards, rules) if len(cards) == 13 else None
     if special is None:
         return Suggestions(None, False, items)
     value = special_value(special, rules, table)
@@ -209,10 +198,7 @@ def strongest_tail_first(cards: Sequence[Card], rules: Rules) -> Arrangement:
     """Strongest 5 as tail, strongest 5 of the rest as middle, the rest as head
     (for 16 cards the strongest legal 3 of the 6 left)."""
     he = evaluate_hand(cards, rules)
-    # Lexicographic (tail, middle, head) through the dense rank of each code.
-    r5 = np.unique(he.c5, return_inverse=True)[1].astype(float)
-    r3 = np.unique(he.c3, return_inverse=True)[1].astype(float)
-    return _best_by(he, (r5 * 2.0**26, r5 * 2.0**13, r3))
+    return _best_by(he, tail_first_values(he))
 
 
 def percentile_sum(cards: Sequence[Card], rules: Rules) -> Arrangement:
@@ -223,20 +209,24 @@ def percentile_sum(cards: Sequence[Card], rules: Rules) -> Arrangement:
     return _best_by(he, percentile_values(he, model.random5, model.random3))
 
 
-def ai_arrange(cards: Sequence[Card], rules: Rules, strength: str) -> tuple[Arrangement, bool]:
+def ai_arrange(
+    cards: Sequence[Card], rules: Rules, strength: str, *, opponents: Opponents = None
+) -> tuple[Arrangement, bool]:
     """An AI seat's arrangement and whether it declares its special hand.
 
     easy: strongest tail first; normal: the highest lane-percentile sum; both
-    declare any special they hold. strong: the best response (as suggest),
-    declaring when that is worth at least as much as its arrangement.
+    declare any special they hold. strong: the best response to the table
+    (``opponents`` as in ``suggest``), declaring when that is worth at least
+    as much as its arrangement.
     """
     if strength not in STRENGTHS:
         raise ValueError(f"AI strength is easy, normal or strong, not {strength!r}")
     _check_size(cards, rules)
+    _check_opponents(opponents)
     special = detect_special(cards, rules) if len(cards) == 13 else None
     if strength == "easy":
         return strongest_tail_first(cards, rules), special is not None
     if strength == "normal":
         return percentile_sum(cards, rules), special is not None
-    s = suggest(cards, rules, top=1)
+    s = _suggest(cards, rules, table_of(rules, None), 1, special, opponents)
     return s.items[0].arrangement, s.declare_recommended

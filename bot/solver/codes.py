@@ -1,4 +1,4 @@
-"""Lane strength codes: every lane key of RULES.md §2 as one int64.
+"""Lane strength codes: every lane comparison key of the rules as one int64.
 
 A code orders lanes exactly as ``bot.rules.evaluate_lane``'s ``LaneValue``
 does (category, rank list with the head-vs-middle prefix rule, added-suit
@@ -43,7 +43,7 @@ MAX_WILDS = 5
 
 
 def rank_key(rank: int) -> int:
-    return 8 ** (rank - 2)
+    return int(8 ** (rank - 2))
 
 
 def encode(category: int, ranks: Sequence[int], not_added: int = 1, wilds: int = 0) -> int:
@@ -143,7 +143,9 @@ def lane_table(size: int, wheel: Wheel, deck65: bool) -> LaneTable:
         if size == 3:
             plain[ms] = natural3(ms) - nat_bits
         else:
-            plain[ms] = natural5(ms, False, wheel, deck65) - nat_bits
+            code = natural5(ms, False, wheel, deck65)
+            assert code is not None  # only a flush can be impossible
+            plain[ms] = code - nat_bits
             f = natural5(ms, True, wheel, deck65)
             suited[ms] = -1 if f is None else f - nat_bits
     keys, out_plain, out_suited = [], [], []
@@ -198,7 +200,7 @@ def subset_codes(arrays: CardArrays, idx: np.ndarray, rules: Rules) -> np.ndarra
     size = idx.shape[1]
     deck65 = rules.added_suit is not None
     table = lane_table(size, rules.wheel, deck65)
-    added = SUIT_BIT[rules.added_suit] if deck65 else 0
+    added = SUIT_BIT[rules.added_suit] if rules.added_suit is not None else 0
     best: np.ndarray | None = None
     wild = arrays.wild_rank_pos
     # Each wild-rank card stands for itself or is wild: the lane takes the best.

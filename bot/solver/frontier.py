@@ -34,7 +34,9 @@ def frontier(he: HandEval, rows: Rows) -> Rows:
     """The non-dominated rows among the legal ones of ``rows`` (an illegal
     row has value -inf), one row per distinct (head, middle, tail) code
     triple, strongest tail first."""
-    rows = rows.take(np.flatnonzero(np.isfinite(rows.value)))
+    finite = np.isfinite(rows.value)
+    if not finite.all():
+        rows = rows.take(np.flatnonzero(finite))
     # Ranks of the hand's subsets, then looked up per row (sorting 1,287
     # codes instead of tens of thousands of rows).
     rank5, n5 = _dense(he.c5)

@@ -48,8 +48,8 @@ POINTS = {lane: _points_table(lane) for lane in Lane}
 
 
 def lane_points_of(lane: Lane, codes: I64) -> F64:
-    """What a lane with these codes wins when it wins (RULES.md's table)."""
-    return POINTS[lane][codes >> CAT_SHIFT]
+    """What a lane with these codes wins when it wins (the rules' lane points table)."""
+    return np.asarray(POINTS[lane][codes >> CAT_SHIFT], dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -94,6 +94,15 @@ def percentile(sorted_codes: I64, c: I64) -> F64:
     lo = np.searchsorted(sorted_codes, c, "left")
     hi = np.searchsorted(sorted_codes, c, "right")
     return np.asarray((lo + hi) / (2.0 * len(sorted_codes)), dtype=np.float64)
+
+
+def tail_first_values(he: HandEval) -> LaneValues:
+    """Values whose best legal split is the strongest tail, then the
+    strongest middle, then the strongest head (lexicographic, through the
+    dense rank of each code)."""
+    r5 = np.unique(he.c5, return_inverse=True)[1].astype(np.float64).ravel()
+    r3 = np.unique(he.c3, return_inverse=True)[1].astype(np.float64).ravel()
+    return r5 * 2.0**26, r5 * 2.0**13, r3
 
 
 def percentile_values(he: HandEval, random5: I64, random3: I64) -> LaneValues:
@@ -178,11 +187,11 @@ def full_value(he: HandEval, rows: Rows, model: OpponentModel, table: Table) -> 
                 value = per_lane[0][o0][1] + per_lane[1][o1][1] + per_lane[2][o2][1]
                 wins, losses = outs.count(0), outs.count(2)
                 if table.banker:
-                    value = np.clip(value, -7, 7)
+                    value = np.clip(value, -7.0, 7.0)
                 else:
-                    mine = wins == 3 or (table.draw_scoop and wins and not losses)
-                    theirs = losses == 3 or (table.draw_scoop and losses and not wins)
-                    if table.scoop_double and (mine or theirs):
+                    my_scoop = wins == 3 or (table.draw_scoop and wins > 0 and losses == 0)
+                    their_scoop = losses == 3 or (table.draw_scoop and losses > 0 and wins == 0)
+                    if table.scoop_double and (my_scoop or their_scoop):
                         value = value * 2
                     if wins == 3 and k:
                         value = value * (1 + my_sweep)

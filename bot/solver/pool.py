@@ -1,17 +1,15 @@
-"""The pool of opponents' arrangements a best response is scored against.
+"""The pool of opponents' arrangements a best response is scored against,
+and how the hero's cards reweight it (card removal).
 
-Per deck setting and hand size, ``pool_size`` hands (6,000; 1,000 for
-多三张) are dealt from the whole deck with a fixed seed and arranged the way
-our own cheap player arranges (``model.lane_values``: the separable expected
-points against the modelled lanes); where the preset has special hands, a
-pool hand declares its special when that is worth more than its
-arrangement. Each entry keeps its three lane codes, the points each lane
-wins, the points of a declared special, how often its arrangement strictly
-scoops another pool player (for the home run it may make), and its counts
-of cards per rank and per suit.
+Each entry keeps its three lane codes, the points each lane wins, the
+points of a declared special, how often its arrangement strictly scoops
+another pool player (for the home run it may make), its cards per rank and
+per suit, and, per lane, the entries sorted by code as packed bitsets (the
+entries a lane beats are one prefix of them). ``opponents`` builds the
+pools; ``response`` settles candidates against them.
 
-Card removal (the hero's cards are not in the opponents' hands): the pool
-is dealt from the whole deck, so each entry is weighted by how likely its
+Card removal (the hero's cards are not in the opponents' hands): a pool is
+dealt from the whole deck, so each entry is weighted by how likely its
 counts are once the hero's cards are gone: for every rank (and the jokers)
 C(m - h, c) / C(m, c), with m copies in the deck, h in the hero's hand and
 c in the entry's; the same factor per suit. The rank factor is exact for
@@ -23,7 +21,6 @@ hero has two) gets weight zero.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -31,25 +28,22 @@ from math import comb
 
 import numpy as np
 
-from bot.rules import Card, Lane, Rules, detect_special
+from bot.rules import Card, Lane, Rules
 from bot.rules.cards import SUITS
 
 from .arrays import F64, I64, AnyArray
-from .model import (
-    MODEL_WILD_RANK,
-    SEPARABLE_TABLE,
-    best_row,
-    lane_points_of,
-    lane_values,
-    model_key,
-    model_rules,
-    opponent_model,
-)
-from .search import evaluate_hand
+from .model import MODEL_WILD_RANK, lane_points_of
 
 SWEEP_SAMPLE = 1500  # pool entries each entry's scoop rate is measured against
 SEED = 2_013_13
+MAX_HAND = 16  # cards in the largest hand (多三张)
 JOKER_CLASS = 13  # rank classes: 0..12 for ranks 2..A, 13 for the jokers
+# How a pool entry was arranged: as our strong seats, by the lane-percentile
+# sum (our normal seats), strongest tail first (our easy seats).
+POLICIES = ("strong", "percentile", "tail-first")
+LEVEL_POLICY = {"strong": 0, "normal": 1, "easy": 2}
+# A person: who knows. Mostly careful players, some who balance lane strengths.
+PERSON = (2 / 3, 1 / 3, 0.0)
 
 
 @dataclass(frozen=True)
@@ -68,6 +62,7 @@ class Pool:
     # the k-th distinct code: the entries a lane beats are one row of it.
     distinct: tuple[I64, I64, I64]
     below: tuple[AnyArray, AnyArray, AnyArray]  # (distinct + 1, ceil(N / 8)) uint8
+    policy: AnyArray  # (N,) int8: how the entry was arranged, an index into POLICIES
 
     def __len__(self) -> int:
         return len(self.special)
@@ -110,7 +105,7 @@ def removal_weights(pool: Pool, cards: Sequence[Card], rules: Rules) -> F64:
     """Each entry's weight once the hero's ``cards`` are out of the deck
     (normalised to sum 1)."""
     ranks, suits = counts(cards, rules)
-    size = int(pool.ranks.shape[1] and pool.ranks.sum(axis=1).max())
+    size = MAX_HAND
     w = np.ones(len(pool))
     for k, h in enumerate(ranks):
         if h:
@@ -124,69 +119,50 @@ def removal_weights(pool: Pool, cards: Sequence[Card], rules: Rules) -> F64:
     return np.asarray(w / total, dtype=np.float64)
 
 
-PoolKey = tuple[object, ...]
-_POOLS: dict[PoolKey, Pool] = {}
+def table_weights(
+    pool: Pool, cards: Sequence[Card], rules: Rules, opponents: Sequence[str | None] | None
+) -> F64:
+    """Entry weights for this hand at this table: card removal within each
+    policy, times the share of the table that plays it. ``opponents`` names
+    each opponent's AI level (``None`` for a person, whose play is the
+    ``PERSON`` mix); no list means a table of people."""
+    share = np.zeros(len(POLICIES))
+    for level in opponents or (None,):
+        if level is None:
+            share += PERSON
+        else:
+            share[LEVEL_POLICY[level]] += 1.0
+    w = removal_weights(pool, cards, rules)
+    per_policy = np.bincount(pool.policy, weights=w, minlength=len(POLICIES))
+    share = np.where(per_policy > 0, share, 0.0)  # a pool may lack a policy (16 cards)
+    if share.sum() <= 0:
+        return w
+    scale = np.divide(
+        share / share.sum(), per_policy, out=np.zeros_like(share), where=per_policy > 0
+    )
+    return np.asarray(w * scale[pool.policy], dtype=np.float64)
 
 
-def pool_key(rules: Rules) -> PoolKey:
-    return (*model_key(rules), rules.preset, rules.cards_per_player)
-
-
-def opponent_pool(rules: Rules) -> Pool:
-    """The pool of a deck setting and hand size, built on first use
-    (seconds of CPU: ``prepare`` builds it off the event loop)."""
-    key = pool_key(rules)
-    if key not in _POOLS:
-        _POOLS[key] = _build(model_rules(rules))
-    return _POOLS[key]
-
-
-def pool_size(cards_per_player: int) -> int:
-    """Hands in a pool: ``THIRTEEN_SOLVER_POOL_HANDS`` (13 cards, default
-    6000) or ``THIRTEEN_SOLVER_POOL_HANDS_16`` (多三张, default 1000); the
-    tests use small pools."""
-    if cards_per_player == 16:
-        return int(os.environ.get("THIRTEEN_SOLVER_POOL_HANDS_16", "1000"))
-    return int(os.environ.get("THIRTEEN_SOLVER_POOL_HANDS", "6000"))
-
-
-def _build(rules: Rules) -> Pool:
-    model = opponent_model(rules)
-    size = rules.cards_per_player
-    n = pool_size(size)
-    rng = np.random.default_rng(SEED)
-    deck = rules.deck.cards()
-    codes = np.zeros((n, 3), dtype=np.int64)
-    special = np.zeros(n)
-    hands = []
-    for i in range(n):
-        hand = [deck[j] for j in rng.choice(len(deck), size, replace=False)]
-        he = evaluate_hand(hand, rules)
-        values = lane_values(he, model, SEPARABLE_TABLE)
-        t, m, h = best_row(he, values)
-        codes[i] = (he.c3[h], he.c5[m], he.c5[t])
-        hands.append(hand)
-        if size == 13:
-            found = detect_special(hand, rules)
-            if found is not None and found.points >= values[0][t] + values[1][m] + values[2][h]:
-                special[i] = found.points
-    return pool_of(codes, special, hands, rules, rng)
+def hand_counts(hands: Sequence[Sequence[Card]], rules: Rules) -> tuple[AnyArray, AnyArray]:
+    """(N, 14) cards per rank class and (N, 4) per suit of each hand (int8)."""
+    rank_rows = np.zeros((len(hands), JOKER_CLASS + 1), dtype=np.int8)
+    suit_rows = np.zeros((len(hands), len(SUITS)), dtype=np.int8)
+    for i, hand in enumerate(hands):
+        rank_rows[i], suit_rows[i] = counts(hand, rules)
+    return rank_rows, suit_rows
 
 
 def pool_of(
     codes: I64,
     special: F64,
-    hands: Sequence[Sequence[Card]],
+    rank_rows: AnyArray,
+    suit_rows: AnyArray,
     rules: Rules,
-    rng: np.random.Generator | None = None,
+    policy: AnyArray | None = None,
 ) -> Pool:
     """A pool of these entries: lane codes (N, 3), declared special points
-    (0 = arranged) and the hands they come from (for the card counts)."""
+    (0 = arranged) and their cards per rank class and per suit."""
     codes = np.asarray(codes, dtype=np.int64).reshape(-1, 3)
-    rank_rows = np.zeros((len(codes), JOKER_CLASS + 1), dtype=np.int8)
-    suit_rows = np.zeros((len(codes), len(SUITS)), dtype=np.int8)
-    for i, hand in enumerate(hands):
-        rank_rows[i], suit_rows[i] = counts(hand, rules)
     pts = np.stack([lane_points_of(lane, codes[:, lane]) for lane in Lane], axis=1)
     rank_copies, suit_copies = counts(rules.deck.cards(), rules)
     order = [np.argsort(codes[:, lane], kind="stable") for lane in Lane]
@@ -199,7 +175,7 @@ def pool_of(
         codes,
         pts,
         np.asarray(special, dtype=np.float64),
-        _sweep_rates(codes, special, rng or np.random.default_rng(SEED)),
+        _sweep_rates(codes, special, np.random.default_rng(SEED)),
         rank_rows,
         suit_rows,
         rank_copies,
@@ -207,6 +183,7 @@ def pool_of(
         (order[0], order[1], order[2]),
         (distinct[0], distinct[1], distinct[2]),
         (below[0], below[1], below[2]),
+        np.zeros(len(codes), dtype=np.int8) if policy is None else np.asarray(policy, np.int8),
     )
 
 

@@ -88,7 +88,7 @@ def dense(mine: I64, pool: Pool, w_all: F64, table: Table) -> F64:
             wins += win
             losses += lose
         if table.banker:
-            out[start : start + CHUNK] = np.clip(base, -BANKER_CAP, BANKER_CAP) @ w
+            out[start : start + CHUNK] = _mean(np.clip(base, -BANKER_CAP, BANKER_CAP), w)
             continue
         sweep, swept = wins == 3, losses == 3
         factor = np.ones(base.shape)
@@ -99,11 +99,16 @@ def dense(mine: I64, pool: Pool, w_all: F64, table: Table) -> F64:
                 scoop = sweep | swept
             factor[scoop] = 2.0
         if k:
-            s = sweep @ w  # my strict-scoop rate (a declared special is never swept)
+            s = _mean(sweep, w)  # my strict-scoop rate (a declared special is never swept)
             factor *= np.where(sweep, 1.0 + s[:, None] ** (k - 1), 1.0)
             factor *= np.where(swept, their_hr[None, :], 1.0)
-        out[start : start + CHUNK] = (base * factor) @ w
+        out[start : start + CHUNK] = _mean(base * factor, w)
     return out
+
+
+def _mean(values: AnyArray, w: F64) -> F64:
+    """Weighted row sums (einsum's own loop: no BLAS threads, see _byte_sums)."""
+    return np.asarray(np.einsum("rn,n->r", values, w), dtype=np.float64)
 
 
 def _outcome(c: I64, o: I64, table: Table) -> tuple[Bools, Bools]:
@@ -117,22 +122,25 @@ def _outcome(c: I64, o: I64, table: Table) -> tuple[Bools, Bools]:
     return cr > orr, cr <= orr
 
 
-# BITS[k, v]: bit k (np.packbits order, first entry the high bit) of byte v.
-BITS = ((np.arange(256)[None, :] >> (7 - np.arange(8)[:, None])) & 1).astype(np.float32)
+# NIBBLE[k, v]: bit k (first entry the high bit, as np.packbits) of a 4-bit v.
+NIBBLE = ((np.arange(16)[None, :] >> (3 - np.arange(4)[:, None])) & 1).astype(np.float32)
 
 
 def _byte_sums(weights: F64) -> F32:
-    """(bytes, 256): the weight of the entries each byte value selects."""
+    """(bytes, 256): the weight of the entries each byte value selects.
+    Built from half-byte sums with einsum, not BLAS: a BLAS product spins
+    threads, which on a busy 2-core machine costs more than the work."""
     padded = np.zeros(-(-len(weights) // 8) * 8, dtype=np.float32)
     padded[: len(weights)] = weights
-    return np.asarray(padded.reshape(-1, 8) @ BITS, dtype=np.float32)
+    halves = np.einsum("nk,kv->nv", padded.reshape(-1, 4), NIBBLE)
+    return np.asarray((halves[0::2, :, None] + halves[1::2, None, :]).reshape(-1, 256))
 
 
 def _weigh(sets: AnyArray, table: F32) -> F64:
     """Weighted size of each packed set (rows of ``sets``): one lookup per
     byte in the flattened (byte position, byte value) table."""
     offsets = np.arange(sets.shape[1], dtype=np.intp) * 256
-    return np.take(table.ravel(), sets + offsets).sum(axis=1, dtype=np.float64)
+    return np.asarray(np.take(table.ravel(), sets + offsets).sum(axis=1, dtype=np.float64))
 
 
 def fast(mine: I64, pool: Pool, w_all: F64, table: Table) -> F64:

@@ -56,7 +56,15 @@ class Rows:
 TAIL_CHUNK = 256  # 16 cards: tails whose rows are scored together
 
 
-def _rows_16(he: HandEval, v_tail, v_mid, v_head, best, idx: np.ndarray, limit: int | None) -> Rows:
+def _rows_16(
+    he: HandEval,
+    v_tail: np.ndarray,
+    v_mid: np.ndarray,
+    v_head: np.ndarray,
+    best: tuple[np.ndarray, np.ndarray],
+    idx: np.ndarray,
+    limit: int | None,
+) -> Rows:
     """Legal rows among ``idx`` (16 cards), each with its best legal head.
 
     First guess: the best head of the 6-card rest, whoever the middle (``best``
@@ -84,7 +92,16 @@ def _rows_16(he: HandEval, v_tail, v_mid, v_head, best, idx: np.ndarray, limit: 
     return Rows(tail[sel], middle[sel], head[sel], value[sel])
 
 
-def _refine_16(he: HandEval, rest, mid_code, v3, head, head_val, ok, rows_idx) -> None:
+def _refine_16(
+    he: HandEval,
+    rest: np.ndarray,
+    mid_code: np.ndarray,
+    v3: np.ndarray,
+    head: np.ndarray,
+    head_val: np.ndarray,
+    ok: np.ndarray,
+    rows_idx: np.ndarray,
+) -> None:
     """Best legal head of the rows ``rows_idx`` (their best head was illegal)."""
     sixes = he.sp.sixes
     assert sixes is not None
@@ -106,6 +123,15 @@ def _concat(parts: list[Rows]) -> Rows:
             for f in ("tail", "middle", "head", "value")
         )
     )
+
+
+def legal_splits(he: HandEval) -> Rows:
+    """Every legal split of a 13-card hand (value 0)."""
+    sp = he.sp
+    mid2, head2 = sp.middle.reshape(-1, 56), sp.rest.reshape(-1, 56)
+    mc = he.c5[mid2]
+    idx = np.flatnonzero((mc <= he.c5[:, None]) & (he.c3[head2] <= mc))
+    return Rows(sp.tail[idx], sp.middle[idx], sp.rest[idx], np.zeros(len(idx)))
 
 
 def legal_rows(
@@ -185,7 +211,10 @@ def top_rows(rows: Rows, k: int) -> Rows:
 
 def arrangement(he: HandEval, tail: int, middle: int, head: int) -> Arrangement:
     sp = he.sp
-    pick = lambda idx: tuple(he.cards[i] for i in idx)  # noqa: E731
+
+    def pick(idx: np.ndarray) -> tuple[Card, ...]:
+        return tuple(he.cards[i] for i in idx)
+
     return Arrangement(pick(sp.three[head]), pick(sp.five[middle]), pick(sp.five[tail]))
 
 
@@ -205,4 +234,4 @@ def shape_signature(code: np.ndarray) -> np.ndarray:
     second = np.where(two_groups, s1, 0)
     second = np.where(cat == 6, s1, second)
     third = np.where((cat == 6) & (s0 == 2), s2, 0)
-    return (((cat << 4 | s0) << 4 | second) << 4) | third
+    return np.asarray((((cat << 4 | s0) << 4 | second) << 4) | third)

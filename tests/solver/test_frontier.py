@@ -10,7 +10,7 @@ import pytest
 
 from bot.solver.frontier import frontier
 from bot.solver.model import table_of
-from bot.solver.pool import pool_of
+from bot.solver.pool import hand_counts, pool_of
 from bot.solver.response import dense
 from bot.solver.search import evaluate_hand, legal_rows
 
@@ -64,7 +64,8 @@ def test_a_best_split_is_on_the_frontier(name: str) -> None:
             ohe = evaluate_hand(rng.sample(rest, 13), rules)
             rows = _all_rows(ohe)
             opponents.append(_triples(ohe, rows)[rng.randrange(len(rows))])
-        pool = pool_of(np.array(opponents), np.zeros(len(opponents)), [], rules)
+        ranks, suits = hand_counts([], rules)
+        pool = pool_of(np.array(opponents), np.zeros(len(opponents)), ranks, suits, rules)
         weights = np.full(len(opponents), 1.0 / len(opponents))
         every = dense(_triples(he, _all_rows(he)), pool, weights, table)
         front = dense(_triples(he, frontier(he, _all_rows(he))), pool, weights, table)

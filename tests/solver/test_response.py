@@ -10,10 +10,11 @@ import pytest
 
 from bot.rules import Arrangement, PlayerHand, Rules, detect_special, make_rules, settle
 from bot.solver import ai_arrange
-from bot.solver.api import candidates
+from bot.solver.best import candidates
 from bot.solver.codes import lane_code
 from bot.solver.model import table_of
-from bot.solver.pool import opponent_pool, pool_of, removal_weights
+from bot.solver.opponents import opponent_pool
+from bot.solver.pool import hand_counts, pool_of, removal_weights
 from bot.solver.response import dense, expected_points, fast
 from bot.solver.search import evaluate_hand
 
@@ -66,7 +67,7 @@ def test_expected_points_equal_settlement_against_one_table(name: str) -> None:
         pool = pool_of(
             np.array([_codes(opp, rules)]),
             np.array([special.points if special else 0.0]),
-            [cards],
+            *hand_counts([cards], rules),
             rules,
         )
         got = expected_points(
@@ -89,7 +90,7 @@ def test_expected_points_are_the_mean_settlement_over_sampled_opponents() -> Non
         pool = pool_of(
             np.array([_codes(a, rules) for _, a, _ in opps]),
             np.array([s.points if s else 0.0 for _, _, s in opps]),
-            [c for c, _, _ in opps],
+            *hand_counts([c for c, _, _ in opps], rules),
             rules,
         )
         mine = ai_arrange(hand, rules, "strong")[0]
@@ -118,3 +119,22 @@ def test_card_removal_weights() -> None:
         # The expected aces of an opponent: 13 of the 39 cards left.
         mean = float(w @ pool.ranks[:, 12])
         assert mean == pytest.approx(13 * (4 - aces) / 39, abs=0.15)
+
+
+def test_pools_are_kept_on_disk(tmp_path, monkeypatch) -> None:
+    from bot.solver import opponents
+
+    rules = rules_of("joker1")
+    monkeypatch.setenv("THIRTEEN_SOLVER_CACHE", str(tmp_path))
+    monkeypatch.setattr(opponents, "_POOLS", {})
+    built = opponents.opponent_pool(rules)
+    (saved,) = tmp_path.glob("pool-*.npz")
+    monkeypatch.setattr(opponents, "_POOLS", {})
+    monkeypatch.setattr(opponents, "_build", lambda rules: pytest.fail("rebuilt"))
+    loaded = opponents.opponent_pool(rules)
+    assert saved.exists() and loaded is not built
+    for name in ("codes", "special", "sweeper", "ranks", "suits"):
+        assert np.array_equal(getattr(loaded, name), getattr(built, name))
+    # Another pool size is another file.
+    monkeypatch.setenv("THIRTEEN_SOLVER_POOL_HANDS", "17")
+    assert opponents._cache_file(rules) != saved
