@@ -6,7 +6,8 @@ baseline); the tested seat's result minus the baseline's result in the same
 seat on the same cards is one sample of "points per hand" (also shown per
 opponent, divided by the 3 opponents). Samples of one deal are averaged
 (they share cards), and the 95% interval is mean ± 1.96 · sd / sqrt(deals).
-Pairs are ``--pairs tested:baseline,...``.
+Pairs are ``--pairs tested:baseline,...``; a strong seat is told the other
+seats' level (the baseline's), as the table tells its AI seats.
 
     .venv/bin/python bench/solver_quality.py --deals 1000 --pairs strong:normal,normal:easy
 """
@@ -30,10 +31,16 @@ from solver_baselines import lane_percentile_sum, strongest_tail_first  # noqa: 
 from bot.rules import PlayerHand, make_rules, settle  # noqa: E402
 from bot.solver import ai_arrange  # noqa: E402
 
+# The AI level each strategy plays as: a strong seat is told that the
+# other seats play as the pair's baseline (as the table tells AI seats).
+LEVEL = {"strong": "strong", "normal": "normal", "easy": "easy"}
+LEVEL |= {"percentile": "normal", "tail-first": "easy"}
 
-def strategies(rules):
+
+def strategies(rules, table: str | None = None):
+    opponents = None if table is None else (table,) * 3
     return {
-        "strong": lambda cards: ai_arrange(cards, rules, "strong"),
+        "strong": lambda cards: ai_arrange(cards, rules, "strong", opponents=opponents),
         "normal": lambda cards: ai_arrange(cards, rules, "normal"),
         "easy": lambda cards: ai_arrange(cards, rules, "easy"),
         "tail-first": lambda cards: strongest_tail_first(cards, rules),
@@ -74,8 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.deals):
         rng.shuffle(deck)
         hands = [tuple(deck[13 * i : 13 * i + 13]) for i in range(4)]
-        plays = {name: [strat[name](h) for h in hands] for name in set(tested) | set(baselines)}
         for b in baselines:
+            strat = strategies(rules, LEVEL[b])
+            plays = {name: [strat[name](h) for h in hands] for name in {b, *tested}}
             control = seat_totals(list(zip(hands, plays[b], strict=True)), rules)
             for t in (t for t, bb in pairs if bb == b):
                 per_seat = []

@@ -250,6 +250,16 @@ def run_hand(job: tuple[int, int, int, tuple[str, ...], tuple[str, ...]]) -> dic
     return out
 
 
+def _ignore_card_removal() -> None:
+    """Worker set-up for --no-removal: uniform weights instead of removal weights."""
+    from bot.solver import pool
+
+    def uniform(p: pool.Pool, cards: Sequence[Card], rules: Rules) -> np.ndarray:
+        return np.full(len(p), 1.0 / len(p))
+
+    pool.removal_weights = uniform  # type: ignore[assignment]
+
+
 def summarize(results: list[dict[str, Any]], tables: Sequence[str], picks: Sequence[str]) -> None:
     fr = np.array([r["frontier"] for r in results])
     print(
@@ -284,6 +294,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tables", default=",".join(TABLES))
     ap.add_argument("--picks", default=",".join(PICKS))
     ap.add_argument("--start", type=int, default=0, help="index of the first hand")
+    ap.add_argument(
+        "--no-removal",
+        action="store_true",
+        help="the solver ignores card removal (every pool entry weighs the same)",
+    )
     ap.add_argument("--save", help="write the per-hand results to this JSON file")
     ap.add_argument("--load", nargs="*", help="only summarize these saved result files")
     args = ap.parse_args(argv)
@@ -291,6 +306,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.load:
         saved = [r for path in args.load for r in json.loads(Path(path).read_text())]
         by_index = {r["index"]: r for r in saved}
+        if "--hands" in (argv or sys.argv):  # only the hands asked for
+            keep = range(args.start, args.start + args.hands)
+            by_index = {i: r for i, r in by_index.items() if i in keep}
         summarize(sorted(by_index.values(), key=lambda r: r["index"]), tables, picks)
         return 0
     load = os.getloadavg()[0]
@@ -298,7 +316,8 @@ def main(argv: list[str] | None = None) -> int:
     first = args.start
     jobs = [(i, args.seed, args.deals, tables, picks) for i in range(first, first + args.hands)]
     results: list[dict[str, Any]] = []
-    with Pool(args.workers) as workers:
+    init = _ignore_card_removal if args.no_removal else None
+    with Pool(args.workers, initializer=init) as workers:
         for r in workers.imap_unordered(run_hand, jobs):
             results.append(r)
             if len(results) % 10 == 0:

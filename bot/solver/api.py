@@ -1,9 +1,10 @@
 """Suggestions, auto-arrange and AI seats (the solver's public functions).
 
-A suggestion is a best response: the legal splits on the Pareto frontier
-(``frontier``) are settled against the pool of opponents' arrangements
-(``pool``), weighted for the cards the hand holds, and ranked by their
-expected points (``response``). The suggestions are the best split of each
+A suggestion is a best response (``best``): the legal splits on the Pareto
+frontier (``frontier``) are settled against the pool of opponents'
+arrangements (``opponents``, ``pool``), weighted for the cards the hand
+holds and for who sits at the table, and ranked by their expected points
+(``response``). The suggestions are the best split of each
 of the best distinct ideas: two splits are the same idea when every lane
 has the same category and the same group ranks (the pair, trips, quad
 ranks; for a straight, flush or high-card lane its top card), i.e. they

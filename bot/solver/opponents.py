@@ -116,7 +116,7 @@ def _cache_file(rules: Rules) -> Path | None:
 def _load(path: Path, rules: Rules) -> Pool | None:
     try:
         with np.load(path) as f:
-            return pool_of(f["codes"], f["special"], f["ranks"], f["suits"], rules)
+            return pool_of(f["codes"], f["special"], f["ranks"], f["suits"], rules, f["policy"])
     except (OSError, KeyError, ValueError):
         return None
 
@@ -125,7 +125,14 @@ def _save(path: Path, pool: Pool) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
-        np.savez(tmp, codes=pool.codes, special=pool.special, ranks=pool.ranks, suits=pool.suits)
+        np.savez(
+            tmp,
+            codes=pool.codes,
+            special=pool.special,
+            ranks=pool.ranks,
+            suits=pool.suits,
+            policy=pool.policy,
+        )
         tmp.replace(path)
     except OSError as e:  # a read-only home only costs the next start a rebuild
         log.warning("could not keep the solver's opponent pool in %s: %s", path, e)

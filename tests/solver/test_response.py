@@ -133,7 +133,8 @@ def test_pools_are_kept_on_disk(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(opponents, "_build", lambda rules: pytest.fail("rebuilt"))
     loaded = opponents.opponent_pool(rules)
     assert saved.exists() and loaded is not built
-    for name in ("codes", "special", "sweeper", "ranks", "suits"):
+    assert len(set(built.policy.tolist())) == 3  # strong, percentile, tail-first entries
+    for name in ("codes", "special", "sweeper", "ranks", "suits", "policy"):
         assert np.array_equal(getattr(loaded, name), getattr(built, name))
     # Another pool size is another file.
     monkeypatch.setenv("THIRTEEN_SOLVER_POOL_HANDS", "17")
