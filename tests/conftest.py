@@ -6,6 +6,6 @@ from __future__ import annotations
 
 import os
 
-os.environ.setdefault("THIRTEEN_SOLVER_POOL_HANDS", "600")
-os.environ.setdefault("THIRTEEN_SOLVER_POOL_HANDS_16", "150")
+os.environ.setdefault("THIRTEEN_SOLVER_POOL_HANDS", "300")
+os.environ.setdefault("THIRTEEN_SOLVER_POOL_HANDS_16", "100")
 os.environ.setdefault("THIRTEEN_SOLVER_CACHE", "off")  # build here, never read a stale file

@@ -126,6 +126,7 @@ def test_pools_are_kept_on_disk(tmp_path, monkeypatch) -> None:
 
     rules = rules_of("joker1")
     monkeypatch.setenv("THIRTEEN_SOLVER_CACHE", str(tmp_path))
+    monkeypatch.setenv("THIRTEEN_SOLVER_POOL_HANDS", "60")
     monkeypatch.setattr(opponents, "_POOLS", {})
     built = opponents.opponent_pool(rules)
     (saved,) = tmp_path.glob("pool-*.npz")
@@ -137,5 +138,5 @@ def test_pools_are_kept_on_disk(tmp_path, monkeypatch) -> None:
     for name in ("codes", "special", "sweeper", "ranks", "suits", "policy"):
         assert np.array_equal(getattr(loaded, name), getattr(built, name))
     # Another pool size is another file.
-    monkeypatch.setenv("THIRTEEN_SOLVER_POOL_HANDS", "17")
+    monkeypatch.setenv("THIRTEEN_SOLVER_POOL_HANDS", "61")
     assert opponents._cache_file(rules) != saved
