@@ -13,11 +13,12 @@ deck (fixed seed) and arranged one way (``pool.POLICIES``):
   largest shares of random lanes of their size); they declare any special;
 - ``tail-first`` (1/3): strongest tail first, as our easy seats play.
 
-``pool.table_weights`` mixes the groups by who sits at the table: an AI
-seat plays its own level's way; a person is taken as 2/3 strong and 1/3
-percentile (``pool.PERSON``): the best response to that mix stays close
-to the best response to a table of careful players, and far better than it
-against tables that build strong heads (see BENCHMARKS.md). 多三张 pools
+``pool.table_weights`` mixes the groups by who sits at the table: a normal
+or easy AI seat plays its own group's way; a person, and a strong seat, is
+the whole pool as dealt. Measured (BENCHMARKS.md): the best response to the
+whole pool loses little against a table of strong seats (which play that
+same best response), less than answering the strong group alone, and stays
+far ahead against tables that build strong heads. 多三张 pools
 (16 cards) hold separable players only: a 16-card best response costs too
 much to arrange a pool with.
 
