@@ -25,7 +25,14 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 MIN_ARRANGE_SECONDS = 15
 MAX_ARRANGE_SECONDS = 900
 DATABASE_SCHEMES = ("sqlite", "postgresql", "postgresql+psycopg")
-SOLVER_MODEL_HANDS = "THIRTEEN_SOLVER_MODEL_HANDS"
+# The solver's settings keep their THIRTEEN_ prefix in the environment.
+SOLVER_ENV = {
+    "solver_model_hands": "THIRTEEN_SOLVER_MODEL_HANDS",
+    "solver_pool_hands": "THIRTEEN_SOLVER_POOL_HANDS",
+    "solver_pool_hands_16": "THIRTEEN_SOLVER_POOL_HANDS_16",
+    "solver_cache": "THIRTEEN_SOLVER_CACHE",
+}
+SOLVER_MODEL_HANDS = SOLVER_ENV["solver_model_hands"]
 SECRET_FIELDS = ("telegram_token", "telegram_webhook_secret", "discord_token")
 # The settings that are whole numbers: (lowest, highest, the values allowed in words).
 WHOLE_NUMBERS = {
@@ -42,6 +49,8 @@ WHOLE_NUMBERS = {
         f"a whole number of seconds from 0 (no reminder) to {MAX_ARRANGE_SECONDS}",
     ),
     "solver_model_hands": (50, 100_000, "a whole number of hands from 50 to 100000"),
+    "solver_pool_hands": (50, 100_000, "a whole number of hands from 50 to 100000"),
+    "solver_pool_hands_16": (20, 100_000, "a whole number of hands from 20 to 100000"),
 }
 # The settings that name one of a few values (any letter case; stored as written here).
 ONE_OF = {"default_language": LANGUAGES, "default_preset": PRESETS, "log_level": LOG_LEVELS}
@@ -105,8 +114,14 @@ class Settings(BaseSettings):
     showdown_step_seconds: float = 1.5  # pause between revealed lanes
     pictures: bool = True  # card pictures with the hand, showdown and settlement; off = text only
 
-    # solver: random hands dealt to build an opponent model (fewer: faster, rougher)
-    solver_model_hands: int = Field(default=1000, validation_alias=SOLVER_MODEL_HANDS)
+    # solver: random hands dealt to build a lane model; arranged opponents per deck
+    # setting (13 cards / 多三张); where built pools are kept ("" = user cache, "off")
+    solver_model_hands: int = Field(default=1000, validation_alias=SOLVER_ENV["solver_model_hands"])
+    solver_pool_hands: int = Field(default=6000, validation_alias=SOLVER_ENV["solver_pool_hands"])
+    solver_pool_hands_16: int = Field(
+        default=600, validation_alias=SOLVER_ENV["solver_pool_hands_16"]
+    )
+    solver_cache: str = Field(default="", validation_alias=SOLVER_ENV["solver_cache"])
 
     log_level: str = "INFO"
 
@@ -183,7 +198,7 @@ def explain(error: ValidationError) -> str:
     lines = []
     for e in error.errors():
         field = str(e["loc"][0]) if e["loc"] else "?"
-        name = SOLVER_MODEL_HANDS if field == "solver_model_hands" else field.upper()
+        name = SOLVER_ENV.get(field, field.upper())
         reason = e.get("ctx", {}).get("error") or e["msg"]
         lines.append(f"{name}={_shown(field, e.get('input'))}: {reason}")
     return "\n".join(lines)

@@ -54,6 +54,11 @@ def settings_or_exit() -> Settings:
 
 def configure_solver(settings: Settings) -> None:
     """Hand the solver its settings (before it builds a model)."""
-    from bot.solver.model import set_model_hands
+    from bot.solver import config
 
-    set_model_hands(settings.solver_model_hands)
+    config.configure(
+        model_hands=settings.solver_model_hands,
+        pool_hands=settings.solver_pool_hands,
+        pool_hands_16=settings.solver_pool_hands_16,
+        cache_dir=settings.solver_cache,
+    )

@@ -1,15 +1,18 @@
-"""Arrangement solver: every legal split, expected-points suggestions,
+"""Arrangement solver: every legal split, best-response suggestions,
 auto-arrange at the deadline and AI seats. Imports ``bot.rules`` only.
 
-    suggest(cards, rules, *, players=None, top=3) -> Suggestions
+    suggest(cards, rules, *, players=None, top=3, banker=False) -> Suggestions
     auto_arrange(cards, rules, *, players=None) -> Arrangement
     ai_arrange(cards, rules, strength) -> (Arrangement, declares_special)
-    prepare(rules)   builds the scoring model of a deck setting and the split
-                     tables now (1-2 s of CPU, once per process and setting)
-                     instead of at the first suggestion
+    prepare(rules)   builds (or reads from its disk cache) what a deck setting
+                     needs now: the lane model, the opponent pool (~15 s of
+                     CPU the first time) and the split tables
 
-See ``model`` for how arrangements are scored and ``codes`` for the
-vectorized lane evaluation.
+How it works: ``frontier`` (the splits no other split beats in every
+lane), ``opponents`` and ``pool`` (who the table is modelled to be, card
+removal), ``response`` (exact settlement against the pool), ``best`` (the
+best response), ``model`` (lane distributions, cheap policies), ``codes``
+(vectorized lane evaluation), ``search`` and ``splits`` (enumeration).
 """
 
 from .api import (

@@ -1,10 +1,19 @@
 """Suggestions, auto-arrange and AI seats (the solver's public functions).
 
-"Meaningfully different" suggestions: two arrangements are the same idea
-when every lane has the same category and the same group ranks (the pair,
-trips, quad ranks; for a straight, flush or high-card lane its top card),
-i.e. they differ only by which kickers or which equal-rank cards go where.
-Only the best-scoring arrangement of each idea is shown.
+A suggestion is a best response (``best``): the legal splits on the Pareto
+frontier (``frontier``) are settled against the pool of opponents'
+arrangements (``opponents``, ``pool``), weighted for the cards the hand
+holds and for who sits at the table, and ranked by their expected points
+(``response``). The suggestions are the best split of each
+of the best distinct ideas: two splits are the same idea when every lane
+has the same category and the same group ranks (the pair, trips, quad
+ranks; for a straight, flush or high-card lane its top card), i.e. they
+differ only by which kickers or which equal-rank cards go where.
+
+AI seats form a ladder, each level clearly stronger than the one below:
+easy plays the strongest tail first, normal the split with the highest sum
+of lane strength percentiles (a sensible player who ignores what the table
+holds), strong the best response (as ``suggest``).
 """
 
 from __future__ import annotations
@@ -18,7 +27,6 @@ from bot.rules import (
     Arrangement,
     Card,
     Category,
-    Preset,
     Rules,
     SpecialResult,
     check_foul,
@@ -26,8 +34,12 @@ from bot.rules import (
 )
 from bot.rules.cards import sort_by_count
 
+from .arrays import F64, Index
+from .best import scored as best_scored
+from .best import special_value
 from .codes import CAT_SHIFT
-from .model import Table, full_value, lane_values, opponent_model, pool_value, table_of
+from .model import Table, opponent_model, percentile_values, table_of, tail_first_values
+from .opponents import opponent_pool
 from .search import (
     HandEval,
     Rows,
@@ -39,8 +51,6 @@ from .search import (
 )
 from .splits import splits
 
-RERANK = 128  # rows re-ranked with the full (scoop, home run, cap) expectation
-REFINE = 6  # ideas scored against the pool of modelled opponents' arrangements
 STRENGTHS = ("easy", "normal", "strong")
 
 
@@ -60,9 +70,10 @@ class Suggestions:
 
 
 def prepare(rules: Rules) -> None:
-    """Build the scoring model of this table's deck setting and the split
-    tables of its hand size now (both cached per process)."""
-    opponent_model(rules)
+    """Build what a deck setting needs (the lane model, the opponent pool and
+    the split tables of its hand size) now: seconds of CPU, once per process
+    and setting, instead of at the first suggestion."""
+    opponent_pool(rules)
     splits(rules.cards_per_player)
 
 
@@ -79,56 +90,50 @@ def _display(arr: Arrangement) -> Arrangement:
     )
 
 
+def _lanes(he: HandEval, rows: Rows, i: int) -> tuple[Category, Category, Category]:
+    head, mid, tail = (
+        Category(int(c) >> CAT_SHIFT)
+        for c in (he.c3[rows.head[i]], he.c5[rows.middle[i]], he.c5[rows.tail[i]])
+    )
+    return head, mid, tail
+
+
 def _suggestion(he: HandEval, rows: Rows, i: int, score: float) -> Suggestion:
     t, m, h = int(rows.tail[i]), int(rows.middle[i]), int(rows.head[i])
-    lanes = tuple(Category(int(c) >> CAT_SHIFT) for c in (he.c3[h], he.c5[m], he.c5[t]))
-    return Suggestion(_display(arrangement(he, t, m, h)), lanes, float(score))  # type: ignore[arg-type]
+    return Suggestion(_display(arrangement(he, t, m, h)), _lanes(he, rows, i), float(score))
 
 
-def special_value(special: SpecialResult, rules: Rules, table: Table) -> float:
-    """Expected points of declaring: the special's points from every hand met
-    (opponents' specials ignored), doubled where the extended preset doubles
-    a special that beats everyone, capped in banker mode."""
-    pts = float(special.points)
-    if table.banker:
-        return min(pts, 7.0) * table.opponents
-    if rules.preset is Preset.EXTENDED and table.opponents >= 2:
-        pts *= 2
-    return pts * table.opponents
+Opponents = Sequence[str | None] | None  # each opponent's AI level, None for a person
 
 
-def _ranked(he: HandEval, rules: Rules, table: Table, top: int) -> list[Suggestion]:
-    """Best rows by separable value, re-ranked by ``full_value``; the best
-    row of each of the first ``max(top, REFINE)`` ideas is then scored
-    against the opponent pool (``pool_value``) and those scores decide."""
-    model = opponent_model(rules)
-    values = lane_values(he, model, table)
-    want = max(top, REFINE)
-    depth = RERANK
-    while True:
-        rows = legal_rows(he, *values, limit=depth)
-        cand = top_rows(rows, depth)
-        score = full_value(he, cand, model, table)
-        order = np.argsort(-score, kind="stable")
-        sig = (
-            shape_signature(he.c5[cand.tail]) << 32 | shape_signature(he.c5[cand.middle]) << 16
-        ) | shape_signature(he.c3[cand.head])
-        seen: set[int] = set()
-        picked: list[int] = []
-        for i in order:
-            s = int(sig[i])
-            if s not in seen:
-                seen.add(s)
-                picked.append(int(i))
-                if len(picked) >= want:
-                    break
-        if len(picked) >= want or len(cand) < depth:  # enough ideas, or no more rows
-            break
-        depth *= 8
-    chosen = cand.take(np.array(picked, dtype=np.intp))
-    final = pool_value(he, chosen, model, table) if model.pool is not None else score[picked]
-    best = np.argsort(-final, kind="stable")[:top]
-    return [_suggestion(he, chosen, int(i), float(final[i])) for i in best]
+def _check_opponents(opponents: Opponents) -> None:
+    for level in opponents or ():
+        if level is not None and level not in STRENGTHS:
+            raise ValueError(f"AI strength is easy, normal or strong, not {level!r}")
+
+
+def scored(
+    he: HandEval, rules: Rules, table: Table, opponents: Opponents = None
+) -> tuple[Rows, F64]:
+    """Candidate splits and their expected points against the table's pool."""
+    return best_scored(he, rules, table, opponent_pool(rules), opponents)
+
+
+def ideas(he: HandEval, rows: Rows, score: F64, top: int) -> Index:
+    """Indices of the best row of each of the ``top`` best distinct ideas."""
+    sig = (
+        shape_signature(he.c5[rows.tail]) << 32 | shape_signature(he.c5[rows.middle]) << 16
+    ) | shape_signature(he.c3[rows.head])
+    seen: set[int] = set()
+    picked: list[int] = []
+    for i in np.argsort(-score, kind="stable"):
+        s = int(sig[i])
+        if s not in seen:
+            seen.add(s)
+            picked.append(int(i))
+            if len(picked) == top:
+                break
+    return np.array(picked, dtype=np.intp)
 
 
 def suggest(
@@ -138,23 +143,38 @@ def suggest(
     players: int | None = None,
     top: int = 3,
     banker: bool = False,
+    opponents: Opponents = None,
 ) -> Suggestions:
-    """The best ``top`` meaningfully different legal arrangements, best first.
+    """The best ``top`` meaningfully different legal arrangements, best first,
+    each with its expected points this round against the table.
 
     ``players`` defaults to ``rules.players``; ``banker`` says this seat is the
-    banker (banker mode only). A 16-card hand (多三张) gets 13-card
-    arrangements: the 3 cards left out are discarded.
+    banker (banker mode only); ``opponents`` names each other seat's AI level
+    (``None`` for a person; no list: a table of people). A 16-card hand
+    (多三张) gets 13-card arrangements: the 3 cards left out are discarded.
     """
     _check_size(cards, rules)
-    table = table_of(rules, players, banker)
-    he = evaluate_hand(cards, rules)
-    items = _ranked(he, rules, table, max(1, top))
+    _check_opponents(opponents)
     special = detect_special(cards, rules) if len(cards) == 13 else None
+    return _suggest(cards, rules, table_of(rules, players, banker), top, special, opponents)
+
+
+def _suggest(
+    cards: Sequence[Card],
+    rules: Rules,
+    table: Table,
+    top: int,
+    special: SpecialResult | None,
+    opponents: Opponents = None,
+) -> Suggestions:
+    he = evaluate_hand(cards, rules)
+    rows, score = scored(he, rules, table, opponents)
+    best = ideas(he, rows, score, max(1, top))
+    items = [_suggestion(he, rows, int(i), float(score[i])) for i in best]
     if special is None:
         return Suggestions(None, False, items)
     value = special_value(special, rules, table)
-    best = items[0].score if items else float("-inf")
-    return Suggestions(special, value >= best, items, value)
+    return Suggestions(special, value >= items[0].score, items, value)
 
 
 def _legal(arr: Arrangement, rules: Rules) -> bool:
@@ -162,53 +182,52 @@ def _legal(arr: Arrangement, rules: Rules) -> bool:
 
 
 def auto_arrange(cards: Sequence[Card], rules: Rules, *, players: int | None = None) -> Arrangement:
-    """A strong legal arrangement of exactly these cards (the 13 kept of 16)."""
+    """The best-response arrangement of exactly these cards (the 13 kept of 16)."""
     _check_size(cards, rules)
-    he = evaluate_hand(cards, rules)
-    for item in _ranked(he, rules, table_of(rules, players), 3):
+    for item in suggest(cards, rules, players=players, top=1).items:
         if _legal(item.arrangement, rules):
             return item.arrangement
     return strongest_tail_first(cards, rules)  # never reached: codes order as lanes do
+
+
+def _best_by(he: HandEval, values: tuple[F64, F64, F64]) -> Arrangement:
+    rows = top_rows(legal_rows(he, *values, limit=1), 1)
+    return arrangement(he, int(rows.tail[0]), int(rows.middle[0]), int(rows.head[0]))
 
 
 def strongest_tail_first(cards: Sequence[Card], rules: Rules) -> Arrangement:
     """Strongest 5 as tail, strongest 5 of the rest as middle, the rest as head
     (for 16 cards the strongest legal 3 of the 6 left)."""
     he = evaluate_hand(cards, rules)
-    # Lexicographic (tail, middle, head) through the dense rank of each code.
-    r5 = np.unique(he.c5, return_inverse=True)[1].astype(float)
-    r3 = np.unique(he.c3, return_inverse=True)[1].astype(float)
-    rows = top_rows(legal_rows(he, r5 * 2.0**26, r5 * 2.0**13, r3, limit=1), 1)
-    return arrangement(he, int(rows.tail[0]), int(rows.middle[0]), int(rows.head[0]))
+    return _best_by(he, tail_first_values(he))
 
 
-def _linear_best(cards: Sequence[Card], rules: Rules) -> tuple[Arrangement, float]:
+def percentile_sum(cards: Sequence[Card], rules: Rules) -> Arrangement:
+    """The legal split with the highest sum of lane strength percentiles (each
+    lane's share of random lanes of its size that it beats)."""
     he = evaluate_hand(cards, rules)
-    table = table_of(rules, None)
     model = opponent_model(rules)
-    rows = top_rows(legal_rows(he, *lane_values(he, model, table), limit=1), 1)
-    score = float(full_value(he, rows, model, table)[0])
-    return arrangement(he, int(rows.tail[0]), int(rows.middle[0]), int(rows.head[0])), score
+    return _best_by(he, percentile_values(he, model.random5, model.random3))
 
 
-def ai_arrange(cards: Sequence[Card], rules: Rules, strength: str) -> tuple[Arrangement, bool]:
+def ai_arrange(
+    cards: Sequence[Card], rules: Rules, strength: str, *, opponents: Opponents = None
+) -> tuple[Arrangement, bool]:
     """An AI seat's arrangement and whether it declares its special hand.
 
-    easy: strongest tail first, declares any special it holds; normal: the
-    separable expected points only; strong: the full model (as suggest).
-    normal and strong declare when declaring is worth at least as much.
+    easy: strongest tail first; normal: the highest lane-percentile sum; both
+    declare any special they hold. strong: the best response to the table
+    (``opponents`` as in ``suggest``), declaring when that is worth at least
+    as much as its arrangement.
     """
     if strength not in STRENGTHS:
         raise ValueError(f"AI strength is easy, normal or strong, not {strength!r}")
     _check_size(cards, rules)
+    _check_opponents(opponents)
     special = detect_special(cards, rules) if len(cards) == 13 else None
     if strength == "easy":
         return strongest_tail_first(cards, rules), special is not None
     if strength == "normal":
-        arr, score = _linear_best(cards, rules)
-        declare = (
-            special is not None and special_value(special, rules, table_of(rules, None)) >= score
-        )
-        return arr, declare
-    s = suggest(cards, rules, top=1)
+        return percentile_sum(cards, rules), special is not None
+    s = _suggest(cards, rules, table_of(rules, None), 1, special, opponents)
     return s.items[0].arrangement, s.declare_recommended

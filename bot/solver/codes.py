@@ -1,4 +1,4 @@
-"""Lane strength codes: every lane key of docs/rules.md §2 as one int64.
+"""Lane strength codes: every lane comparison key of the rules as one int64.
 
 A code orders lanes exactly as ``bot.rules.evaluate_lane``'s ``LaneValue``
 does (category, rank list with the head-vs-middle prefix rule, added-suit
@@ -43,8 +43,7 @@ MAX_WILDS = 5
 
 
 def rank_key(rank: int) -> int:
-    key: int = 8 ** (rank - 2)
-    return key
+    return int(8 ** (rank - 2))
 
 
 def encode(category: int, ranks: Sequence[int], not_added: int = 1, wilds: int = 0) -> int:

@@ -1,37 +1,22 @@
-"""The expected-points model that ranks arrangements.
+"""Lane strength distributions of modelled players, and the cheap policies
+built on them.
 
-Model (documented again in BENCHMARKS.md):
-
-1. Opponents' lanes. For each deck setting (wheel, added suit, jokers, a
-   wild rank or not: one model serves every wild rank) we deal
-   ``MODEL_HANDS`` random 13-card hands with a fixed seed and arrange them,
-   first (half of them) by maximising the sum of lane strength percentiles
-   (percentile among random lanes of that size), then all of them by the
-   expected points of step 2 against the lanes found in the first pass.
-   The head, middle and tail codes of that second pass are the opponent
-   lane distributions (sorted arrays; built lazily, cached per process).
-2. Per lane, for a lane code c: P(win) = share of opponent lanes below c,
-   P(tie) = share equal, P(lose) = the rest; the points won are c's own lane
-   points (docs/rules.md §4), the points lost are the mean points of the opponent
-   lanes above c. The separable part, E = P(win)·points − E[points lost],
-   is summed over the lanes to rank all legal splits.
-3. The best rows (``RERANK`` in api) are re-ranked by the expectation against
-   one opponent, assuming the three lanes independent: the 27 win/tie/loss
-   outcomes with their points, scoop doubling (strict, or 辗过 when the
-   table counts draws), home run at the table's player count (I sweep the
-   others with probability s^(k-1), s being this arrangement's strict-scoop
-   probability; an opponent sweeps the others with the model's average
-   scoop rate), banker mode (ties to the banker, no scoop, ±7 cap). The
-   score is that expectation times the number of opponents met.
-4. The best few of those (``REFINE`` in api) are scored once more against a
-   pool of 500 modelled opponents' whole arrangements (``pool_value``),
-   which keeps the correlation between one hand's lanes (a strong tail
-   comes with a weak head) that step 3 ignores; scoops are settled per pair
-   exactly there.
-
-Known simplifications: step 3 treats one opponent's lanes as independent;
-opponents are independent of each other; their special hands are ignored; 多三张 opponents are modelled from
-13-card deals (their lanes are a little stronger in truth).
+1. Per deck setting (wheel, added suit, jokers, a wild rank or not: one
+   model serves every wild rank) ``config.model_hands`` random 13-card hands are
+   dealt with a fixed seed and arranged, first (half of them) by maximising
+   the sum of lane strength percentiles (percentile among random lanes of
+   that size), then all of them by the separable expected points of step 2
+   against the lanes found in the first pass. The head, middle and tail
+   codes of that second pass are the lane distributions (sorted arrays).
+2. Per lane, for a lane code c: P(win) = share of modelled lanes below c,
+   P(tie) = share equal; the points won are c's own lane points, the points
+   lost the mean points of the lanes above c. ``lane_values`` (the separable
+   part, P(win)·points - E[points lost]) ranks all legal splits in one pass:
+   it is how the opponent pool (``pool``) is arranged and how the search
+   prunes 16-card hands.
+3. ``full_value`` adds the non-separable terms with the three lanes taken
+   as independent (scoops, 辗过, home run, banker ties and cap); it orders
+   very large frontiers before the exact scoring of ``response``.
 """
 
 from __future__ import annotations
@@ -40,76 +25,86 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
-import numpy.typing as npt
 
 from bot.rules import Category, Lane, Rules, lane_points
 
-from .codes import CAT_SHIFT, card_arrays, subset_codes
+from . import config
+from .arrays import F64, I64
+from .codes import CAT_SHIFT, RANK_SHIFT, card_arrays, subset_codes
 from .search import HandEval, Rows, evaluate_hand, legal_rows
 
-MODEL_HANDS = 1000  # set_model_hands() changes it (the setting THIRTEEN_SOLVER_MODEL_HANDS)
-BOOTSTRAP_HANDS = MODEL_HANDS // 2  # the first (percentile) pass only seeds the second
 RANDOM_LANES = 20_000
 SEED = 13_13_13
-POOL = 500  # opponent arrangements kept for the exact (correlated) re-rank
+
+LaneValues = tuple[F64, F64, F64]  # tail, middle, head values per subset
 
 
-def set_model_hands(hands: int) -> None:
-    """How many random hands build an opponent model; models built before keep theirs."""
-    global MODEL_HANDS, BOOTSTRAP_HANDS
-    MODEL_HANDS, BOOTSTRAP_HANDS = hands, hands // 2
-
-
-def _points_table(lane: Lane) -> np.ndarray:
+def _points_table(lane: Lane) -> F64:
     return np.array([0.0] + [float(lane_points(lane, Category(c))) for c in range(1, 11)])
 
 
 POINTS = {lane: _points_table(lane) for lane in Lane}
 
 
+def lane_points_of(lane: Lane, codes: I64) -> F64:
+    """What a lane with these codes wins when it wins (the rules' lane points table)."""
+    return np.asarray(POINTS[lane][codes >> CAT_SHIFT], dtype=np.float64)
+
+
 @dataclass(frozen=True)
 class LaneDist:
-    """Sorted opponent lane codes of one lane, with cumulative lane points."""
+    """Sorted modelled lane codes of one lane, with cumulative lane points."""
 
     lane: Lane
-    codes: np.ndarray
-    cum_pts: np.ndarray
+    codes: I64
+    cum_pts: F64
 
     @classmethod
-    def of(cls, lane: Lane, codes: npt.ArrayLike) -> LaneDist:
-        ordered = np.sort(np.asarray(codes, dtype=np.int64))
-        pts = POINTS[lane][ordered >> CAT_SHIFT]
-        return cls(lane, ordered, np.concatenate([[0.0], np.cumsum(pts)]))
+    def of(cls, lane: Lane, codes: Sequence[int] | I64) -> LaneDist:
+        sorted_codes = np.sort(np.asarray(codes, dtype=np.int64))
+        pts = lane_points_of(lane, sorted_codes)
+        return cls(lane, sorted_codes, np.concatenate([[0.0], np.cumsum(pts)]))
 
-    def stats(self, c: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(P win, P tie, my points, E[points lost]) for lane codes ``c``."""
+    def stats(self, c: I64, banker_ties: bool = False) -> tuple[F64, F64, F64, F64]:
+        """(P win, P tie, my points, E[points lost]) for lane codes ``c``.
+        ``banker_ties``: a tie is equal category and ranks (the banker's rule),
+        not the full code."""
         n = len(self.codes)
-        lo = np.searchsorted(self.codes, c, "left")
-        hi = np.searchsorted(self.codes, c, "right")
+        if banker_ties:
+            low = (c >> RANK_SHIFT) << RANK_SHIFT
+            lo = np.searchsorted(self.codes, low, "left")
+            hi = np.searchsorted(self.codes, low + (1 << RANK_SHIFT), "left")
+        else:
+            lo = np.searchsorted(self.codes, c, "left")
+            hi = np.searchsorted(self.codes, c, "right")
         lost = (self.cum_pts[-1] - self.cum_pts[hi]) / n
-        return lo / n, (hi - lo) / n, POINTS[self.lane][c >> CAT_SHIFT], lost
+        return lo / n, (hi - lo) / n, lane_points_of(self.lane, c), lost
 
 
 @dataclass(frozen=True)
 class OpponentModel:
     lanes: tuple[LaneDist, LaneDist, LaneDist]  # head, middle, tail
-    random5: np.ndarray  # sorted codes of random 5-card lanes (percentiles)
-    random3: np.ndarray
+    random5: I64  # sorted codes of random 5-card lanes (percentiles)
+    random3: I64
     scoop_rate: float  # mean P(strict scoop) of a modelled player vs another
-    # Modelled opponents' whole arrangements, (head, middle, tail) codes per
-    # row: the lanes of one hand are correlated, which the pool keeps.
-    pool: np.ndarray | None = None
 
 
-def percentile(sorted_codes: np.ndarray, c: np.ndarray) -> np.ndarray:
+def percentile(sorted_codes: I64, c: I64) -> F64:
     lo = np.searchsorted(sorted_codes, c, "left")
     hi = np.searchsorted(sorted_codes, c, "right")
-    return (lo + hi) / (2.0 * len(sorted_codes))
+    return np.asarray((lo + hi) / (2.0 * len(sorted_codes)), dtype=np.float64)
 
 
-def percentile_values(
-    he: HandEval, random5: np.ndarray, random3: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def tail_first_values(he: HandEval) -> LaneValues:
+    """Values whose best legal split is the strongest tail, then the
+    strongest middle, then the strongest head (lexicographic, through the
+    dense rank of each code)."""
+    r5 = np.unique(he.c5, return_inverse=True)[1].astype(np.float64).ravel()
+    r3 = np.unique(he.c3, return_inverse=True)[1].astype(np.float64).ravel()
+    return r5 * 2.0**26, r5 * 2.0**13, r3
+
+
+def percentile_values(he: HandEval, random5: I64, random3: I64) -> LaneValues:
     p5 = percentile(random5, he.c5)
     return p5, p5, percentile(random3, he.c3)
 
@@ -124,21 +119,30 @@ class Table:
     draw_scoop: bool
     banker: bool  # banker mode
     banker_seat: bool  # this seat is the banker
+    special_double: bool = False  # extended, 3+ players: a special beating all doubles
 
 
 def table_of(rules: Rules, players: int | None, banker_seat: bool = False) -> Table:
+    from bot.rules import Preset
+
     n = players or rules.players
     if rules.banker:
         return Table(n - 1 if banker_seat else 1, 0, False, False, True, banker_seat)
     return Table(
-        n - 1, n - 1 if n >= 3 else 0, rules.scoop_double, rules.draw_counts_as_scoop, False, False
+        n - 1,
+        n - 1 if n >= 3 else 0,
+        rules.scoop_double,
+        rules.draw_counts_as_scoop,
+        False,
+        False,
+        rules.preset is Preset.EXTENDED and n >= 3,
     )
 
 
 def _lane_stats(
-    model: OpponentModel, table: Table, lane: Lane, c: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    w, t, mine, lost = model.lanes[lane].stats(c)
+    model: OpponentModel, table: Table, lane: Lane, c: I64
+) -> tuple[F64, F64, F64, F64]:
+    w, t, mine, lost = model.lanes[lane].stats(c, banker_ties=table.banker)
     if table.banker:  # a tie on category and ranks goes to the banker
         if table.banker_seat:
             w, t = w + t, 0.0 * t
@@ -147,20 +151,18 @@ def _lane_stats(
     return w, t, mine, lost
 
 
-def lane_values(
-    he: HandEval, model: OpponentModel, table: Table
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def lane_values(he: HandEval, model: OpponentModel, table: Table) -> LaneValues:
     """Separable expected points per subset: (tail, middle, head) arrays."""
     out = []
     for lane, codes in ((Lane.TAIL, he.c5), (Lane.MIDDLE, he.c5), (Lane.HEAD, he.c3)):
         w, _, mine, lost = _lane_stats(model, table, lane, codes)
         out.append(w * mine - lost)
-    tail, middle, head = out
-    return tail, middle, head
+    return out[0], out[1], out[2]
 
 
-def full_value(he: HandEval, rows: Rows, model: OpponentModel, table: Table) -> np.ndarray:
-    """Expected points of each row against the table (non-separable terms included)."""
+def full_value(he: HandEval, rows: Rows, model: OpponentModel, table: Table) -> F64:
+    """Expected points of each row against the table, the lanes of one
+    opponent taken as independent (scoops, home run and cap included)."""
     per_lane = []
     for lane, codes in (
         (Lane.HEAD, he.c3[rows.head]),
@@ -184,10 +186,10 @@ def full_value(he: HandEval, rows: Rows, model: OpponentModel, table: Table) -> 
                 value = per_lane[0][o0][1] + per_lane[1][o1][1] + per_lane[2][o2][1]
                 wins, losses = outs.count(0), outs.count(2)
                 if table.banker:
-                    value = np.clip(value, -7, 7)
+                    value = np.clip(value, -7.0, 7.0)
                 else:
-                    my_scoop = wins == 3 or (table.draw_scoop and wins and not losses)
-                    their_scoop = losses == 3 or (table.draw_scoop and losses and not wins)
+                    my_scoop = wins == 3 or (table.draw_scoop and wins > 0 and losses == 0)
+                    their_scoop = losses == 3 or (table.draw_scoop and losses > 0 and wins == 0)
                     if table.scoop_double and (my_scoop or their_scoop):
                         value = value * 2
                     if wins == 3 and k:
@@ -198,70 +200,39 @@ def full_value(he: HandEval, rows: Rows, model: OpponentModel, table: Table) -> 
     return total * table.opponents
 
 
-def pool_value(he: HandEval, rows: Rows, model: OpponentModel, table: Table) -> np.ndarray:
-    """Expected points of each row against the pool of modelled opponents'
-    whole arrangements: every pair settled exactly (lanes, scoop doubling,
-    辗过, banker ties and cap); the home run as in ``full_value`` with the
-    sweep probability measured on the pool."""
-    assert model.pool is not None
-    opp = model.pool  # (N, 3)
-    mine = (he.c3[rows.head], he.c5[rows.middle], he.c5[rows.tail])
-    base = np.zeros((len(rows), len(opp)))
-    wins = np.zeros(base.shape, dtype=np.int8)
-    losses = np.zeros(base.shape, dtype=np.int8)
-    for lane in Lane:
-        c, o = mine[lane][:, None], opp[None, :, lane]
-        win, lose = c > o, c < o
-        if table.banker:
-            tie = c == o
-            win, lose = (win | tie, lose) if table.banker_seat else (win, lose | tie)
-        pts = POINTS[lane]
-        base += win * pts[c >> CAT_SHIFT] - lose * pts[o >> CAT_SHIFT]
-        wins += win
-        losses += lose
-    value: np.ndarray
-    if table.banker:
-        value = np.clip(base, -7, 7).mean(axis=1) * table.opponents
-        return value
-    sweep, swept = wins == 3, losses == 3
-    if table.scoop_double:
-        mine_scoop = sweep | (table.draw_scoop & (wins > 0) & (losses == 0))
-        theirs = swept | (table.draw_scoop & (losses > 0) & (wins == 0))
-        base = np.where(mine_scoop | theirs, base * 2, base)
-    k = table.home_run_k
-    if k:
-        s = sweep.mean(axis=1, keepdims=True)
-        base = np.where(sweep, base * (1 + s ** (k - 1)), base)
-        base = np.where(swept, base * (1 + model.scoop_rate ** (k - 1)), base)
-    value = base.mean(axis=1) * table.opponents
-    return value
-
-
 # 百变 draws a new wild rank every round: one model, built with this rank
 # wild, serves them all (opponents' lane strengths barely depend on which
 # rank is wild), so a table builds it once and not once per rank.
 MODEL_WILD_RANK = 8
 
+ModelKey = tuple[object, ...]
 
-def _model_key(rules: Rules) -> tuple[object, ...]:
+
+def model_key(rules: Rules) -> ModelKey:
     return (rules.wheel, rules.added_suit, rules.jokers, rules.wild_rank is not None)
 
 
-_MODELS: dict[tuple[object, ...], OpponentModel] = {}
+def model_rules(rules: Rules) -> Rules:
+    """The rules a model of this deck setting is built with."""
+    return replace(rules, wild_rank=MODEL_WILD_RANK) if rules.wild_rank is not None else rules
+
+
+_MODELS: dict[ModelKey, OpponentModel] = {}
 
 
 def opponent_model(rules: Rules) -> OpponentModel:
-    """The model of a deck setting, built on first use (about a second of CPU;
-    call it when a room is set up to keep the first suggestion instant)."""
-    key = _model_key(rules)
+    """The model of a deck setting, built on first use (about a second of CPU)."""
+    key = model_key(rules)
     if key not in _MODELS:
-        if rules.wild_rank is not None:
-            rules = replace(rules, wild_rank=MODEL_WILD_RANK)
-        _MODELS[key] = _build(rules)
+        _MODELS[key] = _build(model_rules(rules))
     return _MODELS[key]
 
 
+SEPARABLE_TABLE = Table(3, 0, False, False, False, False)
+
+
 def _build(rules: Rules) -> OpponentModel:
+    hands_n = config.current().model_hands
     rng = np.random.default_rng(SEED)
     deck = rules.deck.cards()
     arrays = card_arrays(deck, rules)
@@ -270,13 +241,12 @@ def _build(rules: Rules) -> OpponentModel:
     random3 = np.sort(subset_codes(arrays, draw[:, 5:8], rules))
     hands = [
         evaluate_hand([deck[i] for i in rng.choice(len(deck), 13, replace=False)], rules)
-        for _ in range(MODEL_HANDS)
+        for _ in range(hands_n)
     ]
-    seed = hands[:BOOTSTRAP_HANDS]
-    picks = [_best(he, percentile_values(he, random5, random3)) for he in seed]
+    seed = hands[: hands_n // 2]  # the percentile pass only seeds the next
+    picks = [best_row(he, percentile_values(he, random5, random3)) for he in seed]
     model = _from_picks(seed, picks, random5, random3, 0.0)
-    table = Table(3, 0, False, False, False, False)
-    picks = [_best(he, lane_values(he, model, table)) for he in hands]
+    picks = [best_row(he, lane_values(he, model, SEPARABLE_TABLE)) for he in hands]
     model = _from_picks(hands, picks, random5, random3, 0.0)
     # Scoop rate of the modelled player against the model itself.
     rates = []
@@ -285,10 +255,11 @@ def _build(rules: Rules) -> OpponentModel:
         for lane, c in ((Lane.HEAD, he.c3[h]), (Lane.MIDDLE, he.c5[m]), (Lane.TAIL, he.c5[t])):
             p *= float(model.lanes[lane].stats(np.array([c]))[0][0])
         rates.append(p)
-    return _from_picks(hands, picks, random5, random3, float(np.mean(rates)))
+    return replace(model, scoop_rate=float(np.mean(rates)))
 
 
-def _best(he: HandEval, values: tuple[np.ndarray, np.ndarray, np.ndarray]) -> tuple[int, int, int]:
+def best_row(he: HandEval, values: LaneValues) -> tuple[int, int, int]:
+    """(tail, middle, head) subset indices of the legal split of highest value."""
     rows = legal_rows(he, *values, limit=1)
     i = int(np.argmax(rows.value))  # some split is always legal
     return int(rows.tail[i]), int(rows.middle[i]), int(rows.head[i])
@@ -297,17 +268,16 @@ def _best(he: HandEval, values: tuple[np.ndarray, np.ndarray, np.ndarray]) -> tu
 def _from_picks(
     hands: Sequence[HandEval],
     picks: Sequence[tuple[int, int, int]],
-    random5: np.ndarray,
-    random3: np.ndarray,
+    random5: I64,
+    random3: I64,
     scoop_rate: float,
 ) -> OpponentModel:
-    head = [he.c3[h] for he, (_, _, h) in zip(hands, picks, strict=True)]
-    mid = [he.c5[m] for he, (_, m, _) in zip(hands, picks, strict=True)]
-    tail = [he.c5[t] for he, (t, _, _) in zip(hands, picks, strict=True)]
+    head = [int(he.c3[h]) for he, (_, _, h) in zip(hands, picks, strict=True)]
+    mid = [int(he.c5[m]) for he, (_, m, _) in zip(hands, picks, strict=True)]
+    tail = [int(he.c5[t]) for he, (t, _, _) in zip(hands, picks, strict=True)]
     lanes = (
         LaneDist.of(Lane.HEAD, head),
         LaneDist.of(Lane.MIDDLE, mid),
         LaneDist.of(Lane.TAIL, tail),
     )
-    pool = np.stack([np.array(head), np.array(mid), np.array(tail)], axis=1).astype(np.int64)
-    return OpponentModel(lanes, random5, random3, scoop_rate, pool[:POOL])
+    return OpponentModel(lanes, random5, random3, scoop_rate)

@@ -125,6 +125,15 @@ def _concat(parts: list[Rows]) -> Rows:
     )
 
 
+def legal_splits(he: HandEval) -> Rows:
+    """Every legal split of a 13-card hand (value 0)."""
+    sp = he.sp
+    mid2, head2 = sp.middle.reshape(-1, 56), sp.rest.reshape(-1, 56)
+    mc = he.c5[mid2]
+    idx = np.flatnonzero((mc <= he.c5[:, None]) & (he.c3[head2] <= mc))
+    return Rows(sp.tail[idx], sp.middle[idx], sp.rest[idx], np.zeros(len(idx)))
+
+
 def legal_rows(
     he: HandEval,
     v_tail: np.ndarray,
@@ -225,5 +234,4 @@ def shape_signature(code: np.ndarray) -> np.ndarray:
     second = np.where(two_groups, s1, 0)
     second = np.where(cat == 6, s1, second)
     third = np.where((cat == 6) & (s0 == 2), s2, 0)
-    signature: np.ndarray = (((cat << 4 | s0) << 4 | second) << 4) | third
-    return signature
+    return np.asarray((((cat << 4 | s0) << 4 | second) << 4) | third)

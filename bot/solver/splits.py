@@ -21,8 +21,7 @@ def _combos(n: int, k: int) -> np.ndarray:
 
 
 def _masks(idx: np.ndarray) -> np.ndarray:
-    masks: np.ndarray = (np.int64(1) << idx.astype(np.int64)).sum(axis=1)
-    return masks
+    return np.asarray((np.int64(1) << idx.astype(np.int64)).sum(axis=1))
 
 
 @dataclass(frozen=True)

@@ -119,7 +119,7 @@ def start_round(state: dict[str, Any], ctx: Ctx) -> Effects:
     fx.hands = [k for k in seats if not k.startswith("ai:")]
     for p in players:
         if p.get("ai"):
-            _ai_arrange(rnd, p["key"], p["ai"], rules)
+            _ai_arrange(rnd, p["key"], p["ai"], rules, opponents_of(state, p["key"]))
     fx.round_record = RoundRecord(
         room_id=state["room_id"],
         round_no=no,
@@ -137,9 +137,18 @@ def start_round(state: dict[str, Any], ctx: Ctx) -> Effects:
     return fx
 
 
-def _ai_arrange(rnd: dict[str, Any], key: str, level: str, rules: Rules) -> None:
+def opponents_of(state: dict[str, Any], key: str) -> list[str | None]:
+    """Each other seat's AI level this round (None for a person): who the
+    solver models this seat as playing against."""
+    levels = {p["key"]: p.get("ai") for p in state["players"]}
+    return [levels.get(k) for k in state["round"]["seats"] if k != key]
+
+
+def _ai_arrange(
+    rnd: dict[str, Any], key: str, level: str, rules: Rules, opponents: list[str | None]
+) -> None:
     hand = rnd["hands"][key]
-    arr, declare = solving.ai_arrange(H.cards_of(hand), rules, level)
+    arr, declare = solving.ai_arrange(H.cards_of(hand), rules, level, opponents)
     H.set_arrangement(hand, arr, undoable=False)
     if declare and hand["special"]:
         _declare(hand, rules)
@@ -190,7 +199,11 @@ def arrange_action(
         if hand["done"]:
             raise Refused("err.already_done")
         hand["suggestions"] = solving.suggestions(
-            H.cards_of(hand), rules, len(rnd["seats"]), banker=rnd["banker"] == key
+            H.cards_of(hand),
+            rules,
+            len(rnd["seats"]),
+            banker=rnd["banker"] == key,
+            opponents=opponents_of(state, key),
         )
     elif verb == "apply":
         if hand["done"]:

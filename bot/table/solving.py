@@ -52,21 +52,39 @@ def auto_arrange(cards: Sequence[Card], rules: Rules) -> Arrangement:
     return solver_auto(list(cards), rules)
 
 
-def ai_arrange(cards: Sequence[Card], rules: Rules, strength: str) -> tuple[Arrangement, bool]:
+def ai_arrange(
+    cards: Sequence[Card], rules: Rules, strength: str, opponents: Sequence[str | None] = ()
+) -> tuple[Arrangement, bool]:
+    """An AI seat's arrangement; ``opponents``: the other seats' AI levels
+    (None for a person)."""
     from bot.solver import ai_arrange as solver_ai
 
-    arr, declare = solver_ai(list(cards), rules, strength)
+    arr, declare = solver_ai(list(cards), rules, strength, opponents=list(opponents) or None)
     return arr, bool(declare)
 
 
 def suggestions(
-    cards: Sequence[Card], rules: Rules, players: int, top: int = 3, banker: bool = False
+    cards: Sequence[Card],
+    rules: Rules,
+    players: int,
+    top: int = 3,
+    banker: bool = False,
+    opponents: Sequence[str | None] = (),
 ) -> list[dict[str, Any]]:
-    """The solver's best arrangements as JSON (a 16-card hand gets 13-card
-    arrangements; the cards left out are discarded)."""
+    """The solver's best arrangements as JSON, each with its expected points
+    against this table (``opponents``: the other seats' AI levels, None for a
+    person). A 16-card hand gets 13-card arrangements; the cards left out
+    are discarded."""
     from bot.solver import suggest
 
-    s = suggest(list(cards), rules, players=players, top=top, banker=banker)
+    s = suggest(
+        list(cards),
+        rules,
+        players=players,
+        top=top,
+        banker=banker,
+        opponents=list(opponents) or None,
+    )
     out: list[dict[str, Any]] = []
     # Declaring may be worth more than any arrangement: the hand view says so.
     out_tip = s.special is not None and s.declare_recommended

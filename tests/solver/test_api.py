@@ -144,3 +144,45 @@ def test_every_wild_rank_is_handled_with_one_model(wild: str) -> None:
         for item in suggest(hand, rules).items:
             assert check_foul(item.arrangement, rules) is None
             assert _uses_hand(item.arrangement, hand)
+
+
+def test_suggestions_know_who_sits_at_the_table() -> None:
+    rules = make_rules("classic", 4)
+    hand = parse_cards("Ah Jh Th Ts 6d 7c 3c Ac 8d 9d Kh 5s Td")
+    tables = [None, ("strong",) * 3, ("normal",) * 3, ("easy", None, "strong")]
+    scores = []
+    for opponents in tables:
+        items = suggest(hand, rules, opponents=opponents).items
+        assert all(check_foul(s.arrangement, rules) is None for s in items)
+        scores.append(items[0].score)
+        arr, _ = ai_arrange(hand, rules, "strong", opponents=opponents)
+        assert check_foul(arr, rules) is None and _uses_hand(arr, hand)
+    # A strong seat plays the answer to the whole pool, as people are taken
+    # to; the other tables are other expectations.
+    assert scores[0] == scores[1]
+    assert len({scores[0], scores[2], scores[3]}) == 3
+    with pytest.raises(ValueError, match="strength"):
+        suggest(hand, rules, opponents=("godlike",))
+
+
+def test_table_weights_mix_the_pool_by_seat() -> None:
+    from bot.solver.opponents import opponent_pool
+    from bot.solver.pool import POLICIES, removal_weights, table_weights
+
+    rules = make_rules("classic", 4)
+    pool = opponent_pool(rules)
+    hand = random.Random(4).sample(list(rules.deck.cards()), 13)
+
+    def shares(opponents) -> np.ndarray:
+        w = table_weights(pool, hand, rules, opponents)
+        assert w.sum() == pytest.approx(1.0)
+        return np.bincount(pool.policy, weights=w, minlength=len(POLICIES))
+
+    whole = np.bincount(pool.policy, weights=removal_weights(pool, hand, rules), minlength=3)
+    person = np.bincount(pool.policy, minlength=3) / len(pool)
+    assert shares(("normal",) * 3) == pytest.approx([0.0, 1.0, 0.0])
+    assert shares(None) == pytest.approx(whole)  # people: the whole pool
+    assert shares(("strong", None)) == pytest.approx(whole)
+    assert shares(("strong", "easy", None)) == pytest.approx(
+        (2 * person + np.array([0.0, 0.0, 1.0])) / 3
+    )

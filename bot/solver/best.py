@@ -1,0 +1,73 @@
+"""The best response of one hand: frontier splits ranked by their expected
+points against a pool of opponents' arrangements.
+
+For 13 cards every legal split is enumerated and the frontier taken; for 16
+(多三张) the frontier of the ``SEARCH_16`` rows of highest separable value
+(the 2,018,016 pairs are searched best bound first). A frontier larger than
+``EXACT`` is cut to the ``EXACT`` best by ``model.full_value`` (lanes taken
+as independent) before the exact settlement against the pool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from bot.rules import Preset, Rules, SpecialResult
+
+from .arrays import F64, I64
+from .frontier import frontier
+from .model import Table, full_value, lane_values, opponent_model
+from .pool import Pool, table_weights
+from .response import expected_points
+from .search import HandEval, Rows, legal_rows, legal_splits, top_rows
+
+EXACT = 160  # frontier splits settled against the pool
+SEARCH_16 = 1024  # 16 cards: rows of highest separable value the frontier is taken from
+
+
+def candidates(he: HandEval, rules: Rules, table: Table) -> Rows:
+    """The frontier splits worth settling exactly."""
+    model = opponent_model(rules)
+    if he.sp.n == 13:
+        rows = legal_splits(he)
+    else:
+        values = lane_values(he, model, table)
+        rows = top_rows(legal_rows(he, *values, limit=SEARCH_16), SEARCH_16)
+    front = frontier(he, rows)
+    if len(front) > EXACT:
+        guess = full_value(he, front, model, table)
+        front = front.take(np.argsort(-guess, kind="stable")[:EXACT])
+    return front
+
+
+def codes_of(he: HandEval, rows: Rows) -> I64:
+    """(rows, 3) head, middle, tail codes."""
+    return np.stack([he.c3[rows.head], he.c5[rows.middle], he.c5[rows.tail]], axis=1)
+
+
+def scored(
+    he: HandEval,
+    rules: Rules,
+    table: Table,
+    pool: Pool,
+    opponents: Sequence[str | None] | None = None,
+) -> tuple[Rows, F64]:
+    """Candidate splits and their expected points against the table
+    (``opponents``: each opponent's AI level, None for a person)."""
+    rows = candidates(he, rules, table)
+    weights = table_weights(pool, he.cards, rules, opponents)
+    return rows, expected_points(codes_of(he, rows), pool, weights, table)
+
+
+def special_value(special: SpecialResult, rules: Rules, table: Table) -> float:
+    """Expected points of declaring: the special's points from every hand met
+    (opponents' specials ignored), doubled where the extended preset doubles
+    a special that beats everyone, capped in banker mode."""
+    pts = float(special.points)
+    if table.banker:
+        return min(pts, 7.0) * table.opponents
+    if rules.preset is Preset.EXTENDED and table.opponents >= 2:
+        pts *= 2
+    return pts * table.opponents

@@ -1,0 +1,195 @@
+"""How the table is modelled: the pool of opponents' arrangements per deck
+setting, built once (seconds of CPU) and kept on disk.
+
+The pool holds three groups of entries, each a hand dealt from the whole
+deck (fixed seed) and arranged one way (``pool.POLICIES``):
+
+- ``strong`` (2/3 of the pool size): as our strong seats play, the best
+  response (``best``) against a first, smaller pool (1/3 of the size)
+  arranged by the separable expected points of ``model.lane_values``;
+  they declare a special when that is worth at least their arrangement;
+- ``percentile`` (2/3): the lane-percentile sum, as our normal seats play
+  and as many people balance a hand (the split whose lanes beat the
+  largest shares of random lanes of their size); they declare any special;
+- ``tail-first`` (1/3): strongest tail first, as our easy seats play.
+
+``pool.table_weights`` mixes the groups by who sits at the table: a normal
+or easy AI seat plays its own group's way; a person, and a strong seat, is
+the whole pool as dealt. Measured (BENCHMARKS.md): the best response to the
+whole pool loses little against a table of strong seats (which play that
+same best response), less than answering the strong group alone, and stays
+far ahead against tables that build strong heads. 多三张 pools
+(16 cards) hold separable players only: a 16-card best response costs too
+much to arrange a pool with.
+
+A built pool is saved in ``config.cache_dir()`` (the setting
+``THIRTEEN_SOLVER_CACHE``; default
+``$XDG_CACHE_HOME/thirteen-water`` or ``~/.cache/thirteen-water``; ``off``
+to never read or write it), in a file named by a digest of the setting,
+the pool size and the solver's and rules engine's source, so a changed
+solver never reads an old pool.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from bot.rules import Card, Rules, detect_special
+
+from . import config
+from .arrays import F64
+from .best import scored, special_value
+from .model import (
+    SEPARABLE_TABLE,
+    best_row,
+    lane_values,
+    model_key,
+    model_rules,
+    opponent_model,
+    percentile_values,
+    table_of,
+    tail_first_values,
+)
+from .pool import POLICIES, Pool, hand_counts, pool_of
+from .search import HandEval, evaluate_hand
+
+log = logging.getLogger(__name__)
+SEED = 2_013_13
+
+PoolKey = tuple[object, ...]
+_POOLS: dict[PoolKey, Pool] = {}
+
+
+def pool_size(cards_per_player: int) -> int:
+    """Hands in a pool (``config``: 13 cards or 多三张); the tests use small pools."""
+    knobs = config.current()
+    return knobs.pool_hands_16 if cards_per_player == 16 else knobs.pool_hands
+
+
+def pool_key(rules: Rules) -> PoolKey:
+    return (*model_key(rules), rules.preset, rules.cards_per_player)
+
+
+def opponent_pool(rules: Rules) -> Pool:
+    """The pool of a deck setting and hand size: from memory, from the disk
+    cache, or built (seconds of CPU: ``prepare`` does it off the event loop)."""
+    key = pool_key(rules)
+    if key not in _POOLS:
+        path = _cache_file(rules)
+        pool = _load(path, rules) if path is not None else None
+        if pool is None:
+            pool = _build(model_rules(rules))
+            if path is not None:
+                _save(path, pool)
+        _POOLS[key] = pool
+    return _POOLS[key]
+
+
+def _source_digest() -> str:
+    h = hashlib.sha256()
+    here = Path(__file__).resolve().parent
+    for folder in (here, here.parent / "rules"):
+        for f in sorted(folder.glob("*.py")):
+            h.update(f.name.encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def _cache_file(rules: Rules) -> Path | None:
+    where = config.cache_dir()
+    if where is None:
+        return None
+    size = pool_size(rules.cards_per_player)
+    what = repr((pool_key(rules), size, SEED, _source_digest()))
+    return where / f"pool-{hashlib.sha256(what.encode()).hexdigest()[:24]}.npz"
+
+
+def _load(path: Path, rules: Rules) -> Pool | None:
+    try:
+        with np.load(path) as f:
+            return pool_of(f["codes"], f["special"], f["ranks"], f["suits"], rules, f["policy"])
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def _save(path: Path, pool: Pool) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+        np.savez(
+            tmp,
+            codes=pool.codes,
+            special=pool.special,
+            ranks=pool.ranks,
+            suits=pool.suits,
+            policy=pool.policy,
+        )
+        tmp.replace(path)
+    except OSError as e:  # a read-only home only costs the next start a rebuild
+        log.warning("could not keep the solver's opponent pool in %s: %s", path, e)
+
+
+def _deal(rules: Rules, rng: np.random.Generator, n: int) -> list[list[Card]]:
+    deck = rules.deck.cards()
+    size = rules.cards_per_player
+    return [[deck[j] for j in rng.choice(len(deck), size, replace=False)] for _ in range(n)]
+
+
+def _entries(
+    rules: Rules, hands: Sequence[Sequence[Card]], play: Sequence[str], seed: Pool | None
+) -> Pool:
+    """The pool of ``hands``, hand i arranged by policy ``play[i]``:
+    ``separable``, ``strong`` (best response to ``seed``), ``percentile``
+    or ``tail-first``."""
+    model = opponent_model(rules)
+    table = table_of(rules, None)
+    codes = np.zeros((len(hands), 3), dtype=np.int64)
+    special = np.zeros(len(hands))
+    for i, (hand, how) in enumerate(zip(hands, play, strict=True)):
+        he = evaluate_hand(hand, rules)
+        found = detect_special(hand, rules) if len(hand) == 13 else None
+        if how == "strong" and seed is not None:
+            rows, score = scored(he, rules, table, seed)
+            best = int(np.argmax(score))
+            codes[i] = (he.c3[rows.head[best]], he.c5[rows.middle[best]], he.c5[rows.tail[best]])
+            declare = found is not None and special_value(found, rules, table) >= score[best]
+        else:
+            if how == "percentile":
+                values = percentile_values(he, model.random5, model.random3)
+            elif how == "tail-first":
+                values = tail_first_values(he)
+            else:
+                values = lane_values(he, model, SEPARABLE_TABLE)
+            t, m, h = best_row(he, values)
+            codes[i] = (he.c3[h], he.c5[m], he.c5[t])
+            declare = found is not None and (
+                how != "separable" or found.points >= _separable(he, values, (t, m, h))
+            )
+        if declare and found is not None:
+            special[i] = found.points
+    ranks, suits = hand_counts(hands, rules)
+    policy = [POLICIES.index(how) if how in POLICIES else 0 for how in play]
+    return pool_of(codes, special, ranks, suits, rules, np.array(policy, dtype=np.int8))
+
+
+def _separable(he: HandEval, values: tuple[F64, F64, F64], row: tuple[int, int, int]) -> float:
+    t, m, h = row
+    return float(values[0][t] + values[1][m] + values[2][h])
+
+
+def _build(rules: Rules) -> Pool:
+    rng = np.random.default_rng(SEED)
+    n = pool_size(rules.cards_per_player)
+    if rules.cards_per_player == 16:
+        return _entries(rules, _deal(rules, rng, n), ["separable"] * n, None)
+    third = max(n // 3, 1)
+    seed_hands = _deal(rules, rng, third)
+    seed = _entries(rules, seed_hands, ["separable"] * third, None)
+    play = ["strong"] * (2 * third) + ["percentile"] * (2 * third) + ["tail-first"] * third
+    return _entries(rules, _deal(rules, rng, len(play)), play, seed)

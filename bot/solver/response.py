@@ -1,0 +1,185 @@
+"""Expected points of candidate splits against the weighted opponent pool.
+
+Each candidate (head, middle, tail codes) is settled against every pool
+entry with a non-zero weight exactly as ``bot.rules.settle`` settles a pair:
+per lane the winner takes the points of its own lane, a tie moves nothing
+(in banker mode a lane tied on category and ranks goes to the banker);
+a strict scoop (or 辗过 where the table counts it) doubles the pair when
+``scoop_double`` is on; a declared special in the pool takes its points from
+the candidate (doubled where the extended preset doubles a special that
+beats everyone); banker results are capped at ±7.
+
+The home run needs every opponent at once. Opponents are taken as
+independent draws from the pool: the candidate sweeps all ``k`` of them
+with probability s^k, s being its weighted strict-scoop rate, so each swept
+pair is doubled again with probability s^(k-1); an entry that sweeps the
+candidate also sweeps the k-1 others with probability q^(k-1), q being its
+scoop rate against the pool (``Pool.sweeper``).
+
+Two implementations give the same numbers: ``dense`` settles every
+(candidate, entry) pair in arrays (banker mode uses it: the ±7 cap is not
+linear), ``fast`` sums the lane points through the pool sorted per lane
+(prefix sums of the weights) and settles only the scoops pair by pair, on
+boolean arrays. The result is the expectation against one opponent times
+the number of opponents the seat meets: the points this round against the
+table.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .arrays import F32, F64, I64, AnyArray, Bools
+from .codes import RANK_SHIFT
+from .model import Table, lane_points_of
+from .pool import Pool
+
+BANKER_CAP = 7.0
+CHUNK = 128  # candidates settled at once (bounds the temporary arrays)
+
+
+def lane_points(mine: I64) -> F64:
+    """(R, 3) points each lane of the candidates wins when it wins."""
+    from bot.rules import Lane
+
+    return np.stack([lane_points_of(lane, mine[:, lane]) for lane in Lane], axis=1)
+
+
+def expected_points(mine: I64, pool: Pool, weights: F64, table: Table) -> F64:
+    """Expected points of each candidate (rows of head, middle, tail codes)
+    against the table, the pool entries weighted by ``weights`` (sum 1)."""
+    mine = np.asarray(mine, dtype=np.int64).reshape(-1, 3)
+    normal_w = np.where(pool.special == 0, weights, 0.0)
+    settle_all = dense if table.banker else fast
+    out = settle_all(mine, pool, normal_w, table)
+    special_w = weights - normal_w
+    if special_w.any():  # declared specials: their points from every normal hand
+        lost = pool.special
+        if table.banker:
+            lost = np.minimum(lost, BANKER_CAP)
+        elif table.special_double:
+            lost = lost * 2  # a special beats every normal hand at the table
+        out -= float(special_w @ lost)
+    return out * table.opponents
+
+
+def _their_hr(pool: Pool, live: I64, table: Table) -> F64:
+    k = table.home_run_k
+    return 1.0 + pool.sweeper[live] ** (k - 1) if k else np.ones(len(live))
+
+
+def dense(mine: I64, pool: Pool, w_all: F64, table: Table) -> F64:
+    """Every pair settled in arrays (per opponent, specials excluded)."""
+    live = np.flatnonzero(w_all > 0)
+    opp, opp_pts, w = pool.codes[live], pool.pts[live], w_all[live]
+    their_hr = _their_hr(pool, live, table)
+    my_pts = lane_points(mine)
+    out = np.empty(len(mine))
+    k = table.home_run_k
+    for start in range(0, len(mine), CHUNK):
+        c_all, p = mine[start : start + CHUNK], my_pts[start : start + CHUNK]
+        base = np.zeros((len(c_all), len(opp)))
+        wins = np.zeros(base.shape, dtype=np.int8)
+        losses = np.zeros(base.shape, dtype=np.int8)
+        for lane in range(3):
+            win, lose = _outcome(c_all[:, None, lane], opp[None, :, lane], table)
+            base += np.where(win, p[:, None, lane], 0.0)
+            base -= np.where(lose, opp_pts[None, :, lane], 0.0)
+            wins += win
+            losses += lose
+        if table.banker:
+            out[start : start + CHUNK] = _mean(np.clip(base, -BANKER_CAP, BANKER_CAP), w)
+            continue
+        sweep, swept = wins == 3, losses == 3
+        factor = np.ones(base.shape)
+        if table.scoop_double:
+            if table.draw_scoop:
+                scoop = ((wins > 0) & (losses == 0)) | ((losses > 0) & (wins == 0))
+            else:
+                scoop = sweep | swept
+            factor[scoop] = 2.0
+        if k:
+            s = _mean(sweep, w)  # my strict-scoop rate (a declared special is never swept)
+            factor *= np.where(sweep, 1.0 + s[:, None] ** (k - 1), 1.0)
+            factor *= np.where(swept, their_hr[None, :], 1.0)
+        out[start : start + CHUNK] = _mean(base * factor, w)
+    return out
+
+
+def _mean(values: AnyArray, w: F64) -> F64:
+    """Weighted row sums (einsum's own loop: no BLAS threads, see _byte_sums)."""
+    return np.asarray(np.einsum("rn,n->r", values, w), dtype=np.float64)
+
+
+def _outcome(c: I64, o: I64, table: Table) -> tuple[Bools, Bools]:
+    """(win, lose) of lane codes c against o."""
+    if not table.banker:
+        return c > o, c < o
+    # A lane tied on category and ranks goes to the banker.
+    cr, orr = c >> RANK_SHIFT, o >> RANK_SHIFT
+    if table.banker_seat:
+        return cr >= orr, cr < orr
+    return cr > orr, cr <= orr
+
+
+# NIBBLE[k, v]: bit k (first entry the high bit, as np.packbits) of a 4-bit v.
+NIBBLE = ((np.arange(16)[None, :] >> (3 - np.arange(4)[:, None])) & 1).astype(np.float32)
+
+
+def _byte_sums(weights: F64) -> F32:
+    """(bytes, 256): the weight of the entries each byte value selects.
+    Built from half-byte sums with einsum, not BLAS: a BLAS product spins
+    threads, which on a busy 2-core machine costs more than the work."""
+    padded = np.zeros(-(-len(weights) // 8) * 8, dtype=np.float32)
+    padded[: len(weights)] = weights
+    halves = np.einsum("nk,kv->nv", padded.reshape(-1, 4), NIBBLE)
+    return np.asarray((halves[0::2, :, None] + halves[1::2, None, :]).reshape(-1, 256))
+
+
+def _weigh(sets: AnyArray, table: F32) -> F64:
+    """Weighted size of each packed set (rows of ``sets``): one lookup per
+    byte in the flattened (byte position, byte value) table."""
+    offsets = np.arange(sets.shape[1], dtype=np.intp) * 256
+    return np.asarray(np.take(table.ravel(), sets + offsets).sum(axis=1, dtype=np.float64))
+
+
+def fast(mine: I64, pool: Pool, w_all: F64, table: Table) -> F64:
+    """Lane points through prefix sums, scoops through packed sets (not banker)."""
+    my_pts = lane_points(mine)
+    out = np.zeros(len(mine))
+    win, no_loss = [], []
+    for lane in range(3):
+        order = pool.lane_order[lane]
+        codes = pool.codes[order, lane]
+        cum_w = np.concatenate([[0.0], np.cumsum(w_all[order])])
+        cum_pts = np.concatenate([[0.0], np.cumsum(w_all[order] * pool.pts[order, lane])])
+        below = cum_w[np.searchsorted(codes, mine[:, lane], "left")]
+        above = cum_pts[-1] - cum_pts[np.searchsorted(codes, mine[:, lane], "right")]
+        out += my_pts[:, lane] * below - above
+        distinct, sets = pool.distinct[lane], pool.below[lane]
+        win.append(sets[np.searchsorted(distinct, mine[:, lane], "left")])
+        no_loss.append(sets[np.searchsorted(distinct, mine[:, lane], "right")])
+    k = table.home_run_k
+    if not (table.scoop_double or k):
+        return out
+    scoop = 2.0 if table.scoop_double else 1.0
+    opp_sum = pool.pts.sum(axis=1)
+    their = (scoop * _their_hr(pool, np.arange(len(pool)), table) - 1.0) * opp_sum
+    by_weight = _byte_sums(w_all)
+    sweep = win[0] & win[1] & win[2]
+    # Entries past the pool's end (padding bits) weigh nothing.
+    swept = ~(no_loss[0] | no_loss[1] | no_loss[2])
+    s = _weigh(sweep, by_weight)  # my strict-scoop rate
+    mine_factor = scoop * (1.0 + s ** (k - 1)) if k else np.full(len(mine), scoop)
+    out += (mine_factor - 1.0) * s * my_pts.sum(axis=1)
+    out -= _weigh(swept, _byte_sums(w_all * their))
+    if table.draw_scoop and table.scoop_double:
+        # 辗过: a win and no loss (or a loss and no win) that is not a strict
+        # scoop doubles too: its lane points once more.
+        kept = no_loss[0] & no_loss[1] & no_loss[2] & ~sweep
+        lost = ~(win[0] | win[1] | win[2]) & ~swept
+        for lane in range(3):
+            out += my_pts[:, lane] * _weigh(kept & win[lane], by_weight)
+            opp_lane = w_all * pool.pts[:, lane]
+            out -= _weigh(lost & ~no_loss[lane], _byte_sums(opp_lane))
+    return out

@@ -1,0 +1,143 @@
+"""Expected points against the pool agree with bot.rules.settle, and the two
+implementations (dense, fast) agree with each other."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from bot.rules import Arrangement, PlayerHand, Rules, detect_special, make_rules, settle
+from bot.solver import ai_arrange
+from bot.solver.best import candidates
+from bot.solver.codes import lane_code
+from bot.solver.model import table_of
+from bot.solver.opponents import opponent_pool
+from bot.solver.pool import hand_counts, pool_of, removal_weights
+from bot.solver.response import dense, expected_points, fast
+from bot.solver.search import evaluate_hand
+
+from .helpers import deal, rules_of
+
+
+def _codes(arr: Arrangement, rules: Rules) -> tuple[int, int, int]:
+    return (lane_code(arr.head, rules), lane_code(arr.middle, rules), lane_code(arr.tail, rules))
+
+
+@pytest.mark.parametrize("name", ["classic", "extended3", "two_no_double", "joker2", "deck65"])
+def test_fast_equals_dense(name: str) -> None:
+    rules = rules_of(name)
+    pool, table = opponent_pool(rules), table_of(rules, None)
+    rng = random.Random(f"fast-{name}")
+    for _ in range(4):
+        hand = deal(rules, rng)
+        he = evaluate_hand(hand, rules)
+        rows = candidates(he, rules, table)
+        mine = np.stack([he.c3[rows.head], he.c5[rows.middle], he.c5[rows.tail]], axis=1)
+        w = removal_weights(pool, hand, rules)
+        w = np.where(pool.special == 0, w, 0.0)
+        assert np.allclose(fast(mine, pool, w, table), dense(mine, pool, w, table), atol=1e-6)
+
+
+def _deal_opponents(rules: Rules, hand, rng: random.Random, n: int):
+    """n opponents' hands from the cards left, arranged by our normal AI."""
+    rest = [c for c in rules.deck.cards() if c not in hand]
+    out = []
+    for _ in range(n):
+        cards = rng.sample(rest, 13)
+        arr, declare = ai_arrange(cards, rules, "normal")
+        out.append((cards, arr, detect_special(cards, rules) if declare else None))
+    return out
+
+
+@pytest.mark.parametrize("name", ["classic", "extended3", "two_no_double", "banker"])
+def test_expected_points_equal_settlement_against_one_table(name: str) -> None:
+    """Every opponent holds the same arrangement: the expectation is certain
+    and must equal the settlement of that round (opponents that tie each
+    other never make a home run)."""
+    rules = rules_of(name)
+    rng = random.Random(f"settle-{name}")
+    for _ in range(12):
+        hand = deal(rules, rng, wild_bias=False)
+        ((cards, opp, special),) = _deal_opponents(rules, hand, rng, 1)
+        if special is not None and table_of(rules, None).special_double:
+            continue  # the model doubles a special as beating everyone; copies tie
+        mine = ai_arrange(hand, rules, "strong")[0]
+        pool = pool_of(
+            np.array([_codes(opp, rules)]),
+            np.array([special.points if special else 0.0]),
+            *hand_counts([cards], rules),
+            rules,
+        )
+        got = expected_points(
+            np.array([_codes(mine, rules)]), pool, np.ones(1), table_of(rules, None)
+        )
+        hands = [PlayerHand("me", mine)]
+        hands += [PlayerHand(f"o{i}", opp, special) for i in range(rules.players - 1)]
+        banker = "o0" if rules.banker else None
+        assert got[0] == pytest.approx(settle(hands, rules, banker=banker).totals["me"])
+
+
+def test_expected_points_are_the_mean_settlement_over_sampled_opponents() -> None:
+    """Two players: the expectation over a pool of sampled opponents is the
+    mean of the settlements against each of them, scoops and specials included."""
+    rules = make_rules("classic", 2)
+    rng = random.Random("mean")
+    for _ in range(3):
+        hand = deal(rules, rng, wild_bias=False)
+        opps = _deal_opponents(rules, hand, rng, 60)
+        pool = pool_of(
+            np.array([_codes(a, rules) for _, a, _ in opps]),
+            np.array([s.points if s else 0.0 for _, _, s in opps]),
+            *hand_counts([c for c, _, _ in opps], rules),
+            rules,
+        )
+        mine = ai_arrange(hand, rules, "strong")[0]
+        w = np.full(len(opps), 1.0 / len(opps))
+        got = expected_points(np.array([_codes(mine, rules)]), pool, w, table_of(rules, None))
+        want = np.mean(
+            [
+                settle([PlayerHand("me", mine), PlayerHand("o", a, s)], rules).totals["me"]
+                for _, a, s in opps
+            ]
+        )
+        assert got[0] == pytest.approx(want)
+
+
+def test_card_removal_weights() -> None:
+    rules = rules_of("classic")
+    pool = opponent_pool(rules)
+    rng = random.Random("removal")
+    for _ in range(5):
+        hand = rng.sample(list(rules.deck.cards()), 13)
+        w = removal_weights(pool, hand, rules)
+        assert w.sum() == pytest.approx(1.0) and (w >= 0).all()
+        aces = sum(c.rank == 14 for c in hand)
+        # An entry holding more aces than are left is impossible.
+        assert not w[pool.ranks[:, 12] > 4 - aces].any()
+        # The expected aces of an opponent: 13 of the 39 cards left.
+        mean = float(w @ pool.ranks[:, 12])
+        assert mean == pytest.approx(13 * (4 - aces) / 39, abs=0.15)
+
+
+def test_pools_are_kept_on_disk(tmp_path, monkeypatch) -> None:
+    from bot.solver import config, opponents
+
+    rules = rules_of("joker1")
+    knobs = config.current()
+    monkeypatch.setattr(config, "_current", replace(knobs, cache_dir=str(tmp_path), pool_hands=60))
+    monkeypatch.setattr(opponents, "_POOLS", {})
+    built = opponents.opponent_pool(rules)
+    (saved,) = tmp_path.glob("pool-*.npz")
+    monkeypatch.setattr(opponents, "_POOLS", {})
+    monkeypatch.setattr(opponents, "_build", lambda rules: pytest.fail("rebuilt"))
+    loaded = opponents.opponent_pool(rules)
+    assert saved.exists() and loaded is not built
+    assert len(set(built.policy.tolist())) == 3  # strong, percentile, tail-first entries
+    for name in ("codes", "special", "sweeper", "ranks", "suits", "policy"):
+        assert np.array_equal(getattr(loaded, name), getattr(built, name))
+    # Another pool size is another file.
+    monkeypatch.setattr(config, "_current", replace(knobs, cache_dir=str(tmp_path), pool_hands=61))
+    assert opponents._cache_file(rules) != saved
