@@ -22,6 +22,7 @@ from .api import (
     ai_arrange,
     auto_arrange,
     prepare,
+    refine,
     strongest_tail_first,
     suggest,
 )
@@ -33,6 +34,7 @@ __all__ = [
     "ai_arrange",
     "auto_arrange",
     "prepare",
+    "refine",
     "strongest_tail_first",
     "suggest",
 ]

@@ -39,7 +39,8 @@ from .best import scored as best_scored
 from .best import special_value
 from .codes import CAT_SHIFT
 from .model import Table, opponent_model, percentile_values, table_of, tail_first_values
-from .opponents import opponent_pool
+from .opponents import is_quick, opponent_pool
+from .opponents import refine as refine_pool
 from .search import (
     HandEval,
     Rows,
@@ -69,12 +70,22 @@ class Suggestions:
     special_score: float | None = None  # expected points of declaring
 
 
-def prepare(rules: Rules) -> None:
+def prepare(rules: Rules, *, quick: bool = False) -> bool:
     """Build what a deck setting needs (the lane model, the opponent pool and
     the split tables of its hand size) now: seconds of CPU, once per process
-    and setting, instead of at the first suggestion."""
-    opponent_pool(rules)
+    and setting, instead of at the first suggestion. With ``quick`` a deck
+    setting whose pool is not on disk yet gets a quick one (a few seconds
+    instead of ~17 s; then True: ``refine`` builds the full one afterwards)."""
+    opponent_pool(rules, quick=quick)
     splits(rules.cards_per_player)
+    return is_quick(rules)
+
+
+def refine(rules: Rules) -> bool:
+    """Build the full opponent pool of a deck setting that has a quick one
+    (about 17 s of CPU with the default size, then kept on disk); True when
+    it built one. Run it in a worker thread after ``prepare``."""
+    return refine_pool(rules)
 
 
 def _check_size(cards: Sequence[Card], rules: Rules) -> None:

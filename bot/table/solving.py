@@ -7,6 +7,8 @@ hands (多三张) itself and returns 13-card arrangements.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -137,14 +139,18 @@ def parse_tokens(tokens: Sequence[str]) -> list[Card]:
 
 
 _warmed: set[tuple[Any, ...]] = set()
+# Full-pool builds running in the background (kept so they are not collected).
+_refining: set[asyncio.Task[bool]] = set()
+log = logging.getLogger(__name__)
 
 
 async def warm(rules: Rules) -> None:
     """Build the solver's model for these rules in a worker thread, once per
-    deck setting: the first build costs a second or two of CPU, which on the
-    event loop would stall every room (and Discord's heartbeat)."""
-    import asyncio
-
+    deck setting: the first build costs seconds of CPU, which on the event
+    loop would stall every room (and Discord's heartbeat). A new deck setting
+    is ready after a quick build (a few seconds); its full opponent pool is
+    built afterwards in the background, so the round that asked never waits
+    for it."""
     key = (
         rules.preset,
         rules.players,
@@ -156,7 +162,18 @@ async def warm(rules: Rules) -> None:
     )
     if key in _warmed:
         return
-    from bot.solver import prepare
+    from bot.solver import prepare, refine
 
-    await asyncio.to_thread(prepare, rules)
+    quick = await asyncio.to_thread(lambda: prepare(rules, quick=True))
     _warmed.add(key)
+    if not quick:
+        return
+    task = asyncio.get_running_loop().create_task(asyncio.to_thread(refine, rules))
+    _refining.add(task)
+    task.add_done_callback(_refined)
+
+
+def _refined(task: asyncio.Task[bool]) -> None:
+    _refining.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("the solver's full opponent pool could not be built", exc_info=task.exception())

@@ -9,7 +9,15 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from bot.rules import Arrangement, PlayerHand, Rules, detect_special, make_rules, settle
+from bot.rules import (
+    Arrangement,
+    PlayerHand,
+    Rules,
+    detect_special,
+    make_rules,
+    parse_cards,
+    settle,
+)
 from bot.solver import ai_arrange
 from bot.solver.best import candidates
 from bot.solver.codes import lane_code
@@ -132,7 +140,7 @@ def test_pools_are_kept_on_disk(tmp_path, monkeypatch) -> None:
     built = opponents.opponent_pool(rules)
     (saved,) = tmp_path.glob("pool-*.npz")
     monkeypatch.setattr(opponents, "_POOLS", {})
-    monkeypatch.setattr(opponents, "_build", lambda rules: pytest.fail("rebuilt"))
+    monkeypatch.setattr(opponents, "_build", lambda rules, n: pytest.fail("rebuilt"))
     loaded = opponents.opponent_pool(rules)
     assert saved.exists() and loaded is not built
     assert len(set(built.policy.tolist())) == 3  # strong, percentile, tail-first entries
@@ -141,3 +149,30 @@ def test_pools_are_kept_on_disk(tmp_path, monkeypatch) -> None:
     # Another pool size is another file.
     monkeypatch.setattr(config, "_current", replace(knobs, cache_dir=str(tmp_path), pool_hands=61))
     assert opponents._cache_file(rules) != saved
+
+
+def test_a_quick_pool_serves_first_and_refine_builds_the_full_one(tmp_path, monkeypatch) -> None:
+    """A live table's first round of a new deck setting gets a quick pool;
+    the full one replaces it afterwards and is the one kept on disk."""
+    from bot.solver import config, opponents, prepare, refine, suggest
+
+    rules = rules_of("joker1")
+    knobs = config.current()
+    monkeypatch.setattr(config, "_current", replace(knobs, cache_dir=str(tmp_path), pool_hands=90))
+    monkeypatch.setattr(opponents, "_POOLS", {})
+    monkeypatch.setattr(opponents, "_QUICK", set())
+    monkeypatch.setattr(opponents, "QUICK_HANDS", 30)
+    assert prepare(rules, quick=True) is True
+    quick = opponents.opponent_pool(rules)
+    assert not list(tmp_path.glob("pool-*.npz"))  # a quick pool is never kept
+    hand = parse_cards("As Ah Kd Kc Qs Js Ts 9h 8h 7c 5d 4d BJ")
+    assert suggest(hand, rules, top=1).items  # it serves suggestions meanwhile
+    assert refine(rules) is True
+    full = opponents.opponent_pool(rules)
+    assert len(full.codes) > len(quick.codes) and not opponents.is_quick(rules)
+    assert list(tmp_path.glob("pool-*.npz"))
+    assert refine(rules) is False  # nothing left to do
+    # Without ``quick`` (the CLIs, the benchmarks) the full pool is built at once.
+    monkeypatch.setattr(opponents, "_POOLS", {})
+    monkeypatch.setattr(opponents, "_build", lambda rules, n: pytest.fail("rebuilt"))
+    assert prepare(rules) is False  # read from disk
