@@ -24,7 +24,8 @@ much to arrange a pool with.
 
 A built pool is saved in ``config.cache_dir()`` (the setting
 ``THIRTEEN_SOLVER_CACHE``; default
-``$XDG_CACHE_HOME/thirteen-water`` or ``~/.cache/thirteen-water``; ``off``
+``thirteen-water`` in the user's cache folder, ``$XDG_CACHE_HOME`` or
+``.cache`` in the home folder; ``off``
 to never read or write it), in a file named by a digest of the setting,
 the pool size and the solver's and rules engine's source, so a changed
 solver never reads an old pool.
