@@ -12,16 +12,40 @@ Refusals raise :class:`Refused` with a catalog key (the manager localizes it).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
-from bot.rules.cards import Card, parse_card, sort_by_count, sort_by_rank, sort_by_suit
-from bot.rules.placing import placed_lanes
+from bot.core.actions import small_number
+from bot.core.lanes import (
+    arrangement,
+    arrangement_tokens,
+    card_of,
+    cards_of,
+    complete,
+    extra_cards,
+    kept_cards,
+    kept_tokens,
+    lanes,
+    placed,
+    same_cards,
+    sorted_order,
+)
 from bot.rules.types import Arrangement
 
-from .actions import small_number
+__all__ = [
+    "Refused",
+    "arrangement",
+    "arrangement_tokens",
+    "cards_of",
+    "complete",
+    "extra_cards",
+    "kept_cards",
+    "kept_tokens",
+    "lanes",
+    "placed",
+    "same_cards",
+    "sorted_order",
+]
 
 UNDO_DEPTH = 20
 SORTS = ("rank", "suit", "count")
@@ -53,48 +77,6 @@ def new_hand(tokens: Sequence[str]) -> dict[str, Any]:
     }
     hand["order"] = sorted_order(hand, "rank")
     return hand
-
-
-_card = lru_cache(maxsize=512)(parse_card)  # tokens repeat: parse each once
-
-
-def cards_of(hand: dict[str, Any]) -> list[Card]:
-    return [_card(t) for t in hand["cards"]]
-
-
-def sorted_order(hand: dict[str, Any], how: str) -> list[int]:
-    cards = cards_of(hand)
-    sorter = {"rank": sort_by_rank, "suit": sort_by_suit, "count": sort_by_count}[how]
-    # Sort (card, index) pairs so equal cards of the 65-card deck keep their indexes.
-    indexed = list(enumerate(cards))
-    ordered = sorter(c for _, c in indexed)
-    pool: dict[Card, list[int]] = {}
-    for i, c in indexed:
-        pool.setdefault(c, []).append(i)
-    return [pool[c].pop(0) for c in ordered]
-
-
-def extra_cards(hand: dict[str, Any]) -> int:
-    """Cards beyond 13 (3 with 多三张): they are discarded."""
-    return len(hand["cards"]) - 13
-
-
-def lanes(hand: dict[str, Any]) -> tuple[list[int], list[int], list[int]]:
-    """Head, middle and tail indexes; with 13 cards the tail is the rest
-    once head and middle are full."""
-    return placed_lanes(
-        hand["order"], hand["head"], hand["middle"], hand["tail"], len(hand["cards"])
-    )
-
-
-def placed(hand: dict[str, Any]) -> set[int]:
-    h, m, t = lanes(hand)
-    return set(h) | set(m) | set(t)
-
-
-def complete(hand: dict[str, Any]) -> bool:
-    h, m, t = lanes(hand)
-    return (len(h), len(m), len(t)) == (3, 5, 5)
 
 
 def _push_undo(hand: dict[str, Any]) -> None:
@@ -163,9 +145,9 @@ def indexes_for(hand: dict[str, Any], tokens: Sequence[str], taken: set[int]) ->
     deck, or the same joker token, take distinct indexes)."""
     out = []
     for tok in tokens:
-        card = _card(tok)
+        card = card_of(tok)
         for i, own in enumerate(hand["cards"]):
-            if i not in taken and _card(own) == card:
+            if i not in taken and card_of(own) == card:
                 out.append(i)
                 taken.add(i)
                 break
@@ -184,33 +166,3 @@ def set_arrangement(hand: dict[str, Any], arr: Arrangement, *, undoable: bool = 
     hand["head"], hand["middle"] = head, middle
     hand["tail"] = tail if extra_cards(hand) else []
     hand["refused"] = None
-
-
-def arrangement(hand: dict[str, Any]) -> Arrangement:
-    h, m, t = lanes(hand)
-    cards = cards_of(hand)
-    return Arrangement.of([cards[i] for i in h], [cards[i] for i in m], [cards[i] for i in t])
-
-
-def arrangement_tokens(hand: dict[str, Any]) -> dict[str, list[str]]:
-    h, m, t = lanes(hand)
-    c = hand["cards"]
-    return {"head": [c[i] for i in h], "middle": [c[i] for i in m], "tail": [c[i] for i in t]}
-
-
-def kept_cards(hand: dict[str, Any]) -> list[Card]:
-    """The 13 cards in play: all of them, or the 13 placed with 多三张."""
-    cards = cards_of(hand)
-    if extra_cards(hand) == 0:
-        return cards
-    return [cards[i] for i in sorted(placed(hand))]
-
-
-def same_cards(a: Sequence[Card], b: Sequence[Card]) -> bool:
-    return Counter(a) == Counter(b)
-
-
-def kept_tokens(hand: dict[str, Any]) -> list[str]:
-    """Tokens of the 13 cards in play, in lane order."""
-    a = arrangement_tokens(hand)
-    return a["head"] + a["middle"] + a["tail"]

@@ -10,24 +10,22 @@ from __future__ import annotations
 from typing import Any
 
 from bot.config import MAX_ARRANGE_SECONDS, MIN_ARRANGE_SECONDS
+from bot.core.options import RULE_OPTIONS, rules_for, summary
 from bot.rules.cards import parse_rank, rank_char
-from bot.rules.options import OptionError, Preset, Rules, make_rules
+from bot.rules.options import OptionError, Preset
 from bot.views.i18n import normalize_language
+
+__all__ = [
+    "RULE_OPTIONS",
+    "apply_option",
+    "check_possible",
+    "default_options",
+    "rules_for",
+    "summary",
+]
 
 # Rule options the owner may set, with their short aliases (action args are
 # at most 32 characters).
-RULE_OPTIONS = (
-    "jokers",
-    "scoop_double",
-    "draw_counts_as_scoop",
-    "banker",
-    "added_suit",
-    "wheel",
-    "wild_rank",
-    "escape_penalty",
-    "base",
-    "extra_three",
-)
 TABLE_OPTIONS = ("preset", "arrange_seconds", "deal_style", "language")
 ALIASES = {
     "draw_scoop": "draw_counts_as_scoop",
@@ -76,15 +74,6 @@ def parse_assignment(arg: str | None) -> tuple[str, str]:
     if name not in RULE_OPTIONS + TABLE_OPTIONS:
         raise OptionError(f"unknown option {name!r}", "unknown_option", name=name)
     return name, value.strip()
-
-
-def rules_for(state: dict[str, Any], players: int, wild_rank: str | None = None) -> Rules:
-    """The validated Rules of this room at a number of players. With the
-    random wild rank (百变) on, ``wild_rank`` is the rank drawn for the round."""
-    overrides = dict(state["options"]["rules"])
-    if state["options"].get("random_wild_rank"):
-        overrides["wild_rank"] = wild_rank or "2"
-    return make_rules(state["preset"], players, overrides)
 
 
 def check_possible(state: dict[str, Any], seated: int) -> None:
@@ -188,21 +177,3 @@ def apply_option(state: dict[str, Any], arg: str | None, current_players: int) -
         opts["rules"][name] = value.lower()
     check_possible(state, current_players)
     return name, value
-
-
-def summary(state: dict[str, Any]) -> dict[str, Any]:
-    """The options as shown to people: every value the table plays with."""
-    opts = state["options"]
-    r = opts["rules"]
-    from bot.rules.options import preset_defaults
-
-    base = preset_defaults(state["preset"])
-    merged = {k: r.get(k, base.get(k)) for k in RULE_OPTIONS}
-    merged["wheel"] = str(merged["wheel"])
-    if opts.get("random_wild_rank"):
-        merged["wild_rank"] = "random"
-    merged["preset"] = state["preset"]
-    merged["arrange_seconds"] = opts["arrange_seconds"]
-    merged["deal_style"] = opts["deal_style"]
-    merged["language"] = state["language"]
-    return merged

@@ -1,5 +1,5 @@
 """What a chat shows: platform-neutral views, message catalogs, renderers.
 
-Kept import-free: ``bot.table.actions`` imports ``bot.views.model``, and the
-renderers (``bot.views.render``) import the action-id codec back.
+The views read the room's state and never import the table: the action-id
+codec and the lane helpers they share with it live in ``bot.core``.
 """

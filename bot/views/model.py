@@ -22,7 +22,7 @@ class ButtonStyle(StrEnum):
 @dataclass(frozen=True, slots=True)
 class Button:
     """One button. ``action_id`` is a compact action string (see
-    ``bot.table.actions.encode``), at most 64 bytes; ``url`` buttons open a
+    ``bot.core.actions.encode``), at most 64 bytes; ``url`` buttons open a
     link instead (deep links to the private chat)."""
 
     label: str

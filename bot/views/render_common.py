@@ -7,9 +7,9 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
+from bot.core.actions import Verb, encode
 from bot.rules.cards import parse_card, sort_by_count
 from bot.rules.options import OptionError
-from bot.table.actions import Verb, encode
 
 from .i18n import t
 from .model import Button, ButtonStyle

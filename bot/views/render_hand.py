@@ -7,9 +7,9 @@ import math
 from collections import Counter
 from typing import Any
 
+from bot.core import lanes as H
+from bot.core.actions import Verb
 from bot.rules.cards import parse_card, rank_char
-from bot.table import hand as H
-from bot.table.actions import Verb
 
 from .i18n import t
 from .model import Audience, Button, ButtonStyle, View, ViewKind

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core.actions import Actor, Verb
+from bot.core.options import rules_for, summary
 from bot.rules.options import OptionError, Preset, Rules, make_rules
 from bot.rules.specials import special_points
 from bot.rules.types import SpecialHand
-from bot.table.actions import Actor, Verb
-from bot.table.options import rules_for, summary
 
 from .i18n import t
 from .model import Audience, Button, ButtonStyle, View, ViewKind

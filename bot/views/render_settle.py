@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.table import hand as H
-from bot.table.actions import Verb
+from bot.core import lanes as H
+from bot.core.actions import Verb
 
 from .i18n import t
 from .model import Audience, ButtonStyle, View, ViewKind

@@ -6,9 +6,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from bot.table.actions import Verb
-from bot.table.hand import arrangement_tokens
-from bot.table.options import summary
+from bot.core.actions import Verb
+from bot.core.lanes import arrangement_tokens
+from bot.core.options import summary
 
 from .i18n import t
 from .model import Audience, Button, ButtonStyle, View, ViewKind
