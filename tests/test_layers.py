@@ -67,3 +67,54 @@ def test_the_check_sees_an_upward_import(tmp_path: Path) -> None:
     source = tmp_path / "m.py"
     source.write_text("def f():\n    from bot.table import hand\n    import bot.views.i18n\n")
     assert [m for _, m in imports_of(source)] == ["bot.table", "bot.views.i18n"]
+
+
+def _local_graph(package: Path, dotted: str) -> dict[str, set[str]]:
+    """Module -> modules of the same package it imports (relative or absolute)."""
+    graph: dict[str, set[str]] = {}
+    for path in package.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        edges: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                if node.level == 1 and node.module:
+                    edges.add(node.module.split(".")[0])
+                elif node.level == 0 and (node.module or "").startswith(dotted + "."):
+                    edges.add((node.module or "")[len(dotted) + 1 :].split(".")[0])
+        graph[path.stem] = edges - {path.stem}
+    return graph
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt) :] + [nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return None
+
+
+@pytest.mark.parametrize("platform", ["discord", "telegram"])
+def test_platform_modules_import_in_one_direction(platform: str) -> None:
+    """No import circle among a platform's modules (type-only imports count)."""
+    graph = _local_graph(BOT / "platforms" / platform, f"bot.platforms.{platform}")
+    graph.pop("__init__", None)
+    assert _cycle(graph) is None
+
+
+def test_the_cycle_check_sees_a_circle() -> None:
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set()}) is None

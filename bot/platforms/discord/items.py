@@ -10,12 +10,9 @@ what (the action id); who pressed comes from the interaction.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import discord
-
-if TYPE_CHECKING:
-    from .adapter import DiscordAdapter
 
 # The action-id format of bot.table.actions: t1|<room>|<round>|<verb>[|<arg>].
 # The template only routes; ``decode`` validates every part on press.
@@ -24,11 +21,23 @@ ACTION_TEMPLATE = r"t1\|(?P<room>[0-9A-Za-z]{1,16})\|(?P<round>[0-9]{1,9})\|(?P<
 HAND_DM_TEMPLATE = r"dc1\|dm\|(?P<room>[0-9A-Za-z]{1,16})\|(?P<round>[0-9]{1,9})"
 
 
+class PressHandler(Protocol):
+    """What a press is routed to (the adapter); declared here so that the
+    buttons need not import the adapter, which renders them."""
+
+    async def on_press(self, interaction: discord.Interaction[Any], custom_id: str) -> None: ...
+
+    async def on_hand_dm(
+        self, interaction: discord.Interaction[Any], room_id: str, round_no: int
+    ) -> None: ...
+
+
 class _HasAdapter(Protocol):
-    adapter: DiscordAdapter
+    @property
+    def adapter(self) -> PressHandler: ...
 
 
-def _adapter(interaction: discord.Interaction[Any]) -> DiscordAdapter:
+def _adapter(interaction: discord.Interaction[Any]) -> PressHandler:
     client: _HasAdapter = interaction.client
     return client.adapter
 
