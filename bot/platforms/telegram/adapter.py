@@ -51,9 +51,19 @@ _SETTINGS_VERBS = {
     Verb.REMOVE_PLAYER,
     Verb.LANGUAGE,
 }
-# Group commands answered only in the private chat.
-_PRIVATE_ANSWERS = {Verb.STATS}
+# Answers for the asker alone, sent to the private chat (never a new group
+# post each time someone asks): typed in the group or pressed there.
+_PRIVATE_ANSWERS = {Verb.STATS, Verb.HELP, Verb.RULES, Verb.LEADERBOARD, Verb.VERIFY}
 _ALERT_LIMIT = 200
+
+
+def _language_of(outcome: Outcome, fallback: str | None) -> str:
+    """The room's language when the answer belongs to a room (docs/messages.md:
+    one language per room, in the group and in private), else the user's."""
+    if outcome.room_id is not None:
+        for view in outcome.views:
+            return view.language
+    return normalize_language(fallback)
 
 
 class TableLike(Protocol):
@@ -105,14 +115,20 @@ class TelegramAdapter:
             outcome = await self.manager.handle(action)
             if outcome.room_id:
                 self.outbox.rooms[outcome.room_id] = str(chat.id)
+            if (
+                outcome.ok
+                and verb in _PRIVATE_ANSWERS
+                and not await can_write_to(context.bot, str(user.id))
+            ):
+                # The answer is for the private chat, which is not open yet:
+                # say where, with the link (nothing is held for a help text).
+                link = f"https://t.me/{context.bot.username}"
+                language = _language_of(outcome, user.language_code)
+                await self._reply(message, t(language, "tg.open_private", link=link))
+                return
             self.outbox.submit(outcome.views)
             if not outcome.ok:
                 await self._reply(message, outcome.reply or t(user.language_code, "tg.refused"))
-                return
-            if verb in _PRIVATE_ANSWERS and not await can_write_to(context.bot, str(user.id)):
-                # The answer waits for the private chat: say where, with the link.
-                link = f"https://t.me/{context.bot.username}"
-                await self._reply(message, t(user.language_code, "tg.open_private", link=link))
                 return
             # A toast only when nothing visible changed in the group: every
             # extra message counts against the group's flood limit.
@@ -212,6 +228,19 @@ class TelegramAdapter:
             chat_id = vouched
         action = Action(actor, verb, chat_id=chat_id, room_id=room_id, round_no=round_no, arg=arg)
         outcome = await self.manager.handle(action)
+        if outcome.ok and verb in _PRIVATE_ANSWERS and not private:
+            # The answer goes to the private chat; an alert says where (with
+            # the link when the bot may not write there yet, and then nothing
+            # is sent: the group is not told to open a chat for a help text).
+            room_language = _language_of(outcome, language)
+            if not await can_write_to(context.bot, actor.user_id):
+                link = f"https://t.me/{context.bot.username}"
+                text = t(room_language, "tg.open_private", link=link)
+                await self._answer(query, text, alert=True)
+                return
+            await self._answer(query, t(room_language, "tg.sent_private"))
+            self.outbox.submit(outcome.views)
+            return
         if outcome.ok:
             await self._answer(query, outcome.reply)
         else:
