@@ -64,7 +64,7 @@ def test_no_import_points_up(package: str) -> None:
 
 def test_the_check_sees_an_upward_import(tmp_path: Path) -> None:
     """The scanner itself finds a lazy import inside a function."""
-    source = tmp_path / "m.py"
+    source = tmp_path.joinpath("upward").with_suffix(".py")
     source.write_text("def f():\n    from bot.table import hand\n    import bot.views.i18n\n")
     assert [m for _, m in imports_of(source)] == ["bot.table", "bot.views.i18n"]
 

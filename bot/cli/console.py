@@ -208,7 +208,7 @@ class HandPrinter:
         """A view line in terminal words (None: not for a terminal)."""
         if line == t(self.lang, "hand.hint") or line.startswith("⚠️"):
             return None  # the chat hint; a refusal, printed once by the caller
-        if line == t(self.lang, "hand.extra_three", count=3):
+        if line == t(self.lang, "hand.hint_extra", count=3):
             return t(self.lang, "cli.extra_three", count=3)
         return line
 

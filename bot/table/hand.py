@@ -135,7 +135,7 @@ def reset(hand: dict[str, Any]) -> None:
 def sort(hand: dict[str, Any], how: str | None) -> None:
     """Re-order the cards as shown (lanes keep their cards)."""
     if how not in SORTS:
-        raise Refused("err.bad_arg")
+        raise Refused("err.bad_sort", value=(how or "")[:24])
     hand["sort"] = how
     hand["order"] = sorted_order(hand, how)
 

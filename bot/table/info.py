@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from bot.views import render
+from bot.views.i18n import normalize_language
 from storage.api import Period, RoomRecord
 
 from .actions import MAX_ROUND_DIGITS, Action, Outcome, Verb, small_number
@@ -22,27 +23,33 @@ if TYPE_CHECKING:
 async def roomless(
     mgr: TableManager, action: Action, verb: Verb, rec: RoomRecord | None
 ) -> Outcome:
-    lang = rec.state["language"] if rec else mgr.default_language
+    # The room's language; with no room, the asker's own (docs/messages.md).
+    if rec is not None:
+        lang = rec.state["language"]
+    elif action.actor.language:
+        lang = normalize_language(action.actor.language)
+    else:
+        lang = mgr.default_language
     state = rec.state if rec else None
     room_id = rec.room_id if rec else None
     platform = action.actor.platform
     if verb is Verb.HELP:
-        view = render.help_view(lang, state, action.chat_id)
+        view = render.help_view(lang, state, action.chat_id, action.actor)
     elif verb is Verb.RULES:
-        view = render.rules_view(lang, state, action.chat_id)
+        view = render.rules_view(lang, state, action.chat_id, action.actor)
     elif verb is Verb.LEADERBOARD:
         period_text = (action.arg or "all").lower()
         try:
             period = Period(period_text)
         except ValueError:
-            raise Refused("err.bad_arg") from None
+            raise Refused("err.bad_period", value=period_text[:24]) from None
         chat_id = state["chat_id"] if state else action.chat_id
         if not chat_id:
             raise Refused("err.no_chat")
         rows = await mgr.repo.leaderboard(
             platform, chat_id, period, datetime.fromtimestamp(mgr.clock.now(), UTC)
         )
-        view = render.leaderboard_view(lang, rows, period.value, chat_id)
+        view = render.leaderboard_view(lang, rows, period.value, chat_id, action.actor)
     elif verb is Verb.STATS:
         stats = await mgr.repo.player_stats(platform, action.actor.user_id)
         view = render.stats_view(lang, stats, action.actor)
@@ -68,19 +75,19 @@ async def in_room(mgr: TableManager, rec: RoomRecord, action: Action, verb: Verb
             raise Refused("err.not_in_round")
         view = render.hand_view(state, key, now=mgr.clock.now())
     elif verb is Verb.VERIFY:
-        view = await _verify(mgr, rec, action.arg)
+        view = await _verify(mgr, rec, action.arg, action)
     else:
         return await roomless(mgr, action, verb, rec)
     return Outcome(ok=True, views=(view,), room_id=rec.room_id)
 
 
-async def _verify(mgr: TableManager, rec: RoomRecord, arg: str | None) -> View:
+async def _verify(mgr: TableManager, rec: RoomRecord, arg: str | None, action: Action) -> View:
     state = rec.state
     if arg:
         # A typed /verify ² or a 30-digit round is "not valid", not a crash.
         number = small_number(arg, 10**MAX_ROUND_DIGITS - 1)
         if number is None:
-            raise Refused("err.bad_arg")
+            raise Refused("err.bad_round", value=arg[:24])
         no = number
     else:
         rnd = state.get("round")
@@ -94,4 +101,6 @@ async def _verify(mgr: TableManager, rec: RoomRecord, arg: str | None) -> View:
     if record is None:
         raise Refused("err.not_revealed")
     ok = verify(record.deck, record.salt, record.deck_hash)
-    return render.verify_view(state, no, list(record.deck), record.salt, record.deck_hash, ok)
+    return render.verify_view(
+        state, no, list(record.deck), record.salt, record.deck_hash, ok, action.actor
+    )

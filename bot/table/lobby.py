@@ -7,7 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.rules.options import OptionError, Preset
+from bot.views import render
+from bot.views.deadline import DEFAULT_TIMEZONE
 from bot.views.i18n import normalize_language
+from bot.views.render_common import option_name, option_reason, option_value
 
 from .actions import Action, Actor, Verb
 from .effects import Effects
@@ -27,6 +30,7 @@ def new_state(
     preset: str | None,
     language: str,
     arrange_seconds: int,
+    timezone: str = DEFAULT_TIMEZONE,
 ) -> dict[str, Any]:
     p = (preset or "classic").strip().lower()
     try:
@@ -41,6 +45,7 @@ def new_state(
         "phase": "lobby",
         "round_no": 0,
         "language": language,
+        "timezone": timezone,  # deadlines on Telegram are shown as clock times here
         "preset": p,
         "options": default_options(arrange_seconds),
         "players": [{"key": actor.key, "name": actor.name or actor.user_id, "ai": None}],
@@ -128,17 +133,25 @@ def set_option(state: dict[str, Any], actor: Actor, arg: str | None) -> Effects:
         name, value = apply_option(state, arg, len(state["players"]))
     except OptionError as e:
         raise Refused("err.option", reason=_reason(state, e)) from None
-    return Effects(table=True, toast=("toast.option_set", {"name": name, "value": value}))
+    return Effects(table=True, toast=_option_toast(state, name, value))
+
+
+def _option_toast(state: dict[str, Any], name: str, value: Any) -> tuple[str, dict[str, Any]]:
+    """ "鬼牌：1", "Arranging time: 60 s": the option's name and value in
+    the room's (possibly just changed) language."""
+    lang = state["language"]
+    return (
+        "toast.option_set",
+        {"name": option_name(lang, name), "value": option_value(lang, name, value)},
+    )
 
 
 def set_language(state: dict[str, Any], actor: Actor, arg: str | None) -> Effects:
     _owner(state, actor)
     if not arg or not arg.lower().startswith(("en", "zh")):
-        raise Refused("err.bad_arg")
+        raise Refused("err.bad_language", value=(arg or "")[:24])
     state["language"] = normalize_language(arg)
-    return Effects(
-        table=True, toast=("toast.option_set", {"name": "language", "value": state["language"]})
-    )
+    return Effects(table=True, toast=_option_toast(state, "language", state["language"]))
 
 
 def add_ai(
@@ -148,7 +161,7 @@ def add_ai(
     _lobby(state)
     level = (arg or default).lower()
     if level not in AI_LEVELS:
-        raise Refused("err.bad_arg")
+        raise Refused("err.bad_ai_level", value=level[:24])
     if len(state["players"]) >= MAX_PLAYERS:
         raise Refused("err.room_full")
     state["ai_seq"] += 1
@@ -205,13 +218,23 @@ def start(state: dict[str, Any], actor: Actor, ctx: Ctx) -> Effects:
         raise Refused("err.option", reason=_reason(state, e)) from None
 
 
-def close(state: dict[str, Any], actor: Actor) -> Effects:
+CONFIRM_CLOSE = "yes"
+
+
+def close(state: dict[str, Any], actor: Actor, arg: str | None = None) -> Effects:
+    """Close the room. While a round is being played, only after the owner
+    confirms (``arg`` "yes"): the round is void and its hands lose their
+    buttons; the closing post says what became of it and the final totals."""
     _owner(state, actor)
+    rnd = state.get("round")
+    live = state["phase"] in ("arranging", "showdown") and rnd is not None
+    if live and arg != CONFIRM_CLOSE:
+        view = render.close_confirm_view(state, actor)
+        return Effects(toast=("toast.confirm_close", {}), views=[view])
     state["phase"] = "closed"
-    return Effects(table=True, toast=("toast.closed", {}))
+    hands = [k for k in rnd["hands"] if not k.startswith("ai:")] if live and rnd else []
+    return Effects(table=True, hands=hands, toast=("toast.closed", {}))
 
 
 def _reason(state: dict[str, Any], error: OptionError) -> str:
-    from bot.views.render_common import option_reason  # views import table helpers too
-
     return option_reason(state.get("language") or "zh-Hans", error)

@@ -21,6 +21,7 @@ from typing import Any
 
 from bot.rules.options import OptionError
 from bot.views import render
+from bot.views.deadline import DEFAULT_TIMEZONE
 from bot.views.i18n import t
 from bot.views.model import View
 from storage.api import Repository, RoomExists, RoomRecord, RoomStatus, StaleVersion
@@ -71,6 +72,7 @@ class TableManager:
         default_language: str = "zh-Hans",
         *,
         default_preset: str = "classic",
+        timezone: str = DEFAULT_TIMEZONE,
         rng: random.Random | None = None,
         max_retries: int = 20,
     ) -> None:
@@ -82,6 +84,7 @@ class TableManager:
         self.step_seconds = showdown_step_seconds
         self.default_language = default_language
         self.default_preset = default_preset
+        self.timezone = timezone
         self.rng = rng or SYSTEM_RANDOM
         self.max_retries = max_retries
         self._sink: Sink | None = None
@@ -134,7 +137,8 @@ class TableManager:
         except ValueError:
             return Outcome(ok=False, reply=t(lang, "err.unknown"))
         if action.arg is not None and len(action.arg) > MAX_ARG_CHARS:
-            return Outcome(ok=False, reply=t(lang, "err.bad_arg"))  # oversized text: nothing to do
+            # oversized text: nothing to do
+            return Outcome(ok=False, reply=t(lang, "err.too_long", limit=MAX_ARG_CHARS))
         try:
             if verb is Verb.NEW:
                 return await self._new(action)
@@ -142,10 +146,12 @@ class TableManager:
             if room_id is None:
                 if verb in ROOMLESS:
                     return await info.roomless(self, action, verb, None)
-                return Outcome(ok=False, reply=t(lang, "err.no_room"))
+                new = render.command(action.actor.platform, "new")
+                return Outcome(ok=False, reply=t(lang, "err.no_room", cmd_new=new))
             return await self._in_room(room_id, action, verb)
         except Refused as r:
-            return Outcome(ok=False, reply=t(lang, r.key, **r.params), room_id=action.room_id)
+            params = {"cmd_new": render.command(action.actor.platform, "new"), **r.params}
+            return Outcome(ok=False, reply=t(lang, r.key, **params), room_id=action.room_id)
         except Exception:
             # Nothing was stored (transitions work on a copy): say so, keep serving.
             log.exception("action %s failed", action)
@@ -186,6 +192,7 @@ class TableManager:
             action.arg or self.default_preset,
             self.default_language,
             self.arrange_seconds,
+            self.timezone,
         )
         try:
             rec = await self.repo.create_room(action.actor.platform, action.chat_id, state)
@@ -221,7 +228,8 @@ class TableManager:
             for _ in range(self.max_retries):
                 rec = await self._load(room_id, fresh)
                 if rec is None:
-                    raise Refused("err.no_room")
+                    new = render.command(action.actor.platform, "new")
+                    raise Refused("err.no_room", cmd_new=new)
                 lang = rec.state.get("language", self.default_language)
                 try:
                     self._check(rec, action)
@@ -297,7 +305,7 @@ class TableManager:
         if verb is Verb.LANGUAGE:
             return lobby.set_language(state, actor, arg)
         if verb is Verb.CANCEL:
-            return lobby.close(state, actor)
+            return lobby.close(state, actor, arg)
         raise Refused("err.unknown")
 
     async def _save(self, rec: RoomRecord, state: dict[str, Any], fx: Effects) -> RoomRecord:

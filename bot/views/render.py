@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from .render_common import command
 from .render_hand import hand_view, reason_text
 from .render_info import (
+    close_confirm_view,
     help_view,
     leaderboard_view,
     notice_view,
@@ -24,6 +26,8 @@ def reason(lang: str, key: str, params: dict[str, Any]) -> str:
 
 
 __all__ = [
+    "close_confirm_view",
+    "command",
     "hand_view",
     "help_view",
     "leaderboard_view",

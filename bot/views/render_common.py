@@ -8,7 +8,8 @@ from functools import lru_cache
 from typing import Any
 
 from bot.core.actions import Verb, encode
-from bot.rules.cards import parse_card, sort_by_count
+from bot.rules.cards import BIG_JOKER, Card, parse_card, sort_by_count
+from bot.rules.cards import rank_char as card_rank_char
 from bot.rules.options import OptionError
 
 from .i18n import t
@@ -18,10 +19,31 @@ MAX_ROW = 5  # Discord: at most 5 buttons a row ...
 MAX_ROWS = 5  # ... and 5 rows a message
 
 
+# The emoji forms (with VARIATION SELECTOR-16): phones draw hearts and
+# diamonds red only in this form; the plain symbols often come out black.
+SUIT_EMOJI = {"s": "♠️", "h": "♥️", "d": "♦️", "c": "♣️"}
+# Jokers as Chinese decks print them: 大王 is the coloured joker (🃏, the one
+# joker emoji), 小王 the black-and-white one (★, in every phone's fonts;
+# 🂿 is not an emoji and shows as an empty box on many phones).
+BIG_JOKER_TEXT = "🃏"
+SMALL_JOKER_TEXT = "★"
+
+
+def card_text(card: Card) -> str:
+    """``A♠️``, ``10♦️``; 大王 ``🃏``, 小王 ``★`` (docs/messages.md)."""
+    if card.is_joker:
+        return BIG_JOKER_TEXT if card.rank == BIG_JOKER else SMALL_JOKER_TEXT
+    return rank_text(card.rank) + SUIT_EMOJI[card.suit]
+
+
+def rank_text(rank: int) -> str:
+    return "10" if rank == 10 else card_rank_char(rank)
+
+
 @lru_cache(maxsize=512)
 def sym(token: str) -> str:
-    """``As`` -> ``A♠``, ``Td`` -> ``10♦``; jokers as 🃏 (big) / 🂿 (small)."""
-    return parse_card(token).symbol
+    """``As`` -> ``A♠️``, ``Td`` -> ``10♦️``; jokers as 🃏 (大王) / ★ (小王)."""
+    return card_text(parse_card(token))
 
 
 def cards_text(tokens: Iterable[str]) -> str:
@@ -30,7 +52,11 @@ def cards_text(tokens: Iterable[str]) -> str:
 
 def lane_text(tokens: Iterable[str]) -> str:
     """A lane as people read it: groups first (trips, pairs), high to low."""
-    return " ".join(c.symbol for c in sort_by_count(parse_card(x) for x in tokens))
+    return " ".join(card_text(c) for c in sort_by_count(parse_card(x) for x in tokens))
+
+
+def suit_text(suit: str) -> str:
+    return SUIT_EMOJI.get(suit, suit)
 
 
 def lang_of(state: dict[str, Any] | None, default: str = "zh-Hans") -> str:
@@ -54,9 +80,59 @@ def lane(lang: str, lane_name: str) -> str:
 
 
 def signed(points: int | float) -> str:
+    """``+3``, ``-2`` and plain ``0`` (a score of nothing has no sign)."""
     if isinstance(points, float):
-        return f"{points:+.1f}"
-    return f"{points:+d}"
+        text = f"{points:+.1f}"
+        return "0" if text in ("+0.0", "-0.0") else text
+    return f"{points:+d}" if points else "0"
+
+
+# The commands a help text or an error names, as each platform spells them.
+COMMANDS = {
+    "telegram": {
+        "new": "/newgame",
+        "join": "/join",
+        "leave": "/leave",
+        "start": "/startgame",
+        "rules": "/rules",
+        "settings": "/settings",
+        "leaderboard": "/leaderboard",
+        "stats": "/stats",
+        "language": "/language",
+        "cancel": "/cancel",
+        "verify": "/verify",
+        "help": "/help",
+    },
+    "discord": {
+        name: f"/thirteen {name}"
+        for name in (
+            "new",
+            "join",
+            "leave",
+            "start",
+            "rules",
+            "settings",
+            "leaderboard",
+            "stats",
+            "language",
+            "cancel",
+            "verify",
+            "help",
+        )
+    },
+}
+
+
+def command(platform: str, name: str) -> str:
+    """How a player types command ``name`` on ``platform`` (``/newgame`` on
+    Telegram, ``/thirteen new`` on Discord); the console has none."""
+    table = COMMANDS.get(platform)
+    return table[name] if table else name
+
+
+def commands(platform: str) -> dict[str, str]:
+    """Every command as placeholders ``cmd_<name>`` for a catalog text."""
+    return {f"cmd_{n}": command(platform, n) for n in COMMANDS["telegram"]}
 
 
 def button(
@@ -107,3 +183,54 @@ def option_reason(lang: str, error: OptionError) -> str:
 def _clip(value: object, limit: int = 24) -> str:
     text = str(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def option_name(lang: str, option: str) -> str:
+    """An option's name as players say it (``鬼牌``, ``Jokers``), never the
+    internal ``jokers`` / ``arrange_seconds``."""
+    try:
+        return t(lang, f"optname.{option}")
+    except KeyError:
+        return option
+
+
+def option_value(lang: str, option: str, value: Any) -> str:
+    """An option's value in words: on/off, the preset's name, a suit symbol,
+    seconds, a language's own name."""
+    text = str(value).strip().lower() if value is not None else "none"
+    if option in BOOL_OPTION_NAMES:
+        truthy = text in ("on", "true", "yes", "1", "y", "开", "開")
+        return t(lang, "opt.on" if truthy else "opt.off")
+    if option == "preset":
+        return t(lang, f"preset.{text}") if text in ("classic", "extended") else str(value)
+    if option == "wheel":
+        return t(lang, f"opt.wheel_{text}") if text in ("second", "low") else str(value)
+    if option == "deal_style":
+        return t(lang, f"opt.deal_{text}") if text in ("one", "three") else str(value)
+    if option == "wild_rank":
+        if text == "random":
+            return t(lang, "opt.wild_random")
+        return t(lang, "opt.off") if text in ("none", "off", "") else str(value).upper()
+    if option == "added_suit":
+        if text in ("none", "off", ""):
+            return t(lang, "opt.off")
+        suit = parse_suit(text)
+        return suit_text(suit) if suit else str(value)
+    if option == "arrange_seconds":
+        return t(lang, "set.time", value=value)
+    if option == "language":
+        return LANGUAGE_NAMES.get(str(value), str(value))
+    return str(value)
+
+
+BOOL_OPTION_NAMES = frozenset(
+    {"scoop_double", "draw_counts_as_scoop", "banker", "escape_penalty", "extra_three"}
+)
+LANGUAGE_NAMES = {"zh-Hans": "简体中文", "zh-Hant": "繁體中文", "en": "English"}
+
+
+def parse_suit(text: str) -> str | None:
+    """``s``/``♠``/``spades`` -> ``s``; None when not a suit."""
+    first = text.strip().lower()[:1]
+    table = {"s": "s", "h": "h", "d": "d", "c": "c", "♠": "s", "♥": "h", "♦": "d", "♣": "c"}
+    return table.get(first)

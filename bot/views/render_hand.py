@@ -3,17 +3,28 @@ controls, suggestions and the reason when an arrangement was refused."""
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from typing import Any
 
 from bot.core import lanes as H
 from bot.core.actions import Verb
-from bot.rules.cards import parse_card, rank_char
+from bot.rules.cards import parse_card
 
+from .deadline import deadline_text
 from .i18n import t
 from .model import Audience, Button, ButtonStyle, View, ViewKind
-from .render_common import button, cards_text, category, grid, lane, lang_of, signed, special
+from .render_common import (
+    BIG_JOKER_TEXT,
+    button,
+    cards_text,
+    category,
+    grid,
+    lane,
+    lang_of,
+    rank_text,
+    signed,
+    special,
+)
 
 LANE_STYLE = {
     "head": ButtonStyle.PRIMARY,
@@ -25,30 +36,35 @@ NEXT_SORT = {"rank": "suit", "suit": "count", "count": "rank"}
 
 def lane_gist(tokens: list[str]) -> str:
     """What tells one suggestion from another at a glance: the grouped ranks
-    (``777 88``, ``JJ``) or, for straights, flushes and high cards, the ranks
-    high to low (jokers shown as 🃏). Suits are left out: the lane's cards are
-    on the buttons once the suggestion is applied."""
+    (``7 7 7 + 8 8``, ``J J``) or, for straights, flushes and high cards, the
+    ranks high to low (``A Q 9 5 2``; jokers as 🃏). Every rank is its own
+    word, so ``10 10 10`` never reads as ``101010``. Suits are left out: the
+    lane's cards are on the buttons once the suggestion is applied."""
     cards = [parse_card(x) for x in tokens]
     counts = Counter(c.rank for c in cards if not c.is_joker)
-    jokers = "🃏" * sum(c.is_joker for c in cards)
+    jokers = [BIG_JOKER_TEXT] * sum(c.is_joker for c in cards)
     groups = sorted((r for r, n in counts.items() if n >= 2), key=lambda r: (-counts[r], -r))
-    shown = groups or sorted(counts, reverse=True)
-    words = [(_rank(r) * counts[r]) if groups else _rank(r) for r in shown]
-    return " ".join(words + ([jokers] if jokers else []))
-
-
-def _rank(r: int) -> str:
-    return "10" if r == 10 else rank_char(r)
+    if groups:
+        words = [" ".join([rank_text(r)] * counts[r]) for r in groups]
+        return " + ".join(words + ([" ".join(jokers)] if jokers else []))
+    return " ".join([rank_text(r) for r in sorted(counts, reverse=True)] + jokers)
 
 
 def suggestion_text(lang: str, s: dict[str, Any]) -> str:
-    """ "tail full house 777 88 · middle flush AQ952 · head pair JJ (+2.4)"."""
+    """ "tail full house (7 7 7 + 8 8) / middle flush (A Q 9 5 2) / head pair
+    (J J) → about +2.4 points"."""
     cats = s["cats"]
     parts = [
-        f"{lane(lang, name)} {category(lang, cats[i])} {lane_gist(s[name])}"
+        t(
+            lang,
+            "hand.suggestion_lane",
+            lane=lane(lang, name),
+            category=category(lang, cats[i]),
+            ranks=lane_gist(s[name]),
+        )
         for i, name in ((2, "tail"), (1, "middle"), (0, "head"))
     ]
-    return " · ".join(parts) + f" ({signed(float(s['score']))})"
+    return t(lang, "hand.suggestion", lanes=" / ".join(parts), points=signed(float(s["score"])))
 
 
 def reason_text(lang: str, key: str, params: dict[str, Any]) -> str:
@@ -81,14 +97,16 @@ def hand_view(
         f"{lane(lang, 'middle')} ({len(middle)}/5): {cards_text(cards[i] for i in middle)}",
         f"{lane(lang, 'tail')} ({len(tail)}/5): {cards_text(cards[i] for i in tail)}",
     ]
-    if H.extra_cards(hand):
-        lines.append(t(lang, "hand.extra_three", count=H.extra_cards(hand)))
     if rnd.get("wild_rank"):
         lines.append(t(lang, "table.wild", rank=rnd["wild_rank"].replace("T", "10")))
-    if now is not None and state["phase"] == "arranging":
-        lines.append(t(lang, "table.time_left", seconds=max(0, math.ceil(rnd["deadline"] - now))))
+    if state["phase"] == "arranging":
+        # An absolute deadline: right on every later look, also after a
+        # confirmation or a refused foul (no countdown that stops).
+        lines.append(deadline_text(state, lang, rnd["deadline"]))
     done = hand["done"]
-    if hand["declared"]:
+    if state["phase"] == "closed":
+        lines.append(t(lang, "hand.room_closed"))
+    elif hand["declared"]:
         lines.append(t(lang, "hand.declared", special=special(lang, hand["declared"])))
     elif hand["auto"]:
         lines.append(t(lang, "hand.auto"))
@@ -103,11 +121,15 @@ def hand_view(
                 points=hand["special"]["points"],
             )
         )
-    if not done:
-        lines.append(t(lang, "hand.hint"))
+    if not done and state["phase"] == "arranging":
+        extra = H.extra_cards(hand)
+        # One hint: with 多三张 the tail is tapped too and the rest discarded.
+        lines.append(t(lang, "hand.hint_extra", count=extra) if extra else t(lang, "hand.hint"))
         items = hand.get("suggestions") or []
         if items and items[0].get("declare_better") and hand["special"]:
             lines.append(t(lang, "hand.declare_better"))
+        if items:
+            lines.append(t(lang, "hand.suggestions"))
         for n, s in enumerate(items):
             lines.append(f"{n + 1}. {suggestion_text(lang, s)}")
     if refused:
@@ -145,14 +167,19 @@ def _buttons(
         style = LANE_STYLE[lane_name] if lane_name else ButtonStyle.SECONDARY
         card_buttons.append(button(label, rid, no, Verb.PICK, str(i), style=style))
     nxt = NEXT_SORT[hand.get("sort", "rank")]
+    complete = H.complete(hand)
+    missing = 13 - sum(len(x) for x in (head, middle, tail))
+    # Disabled until the hand is complete, and saying so: Telegram cannot grey
+    # a button out, so the label tells what is missing.
+    confirm = t(lang, "btn.confirm") if complete else t(lang, "btn.confirm_wait", count=missing)
     controls = [
         button(
-            t(lang, "btn.confirm"),
+            confirm,
             rid,
             no,
             Verb.CONFIRM,
-            style=ButtonStyle.SUCCESS,
-            disabled=not H.complete(hand),
+            style=ButtonStyle.SUCCESS if complete else ButtonStyle.SECONDARY,
+            disabled=not complete,
         ),
         button(t(lang, "btn.undo"), rid, no, Verb.UNDO),
         button(t(lang, "btn.reset"), rid, no, Verb.RESET),

@@ -13,8 +13,17 @@ from bot.rules.types import SpecialHand
 
 from .i18n import t
 from .model import Audience, Button, ButtonStyle, View, ViewKind
-from .render_common import button, lang_of, rows, signed
-from .render_table import cards_suit, options_lines
+from .render_common import (
+    button,
+    cards_text,
+    commands,
+    lang_of,
+    option_name,
+    option_value,
+    rows,
+    signed,
+)
+from .render_table import options_lines
 
 
 def _notice(
@@ -27,6 +36,7 @@ def _notice(
     audience: Audience = Audience.GROUP,
     user_id: str | None = None,
     buttons: tuple[tuple[Button, ...], ...] = (),
+    platform: str = "",
 ) -> View:
     return View(
         kind=ViewKind.NOTICE,
@@ -35,10 +45,38 @@ def _notice(
         title=title,
         lines=tuple(lines),
         buttons=buttons,
-        platform=state["platform"] if state else "",
+        platform=state["platform"] if state else platform,
         chat_id=state["chat_id"] if state else chat_id,
         user_id=user_id,
         language=lang,
+    )
+
+
+def _answer(
+    lang: str,
+    key: str,
+    title: str,
+    lines: list[str],
+    state: dict[str, Any] | None,
+    chat_id: str,
+    reader: Actor | None,
+) -> View:
+    """An answer to one person's question (help, rules, leaderboard, verify):
+    for them alone (Discord ephemeral, Telegram private chat) instead of a new
+    post in the group every time someone asks; to the group only when no
+    person asked (``reader`` None)."""
+    if reader is None:
+        return _notice(lang, key, title, lines, state, chat_id)
+    return _notice(
+        lang,
+        f"{key}:{reader.user_id}",
+        title,
+        lines,
+        state,
+        chat_id,
+        audience=Audience.PLAYER,
+        user_id=reader.user_id,
+        platform=reader.platform,
     )
 
 
@@ -46,10 +84,14 @@ def _where(state: dict[str, Any] | None, chat_id: str) -> str:
     return state["room_id"] if state else (chat_id or "-")
 
 
-def help_view(lang: str, state: dict[str, Any] | None, chat_id: str = "") -> View:
-    lines = [t(lang, f"help.{i}") for i in range(1, 9)]
-    return _notice(
-        lang, f"help:{_where(state, chat_id)}", t(lang, "help.title"), lines, state, chat_id
+def help_view(
+    lang: str, state: dict[str, Any] | None, chat_id: str = "", reader: Actor | None = None
+) -> View:
+    platform = state["platform"] if state else (reader.platform if reader else "")
+    cmds = commands(platform)
+    lines = [t(lang, f"help.{i}", **cmds) for i in range(1, 9)]
+    return _answer(
+        lang, f"help:{_where(state, chat_id)}", t(lang, "help.title"), lines, state, chat_id, reader
     )
 
 
@@ -65,7 +107,9 @@ def _table_rules(state: dict[str, Any] | None, preset: str) -> Rules:
     return make_rules(preset, 4)
 
 
-def rules_view(lang: str, state: dict[str, Any] | None, chat_id: str = "") -> View:
+def rules_view(
+    lang: str, state: dict[str, Any] | None, chat_id: str = "", reader: Actor | None = None
+) -> View:
     preset = state["preset"] if state else Preset.CLASSIC.value
     rules = _table_rules(state, preset)
     # The specials this table plays, in docs/rules.md order, at its own points.
@@ -78,17 +122,20 @@ def rules_view(lang: str, state: dict[str, Any] | None, chat_id: str = "") -> Vi
     lines.append(t(lang, "rules.specials", list=", ".join(specials)))
     if state:
         lines += options_lines(state)
-    return _notice(
+    return _answer(
         lang,
         f"rules:{_where(state, chat_id)}",
         t(lang, "rules.title", preset=t(lang, f"preset.{preset}")),
         lines,
         state,
         chat_id,
+        reader,
     )
 
 
-def leaderboard_view(lang: str, rows_: list[Any], period: str, chat_id: str) -> View:
+def leaderboard_view(
+    lang: str, rows_: list[Any], period: str, chat_id: str, reader: Actor | None = None
+) -> View:
     lines = []
     if not rows_:
         lines.append(t(lang, "lb.empty"))
@@ -107,15 +154,15 @@ def leaderboard_view(lang: str, rows_: list[Any], period: str, chat_id: str) -> 
                 specials=r.specials,
             )
         )
-    v = _notice(
+    return _answer(
         lang,
         f"leaderboard:{chat_id}",
         t(lang, "lb.title", period=t(lang, f"lb.{period}")),
         lines,
         None,
         chat_id,
+        reader,
     )
-    return v
 
 
 def stats_view(lang: str, stats: Any, actor: Actor) -> View:
@@ -152,22 +199,31 @@ def stats_view(lang: str, stats: Any, actor: Actor) -> View:
 
 
 def verify_view(
-    state: dict[str, Any], round_no: int, deck: list[str], salt: str, hash_hex: str, ok: bool
+    state: dict[str, Any],
+    round_no: int,
+    deck: list[str],
+    salt: str,
+    hash_hex: str,
+    ok: bool,
+    reader: Actor | None = None,
 ) -> View:
     lang = lang_of(state)
     lines = [
         t(lang, "verify.hash", hash=hash_hex),
         t(lang, "verify.salt", salt=salt),
-        t(lang, "verify.deck", deck=" ".join(deck)),
+        t(lang, "verify.deck", deck=cards_text(deck)),
+        t(lang, "verify.tokens", deck=" ".join(deck)),
         t(lang, "verify.how"),
         t(lang, "verify.ok") if ok else t(lang, "verify.bad"),
     ]
-    return _notice(
+    return _answer(
         lang,
         f"verify:{state['room_id']}:{round_no}",
         t(lang, "verify.title", round=round_no),
         lines,
         state,
+        "",
+        reader,
     )
 
 
@@ -194,21 +250,26 @@ def _remove_buttons(state: dict[str, Any], lang: str) -> list[Button]:
 
 
 def settings_view(state: dict[str, Any], actor: Actor) -> View:
-    """The owner's panel: one tap per common change (each a SET_OPTION)."""
+    """The owner's panel: one button per option, each labelled with the
+    option's CURRENT value (``Jokers: 1``); a tap moves it to the next value.
+    The arranging times and languages are choices side by side, the current
+    one ticked."""
     lang = lang_of(state)
     rid, no = state["room_id"], state["round_no"]
     s = summary(state)
+    on, off = t(lang, "opt.on"), t(lang, "opt.off")
 
-    def opt(label_key: str, arg: str, **p: Any) -> Button:
-        return button(t(lang, label_key, **p), rid, no, Verb.SET_OPTION, arg)
+    def cycle(option: str, arg: str, current: Any) -> Button:
+        label = t(lang, "set.current", name=option_name(lang, option), value=current)
+        return button(label, rid, no, Verb.SET_OPTION, arg)
 
-    def toggle(name: str, arg_name: str) -> Button:
-        value = bool(s[name])
-        return opt(
-            f"set.{name}",
-            f"{arg_name}={'off' if value else 'on'}",
-            value=t(lang, "opt.on" if value else "opt.off"),
-        )
+    def toggle(option: str, arg_name: str) -> Button:
+        value = bool(s[option])
+        return cycle(option, f"{arg_name}={'off' if value else 'on'}", on if value else off)
+
+    def choice(label: str, current: bool, verb: Verb, arg: str) -> Button:
+        style = ButtonStyle.PRIMARY if current else ButtonStyle.SECONDARY
+        return button(("✓ " if current else "") + label, rid, no, verb, arg, style=style)
 
     other = "extended" if s["preset"] == "classic" else "classic"
     jokers = (int(s["jokers"]) + 1) % 3
@@ -220,33 +281,32 @@ def settings_view(state: dict[str, Any], actor: Actor) -> View:
     base_next = {1: 2, 2: 5, 5: 10}.get(int(s["base"]), 1)
     deal_next = "three" if s["deal_style"] == "one" else "one"
     wheel_next = "low" if s["wheel"] == "second" else "second"
+    seconds = int(s["arrange_seconds"])
     buttons = [
-        opt("set.preset", f"preset={other}", value=t(lang, f"preset.{other}")),
-        opt("set.jokers", f"jokers={jokers}", value=jokers),
+        cycle("preset", f"preset={other}", option_value(lang, "preset", s["preset"])),
+        cycle("jokers", f"jokers={jokers}", s["jokers"]),
         toggle("scoop_double", "scoop"),
         toggle("draw_counts_as_scoop", "draw_scoop"),
         toggle("banker", "banker"),
-        opt("set.wheel", f"wheel={wheel_next}", value=t(lang, f"opt.wheel_{wheel_next}")),
-        opt(
-            "set.wild",
-            f"wild={wild_next}",
-            value=t(lang, "opt.wild_random" if wild_next == "random" else "opt.off"),
-        ),
+        cycle("wheel", f"wheel={wheel_next}", option_value(lang, "wheel", s["wheel"])),
+        cycle("wild_rank", f"wild={wild_next}", option_value(lang, "wild_rank", s["wild_rank"])),
         toggle("escape_penalty", "escape"),
         toggle("extra_three", "extra3"),
-        opt("set.deal", f"deal={deal_next}", value=t(lang, f"opt.deal_{deal_next}")),
-        opt("set.time", "time=60", value=60),
-        opt("set.time", "time=120", value=120),
-        opt("set.time", "time=180", value=180),
-        opt(
-            "set.suit",
-            f"suit={nxt_suit or 'none'}",
-            value=cards_suit(nxt_suit) if nxt_suit else t(lang, "opt.off"),
+        cycle("deal_style", f"deal={deal_next}", option_value(lang, "deal_style", s["deal_style"])),
+        *(
+            choice(t(lang, "set.time", value=v), seconds == v, Verb.SET_OPTION, f"time={v}")
+            for v in (60, 120, 180)
         ),
-        opt("set.base", f"base={base_next}", value=base_next),
-        button("简体", rid, no, Verb.LANGUAGE, "zh-Hans"),
-        button("繁體", rid, no, Verb.LANGUAGE, "zh-Hant"),
-        button("English", rid, no, Verb.LANGUAGE, "en"),
+        cycle(
+            "added_suit",
+            f"suit={nxt_suit or 'none'}",
+            option_value(lang, "added_suit", s["added_suit"]),
+        ),
+        cycle("base", f"base={base_next}", s["base"]),
+        *(
+            choice(label, state["language"] == code, Verb.LANGUAGE, code)
+            for code, label in (("zh-Hans", "简体"), ("zh-Hant", "繁體"), ("en", "English"))
+        ),
         button(t(lang, "btn.add_ai_easy"), rid, no, Verb.ADD_AI, "easy"),
         button(t(lang, "btn.add_ai_normal"), rid, no, Verb.ADD_AI, "normal"),
         button(t(lang, "btn.add_ai_strong"), rid, no, Verb.ADD_AI, "strong"),
@@ -263,4 +323,22 @@ def settings_view(state: dict[str, Any], actor: Actor) -> View:
         chat_id=state["chat_id"],
         user_id=actor.user_id,
         language=lang,
+    )
+
+
+def close_confirm_view(state: dict[str, Any], actor: Actor) -> View:
+    """Asked before a round in play is thrown away: for the owner alone, one
+    red button that closes, nothing else (ignoring it keeps playing)."""
+    lang = lang_of(state)
+    rid, no = state["room_id"], state["round_no"]
+    yes = button(t(lang, "btn.close_confirm"), rid, no, Verb.CANCEL, "yes", ButtonStyle.DANGER)
+    return _notice(
+        lang,
+        f"close:{rid}",
+        t(lang, "close.title"),
+        [t(lang, "close.body", round=no)],
+        state,
+        audience=Audience.PLAYER,
+        user_id=actor.user_id,
+        buttons=((yes,),),
     )

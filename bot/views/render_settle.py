@@ -65,15 +65,7 @@ def settlement_lines(state: dict[str, Any]) -> list[str]:
                 lines.append(f"  {lane(lang, lane_name)}: {lane_text(arr[lane_name])} ({cat})")
     lines.append(t(lang, "settle.pairs"))
     for q in st["pairs"]:
-        extra = ""
-        if q["scoop"]:
-            extra = " " + t(lang, "settle.scoop", name=name(state, q["scoop"]))
-        lanes = ""
-        if q["lanes"] is not None:
-            lanes = " [" + " ".join(signed(x) if x else "0" for x in q["lanes"]) + "]"
-        lines.append(
-            f"  {name(state, q['a'])} – {name(state, q['b'])}: {signed(q['score'])}{lanes}{extra}"
-        )
+        lines.append("  " + pair_text(state, lang, q))
     if st.get("home_run"):
         lines.append(t(lang, "settle.home_run", name=name(state, st["home_run"])))
     for key in rnd["escaped"]:
@@ -84,10 +76,36 @@ def settlement_lines(state: dict[str, Any]) -> list[str]:
     lines.append(t(lang, "settle.running_totals"))
     for key, pts in sorted(state["totals"].items(), key=lambda kv: -kv[1]):
         lines.append(f"  {name(state, key)}: {signed(pts)}")
-    lines.append(t(lang, "settle.hash", hash=rnd["hash"]))
-    lines.append(t(lang, "settle.salt", salt=rnd["salt"]))
-    lines.append(t(lang, "settle.deck", deck=" ".join(rnd["deck"])))
+    # The deal published the full hash; here the deck in cards, the salt and
+    # the hash's start, to recognise it (verify shows every step).
+    lines.append(t(lang, "settle.deck", deck=cards_text(rnd["deck"])))
+    lines.append(t(lang, "settle.salt", salt=rnd["salt"], hash=rnd["hash"][:12]))
     return lines
+
+
+def pair_text(state: dict[str, Any], lang: str, q: dict[str, Any]) -> str:
+    """One pair in words: who won how much, who took each lane, the scoop.
+    ``A vs B: A wins 4 (head A · middle B · tail A) · A scoops``."""
+    a, b = name(state, q["a"]), name(state, q["b"])
+    score = q["score"]
+    if score > 0:
+        result = t(lang, "settle.pair_win", name=a, points=score)
+    elif score < 0:
+        result = t(lang, "settle.pair_win", name=b, points=-score)
+    else:
+        result = t(lang, "settle.pair_draw")
+    text = t(lang, "settle.pair", a=a, b=b, result=result)
+    if q["lanes"] is not None:
+        words = []
+        for lane_name, x in zip(LANES, q["lanes"], strict=True):
+            who = a if x > 0 else b if x < 0 else t(lang, "settle.lane_tie")
+            words.append(t(lang, "settle.lane_won", lane=lane(lang, lane_name), name=who))
+        text += t(lang, "settle.pair_lanes", lanes=" · ".join(words))
+    else:
+        text += t(lang, "settle.pair_special")
+    if q["scoop"]:
+        text += " · " + t(lang, "settle.scoop", name=name(state, q["scoop"]))
+    return text
 
 
 def settlement_view(state: dict[str, Any]) -> View:

@@ -3,13 +3,13 @@ steps and the closed room."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from bot.core.actions import Verb
 from bot.core.lanes import arrangement_tokens
 from bot.core.options import summary
 
+from .deadline import deadline_text
 from .i18n import t
 from .model import Audience, Button, ButtonStyle, View, ViewKind
 from .render_common import (
@@ -21,6 +21,7 @@ from .render_common import (
     rows,
     signed,
     special,
+    suit_text,
 )
 
 LANES = ("head", "middle", "tail")
@@ -67,7 +68,7 @@ def options_lines(state: dict[str, Any]) -> list[str]:
 
 
 def cards_suit(suit: str) -> str:
-    return {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}.get(suit, suit)
+    return suit_text(suit)
 
 
 def _player_line(state: dict[str, Any], p: dict[str, Any]) -> str:
@@ -151,8 +152,7 @@ def _arranging(state: dict[str, Any], now: float) -> tuple[list[str], list[Butto
         elif hand["declared"]:
             extra = " " + t(lang, "table.declared_mark")
         lines.append(f"{mark} {name(state, key)}{extra}")
-    left = max(0, math.ceil(rnd["deadline"] - now))
-    lines.append(t(lang, "table.time_left", seconds=left))
+    lines.append(deadline_text(state, lang, rnd["deadline"]))
     buttons = [
         button(t(lang, "btn.my_hand"), rid, no, Verb.SHOW_HAND, style=ButtonStyle.PRIMARY),
         button(t(lang, "btn.leave"), rid, no, Verb.LEAVE, style=ButtonStyle.DANGER),
@@ -203,10 +203,20 @@ def _showdown(state: dict[str, Any]) -> tuple[list[str], list[Button]]:
 
 
 def _closed(state: dict[str, Any]) -> tuple[list[str], list[Button]]:
+    """The room's last word: what became of an unfinished round, then the
+    final totals, or that no round was played."""
     lang = lang_of(state)
     lines = [t(lang, "table.closed")]
-    for key, pts in sorted(state["totals"].items(), key=lambda kv: -kv[1]):
-        lines.append(f"• {name(state, key)}: {signed(pts)}")
+    rnd = state.get("round")
+    if rnd and not rnd.get("settled"):
+        lines.append(t(lang, "table.closed_void", round=rnd["no"]))
+    if state["totals"]:
+        played = rnd["no"] - (0 if rnd.get("settled") else 1) if rnd else 0
+        lines.append(t(lang, "table.closed_totals", rounds=played))
+        for key, pts in sorted(state["totals"].items(), key=lambda kv: -kv[1]):
+            lines.append(f"• {name(state, key)}: {signed(pts)}")
+    else:
+        lines.append(t(lang, "table.closed_empty"))
     return lines, []
 
 

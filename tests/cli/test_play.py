@@ -72,7 +72,7 @@ def test_a_round_with_every_kind_of_bad_line() -> None:
     assert "No suggestions yet: type g first." in out
     assert "Sort by rank, suit or count" in out and "Unknown command zz" in out
     # Nothing of the refused lines was placed: the first lanes shown are the typed ones.
-    first_lanes = out.index("Head (3/3): J♠ J♥ K♣")
+    first_lanes = out.index("Head (3/3): J♠️ J♥️ K♣️")
     assert "Head (1/3)" not in out[:first_lanes] and "Head (2/3)" not in out[:first_lanes]
     assert out.count("Fouled (相公)") == 1  # the reason once, not also in the hand
     # Terminal words, not chat-button words; no raw option keys echoed.
@@ -145,7 +145,7 @@ def test_auto_rounds_print_showdowns_and_totals(capsys: pytest.CaptureFixture[st
     out = capsys.readouterr().out
     assert out.count("== Round 1 · result ==") == 1 and out.count("== Round 2 · result ==") == 1
     assert "Totals after 2 round(s)" in out
-    assert "Deck SHA-256" in out and "Salt:" in out
+    assert "Deck in dealing order" in out and "Salt:" in out
 
 
 @pytest.mark.parametrize(

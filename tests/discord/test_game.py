@@ -113,10 +113,15 @@ async def test_commands_answer(memory_game: Game) -> None:
     alice, bob, carol = game.members
     channel = game.table.channel
     res = await alice.slash(channel, "thirteen help")
-    assert res.response is not None and not res.ephemeral and res.response.embeds
+    # answers for the asker alone (ephemeral), naming Discord's own commands
+    assert res.response is not None and res.ephemeral and res.response.embeds
+    help_text = res.response.embeds[0].description or ""
+    assert "/thirteen new" in help_text and "/newgame" not in help_text
     await seat_everyone(game, 2)
+    posts = len(game.table.bot_messages())
     rules = await bob.slash(channel, "thirteen rules")
-    assert rules.response is not None and rules.response.embeds and not rules.ephemeral
+    assert rules.response is not None and rules.response.embeds and rules.ephemeral
+    assert len(game.table.bot_messages()) == posts  # no new post in the channel
     stats = await bob.slash(channel, "thirteen stats")
     assert stats.ephemeral
     panel = await alice.slash(channel, "thirteen settings")
@@ -133,6 +138,7 @@ async def test_commands_answer(memory_game: Game) -> None:
     assert (await game.state())["phase"] == "lobby"
     cancel = await alice.slash(channel, "thirteen cancel")
     assert cancel.acknowledged
+    assert (await game.state())["phase"] == "closed"  # the lobby closes at once
     assert (await game.state())["phase"] == "closed"
     assert not action_ids(game.table.table_message_any())
 

@@ -98,7 +98,7 @@ async def test_forged_presses_of_every_kind_from_another_server_change_nothing(
     rivals = game.env.create_guild("rivals")
     their_channel = rivals.create_text_channel("play")
     eve = rivals.add_member(game.env.create_user("eve"))
-    await eve.slash(their_channel, "thirteen help")
+    await eve.slash(their_channel, "thirteen new")  # her own table, a message she can press
     their_message = next(m for m in their_channel.history() if m.author.id == game.env.bot.user.id)
     for verb in Verb:
         if verb is Verb.NEW:

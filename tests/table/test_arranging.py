@@ -87,7 +87,9 @@ async def test_suggestions_apply_and_confirm(repo, clock):
     kw = {"room_id": rid, "round_no": 1}
     out = await ok(mgr, p1, Verb.SUGGEST, **kw)
     view = next(v for v in out.views if v.kind is ViewKind.HAND)
-    assert any(line.startswith("1. ") and ("(+" in line or "(-" in line) for line in view.lines)
+    # each suggestion says its expected points, labelled as such above the list
+    assert any(line.startswith("💡") for line in view.lines)
+    assert any(line.startswith("1. ") and "预计" in line and "分" in line for line in view.lines)
     h = await hand_of(mgr, rid, p1)
     assert 1 <= len(h["suggestions"]) <= 3
     await ok(mgr, p1, Verb.APPLY, "0", **kw)

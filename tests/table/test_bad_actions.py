@@ -128,7 +128,7 @@ async def test_fouled_arrangement_is_refused_with_lanes(repo, dealt):
 
 async def test_closed_room_refuses_buttons(repo, dealt):
     mgr, rid, (p0, p1) = dealt
-    await ok(mgr, p0, Verb.CANCEL)
+    await ok(mgr, p0, Verb.CANCEL, "yes")
     rec = await repo.load_room(rid)
     out = await act(mgr, p1, Verb.PICK, "0", room_id=rid, round_no=1)
     assert not out.ok

@@ -27,10 +27,10 @@ async def test_reminder_then_deadline_auto_arranges(repo, clock):
     notices = [v for v in sink.views if v.kind is ViewKind.NOTICE]
     assert len(notices) == 1
     assert "30" in notices[0].text and "P1" in notices[0].text and "P0" not in notices[0].text
-    # the waiting players' private hands show the time left; the finished one is not touched
+    # the waiting players' private hands show the deadline; the finished one is not touched
     reminded = {v.user_id for v in sink.views if v.kind is ViewKind.HAND}
     assert reminded == {actors[1].user_id, actors[2].user_id}
-    assert all("30" in v.text for v in sink.views if v.kind is ViewKind.HAND)
+    assert all("⏱" in v.text for v in sink.views if v.kind is ViewKind.HAND)
     st = await state_of(mgr, rid)
     assert st["phase"] == "arranging" and st["round"]["reminded"]
     await clock.advance(29.5)

@@ -230,15 +230,19 @@ async def test_settings_panel_and_information_commands(api: FakeBotAPI) -> None:
         await h.command(bo, "/stats")
         assert len(h.private_messages(bo)) == 1  # stats go to the private chat
         group_before = len(h.group_messages())
+        private_before = len(h.private_messages(bo))
         await h.command(bo, "/rules")
         await h.command(bo, "/help")
-        assert len(h.group_messages()) == group_before + 2
+        # answers for the asker alone: the private chat, not two new group posts
+        assert len(h.group_messages()) == group_before
+        assert len(h.private_messages(bo)) == private_before + 2
+        assert "/newgame" in h.private_messages(bo)[-1].text  # Telegram's own commands
         await h.command(ann, "/startgame")
         for user in (ann, bo):
             await arrange_by_suggestion(h, user)
         await reveal(h, clock)
         await h.command(bo, "/verify 1")
-        assert "Salt" in h.group_messages()[-1].text or "salt" in h.group_messages()[-1].text
+        assert "Salt" in h.private_messages(bo)[-1].text
         await h.command(ann, "/language zh-Hant")
         table_now = [m for m in h.group_messages() if buttons_of(m, Verb.JOIN)][-1]
         assert "十三水" in table_now.text

@@ -27,8 +27,12 @@ def check_view(view: View) -> None:
 
 
 def test_card_symbols():
-    assert sym("As") == "A♠" and sym("Td") == "10♦" and sym("10d") == "10♦" and sym("2c") == "2♣"
-    assert sym("BJ") != sym("SJ")
+    # the emoji forms (VS16), which phones draw red for hearts and diamonds
+    assert sym("As") == "A\u2660\ufe0f" and sym("Td") == "10\u2666\ufe0f"
+    assert sym("10d") == "10♦️" and sym("2c") == "2♣️" and sym("Kh") == "K♥️"
+    # 大王 the coloured joker emoji, 小王 a symbol every phone font has (not 🂿)
+    assert sym("BJ") == "🃏" and sym("SJ") == "★"
+    assert "🂿" not in sym("SJ")
 
 
 def test_suggestion_text():
@@ -40,16 +44,19 @@ def test_suggestion_text():
         "tail": ["7s", "7h", "7d", "8c", "8d"],
     }
     assert suggestion_text("en", s) == (
-        "Tail full house 777 88 · Middle flush A Q 10 5 2 · Head pair JJ (+2.4)"
+        "Tail full house (7 7 7 + 8 8) / Middle flush (A Q 10 5 2) / Head pair (J J)"
+        " → about +2.4 pts"
     )
-    assert (
-        suggestion_text("zh-Hans", s)
-        == "尾道 葫芦 777 88 · 中道 同花 A Q 10 5 2 · 头道 一对 JJ (+2.4)"
+    assert suggestion_text("zh-Hans", s) == (
+        "尾道葫芦（7 7 7 + 8 8） / 中道同花（A Q 10 5 2） / 头道一对（J J） → 预计 +2.4 分"
     )
+    # tens read apart: never "101010 99"
+    tens = {**s, "tail": ["Ts", "Th", "Td", "9c", "9d"]}
+    assert "10 10 10 + 9 9" in suggestion_text("en", tens)
 
 
 def test_lane_gist_tells_suggestions_apart():
-    assert lane_gist(["Ks", "Kh", "9d", "9c", "2s"]) == "KK 99"
+    assert lane_gist(["Ks", "Kh", "9d", "9c", "2s"]) == "K K + 9 9"
     assert lane_gist(["Ks", "Kh", "9d", "9c", "2s"]) != lane_gist(["Ks", "Kh", "8d", "8c", "2s"])
     assert lane_gist(["As", "BJ", "3d"]) == "A 3 🃏"
 
@@ -90,7 +97,10 @@ async def test_every_view_of_a_round_renders(repo, clock, lang):
         assert v.language == lang
     settle = next(v for v in views if v.kind is ViewKind.SETTLEMENT)
     st = await state_of(mgr, rid)
-    assert st["round"]["hash"] in settle.text and st["round"]["salt"] in settle.text
+    # the deck in card symbols, the salt, and the hash named once by its start
+    assert st["round"]["hash"][:12] in settle.text and st["round"]["salt"] in settle.text
+    assert st["round"]["hash"] not in settle.text
+    assert sym(st["round"]["deck"][0]) in settle.text and " ".join(st["round"]["deck"]) not in settle.text
     assert any(
         b.action_id and decode(b.action_id)[2] is Verb.START for r in settle.buttons for b in r
     )
