@@ -100,7 +100,10 @@ async def test_every_view_of_a_round_renders(repo, clock, lang):
     # the deck in card symbols, the salt, and the hash named once by its start
     assert st["round"]["hash"][:12] in settle.text and st["round"]["salt"] in settle.text
     assert st["round"]["hash"] not in settle.text
-    assert sym(st["round"]["deck"][0]) in settle.text and " ".join(st["round"]["deck"]) not in settle.text
+    assert (
+        sym(st["round"]["deck"][0]) in settle.text
+        and " ".join(st["round"]["deck"]) not in settle.text
+    )
     assert any(
         b.action_id and decode(b.action_id)[2] is Verb.START for r in settle.buttons for b in r
     )
