@@ -54,6 +54,15 @@ ACK_AFTER = 2.0
 RECOVER_HISTORY = 50
 
 
+def _language_of(outcome: Outcome, interaction: discord.Interaction[Any]) -> str:
+    """The room's language for a room's answer (one language per room, in the
+    channel and in private: docs/messages.md); the user's own otherwise."""
+    if outcome.room_id is not None:
+        for view in outcome.views:
+            return view.language
+    return language_of(interaction)
+
+
 class DiscordAdapter:
     """Routes interactions to the manager and renders its views."""
 
@@ -108,10 +117,10 @@ class DiscordAdapter:
         outcome = await self._handle(turn, action)
         if outcome is None:
             return
+        lang = _language_of(outcome, interaction)
         if not outcome.ok:
-            await self._say(turn, outcome.reply or t(language_of(interaction), "dc.error.refused"))
+            await self._say(turn, outcome.reply or t(lang, "dc.error.refused"))
             return
-        lang = language_of(interaction)
         for view in outcome.views:
             if view.kind is ViewKind.HAND and view.user_id == turn.user_id:
                 self.refs.dm_wanted.add(view.key)
@@ -174,14 +183,13 @@ class DiscordAdapter:
                 await self._deliver(view, turn)
             except Exception:  # one view failing must not leave the interaction unanswered
                 log.exception("could not deliver view %s", view.key)
+        language = _language_of(outcome, turn.interaction)
         if not outcome.ok:
-            await self._say(
-                turn, outcome.reply or t(language_of(turn.interaction), "dc.error.refused")
-            )
+            await self._say(turn, outcome.reply or t(language, "dc.error.refused"))
             return
-        await self._finish(turn, outcome.reply)
+        await self._finish(turn, outcome.reply, language)
 
-    async def _finish(self, turn: Turn, reply: str | None) -> None:
+    async def _finish(self, turn: Turn, reply: str | None, language: str | None = None) -> None:
         """Make sure the interaction is acknowledged exactly once, with the toast if any."""
         if not turn.responded:
             if reply:
@@ -191,7 +199,7 @@ class DiscordAdapter:
         elif turn.deferred and not turn.followed_up and turn.pressed is None:
             # A deferred command shows "thinking…" until its first followup.
             await turn.interaction.followup.send(
-                reply or t(language_of(turn.interaction), "dc.done"), ephemeral=True
+                reply or t(language or language_of(turn.interaction), "dc.done"), ephemeral=True
             )
 
     async def _say(self, turn: Turn, text: str) -> None:
