@@ -70,6 +70,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         showdown_step_seconds=settings.showdown_step_seconds,
         default_language=settings.default_language,
         default_preset=settings.default_preset,
+        timezone=settings.timezone,
     )
     await _warm_solver(settings)
     sinks: list[Sink] = []
