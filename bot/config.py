@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -113,6 +114,8 @@ class Settings(BaseSettings):
     reminder_seconds: int = 30  # remind this long before the deadline
     showdown_step_seconds: float = 1.5  # pause between revealed lanes
     pictures: bool = True  # card pictures with the hand, showdown and settlement; off = text only
+    # the zone whose clock times a Telegram room shows its deadlines in (IANA name)
+    timezone: str = "Asia/Shanghai"
 
     # solver: random hands dealt to build a lane model; arranged opponents per deck
     # setting (13 cards / 多三张); where built pools are kept ("" = user cache, "off")
@@ -170,6 +173,21 @@ class Settings(BaseSettings):
         if not 0 <= step <= 60:  # also refuses nan
             raise ValueError("must be a number of seconds from 0 to 60")
         return step
+
+    @field_validator("timezone", mode="before")
+    @classmethod
+    def _timezone(cls, v: Any) -> str:
+        text = str(v).strip()
+        try:
+            # A name only: ZoneInfo would also open a path such as "../x".
+            if not text or text.startswith(("/", ".")) or ".." in text:
+                raise ValueError(text)
+            ZoneInfo(text)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(
+                "must be a time zone name such as Asia/Shanghai, Asia/Taipei, Europe/London or UTC"
+            ) from None
+        return text
 
     @field_validator("pictures", mode="before")
     @classmethod

@@ -27,6 +27,8 @@ BAD = [
     ("DATABASE_URL", "bogus://user:hunter2@x/db", "DATABASE_URL=bogus://…: must be sqlite"),
     ("TELEGRAM_WEBHOOK_URL", "ftp://x", "must be an http:// or https:// URL"),
     ("PICTURES", "maybe", "PICTURES='maybe': must be true or false"),
+    ("TIMEZONE", "Mars/Olympus", "TIMEZONE='Mars/Olympus': must be a time zone name"),
+    ("TIMEZONE", "../../etc/passwd", "must be a time zone name such as Asia/Shanghai"),
 ]
 
 
