@@ -121,6 +121,8 @@ async def test_fouled_arrangement_is_refused_with_lanes(repo, dealt):
     assert "相公" in out.reply and "头道" in out.reply and "中道" in out.reply
     hand_views = [v for v in out.views if v.kind is ViewKind.HAND]
     assert hand_views and "⚠️" in hand_views[0].lines[-1]
+    # the deadline stays on the hand after a refused foul
+    assert any(line.startswith("⏱ 摆牌截止") for line in hand_views[0].lines)
     # tapping a tail card (the tail is "the rest") is refused too
     tail_card = cards.index("Qd")
     await refused(mgr, repo, rid, p0, Verb.PICK, str(tail_card), **kw)

@@ -1,0 +1,301 @@
+"""Every message as a player would write it (docs/messages.md): what each
+message says, driven through the table manager as a chat would drive it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.table.actions import Verb, decode
+from bot.views.deadline import clock_text
+from bot.views.i18n import t
+from bot.views.model import Audience, ViewKind
+from bot.views.render_common import command, option_name, option_value, signed
+from bot.views.render_settle import pair_text
+from tests.table.helpers import (
+    act,
+    human,
+    make_manager,
+    ok,
+    open_table,
+    play_round,
+    press_arrangement,
+    state_of,
+)
+
+
+def _labels(view) -> list[str]:
+    return [b.label for row in view.buttons for b in row]
+
+
+def _hand(out, actor):
+    return next(v for v in out.views if v.kind is ViewKind.HAND and v.user_id == actor.user_id)
+
+
+# ---------------------------------------------------------------- deadlines
+
+
+def test_a_deadline_is_a_clock_time_in_the_rooms_zone() -> None:
+    # 0 s is 1970-01-01 00:00 UTC: 08:00 in Shanghai, 00:00 in London's winter.
+    assert clock_text(120, "Asia/Shanghai") == "08:02:00 (UTC+8)"
+    assert clock_text(120, "Europe/London") == "01:02:00 (UTC+1)"  # BST all of 1970
+    assert clock_text(120, "UTC") == "00:02:00 (UTC)"
+    assert clock_text(120, "Asia/Kolkata") == "05:32:00 (UTC+5:30)"
+    assert clock_text(120, "No/Such_Zone") == "08:02:00 (UTC+8)"  # an old room: the default
+
+
+async def test_telegram_hands_and_table_show_the_deadline_clock_time(repo, clock) -> None:
+    mgr, _ = make_manager(repo, clock, timezone="Asia/Taipei")
+    rid, (p0, p1) = await open_table(mgr, 2)
+    out = await ok(mgr, p0, Verb.START)
+    line = f"⏱ 摆牌截止：{clock_text(clock.now() + 120, 'Asia/Taipei')}"
+    assert line.endswith("(UTC+8)")
+    table = next(v for v in out.views if v.kind is ViewKind.TABLE)
+    assert line in table.lines
+    hand = await ok(mgr, p1, Verb.SHOW_HAND, room_id=rid, round_no=1)
+    assert line in _hand(hand, p1).lines
+    await clock.advance(50)
+    # No countdown that stops: the same line 50 s later and after a confirmation.
+    await press_arrangement(mgr, rid, p1)
+    again = await ok(mgr, p1, Verb.SHOW_HAND, room_id=rid, round_no=1)
+    assert line in _hand(again, p1).lines
+    assert not any("剩余" in line for line in _hand(again, p1).lines)
+
+
+async def test_discord_shows_a_live_timestamp(repo, clock) -> None:
+    mgr, _ = make_manager(repo, clock)
+    alice, bob = human(0, "discord"), human(1, "discord")
+    rid = (await ok(mgr, alice, Verb.NEW)).room_id
+    await ok(mgr, bob, Verb.JOIN)
+    await ok(mgr, alice, Verb.SET_OPTION, "lang=en")
+    out = await ok(mgr, alice, Verb.START)
+    line = f"⏱ Arranging ends <t:{int(clock.now()) + 120}:R>"
+    table = next(v for v in out.views if v.kind is ViewKind.TABLE)
+    assert line in table.lines
+    hand = await ok(mgr, bob, Verb.SHOW_HAND, room_id=rid, round_no=1)
+    assert line in _hand(hand, bob).lines
+
+
+# ---------------------------------------------------------------- settings
+
+
+@pytest.mark.parametrize(
+    ("lang", "arg", "toast"),
+    [
+        ("zh-Hans", "time=60", "已设置 摆牌时间：60 秒"),
+        ("zh-Hans", "jokers=1", "已设置 鬼牌：1"),
+        ("zh-Hans", "extra3=on", "已设置 多三张：开"),
+        ("zh-Hant", "scoop=off", "已設定 打槍翻倍：關"),
+        ("en", "time=60", "Arranging time set to 60s"),
+        ("en", "wild=random", "Wild rank set to random each round"),
+        ("en", "preset=extended", "Preset set to " + t("en", "preset.extended")),
+    ],
+)
+async def test_option_toasts_name_the_option_in_words(repo, clock, lang, arg, toast) -> None:
+    mgr, _ = make_manager(repo, clock)
+    rid, (p0,) = await open_table(mgr, 1, options=(f"language={lang}",))
+    out = await ok(mgr, p0, Verb.SET_OPTION, arg, room_id=rid, round_no=0)
+    assert out.reply == toast
+    assert "_" not in out.reply and "=" not in out.reply
+
+
+async def test_language_toast_names_the_language(repo, clock) -> None:
+    mgr, _ = make_manager(repo, clock)
+    rid, (p0,) = await open_table(mgr, 1)
+    out = await ok(mgr, p0, Verb.LANGUAGE, "en", room_id=rid, round_no=0)
+    assert out.reply == "Language set to English"
+
+
+@pytest.mark.parametrize(
+    ("verb", "arg", "values"),
+    [
+        (Verb.LANGUAGE, "fr", ("zh-Hans", "zh-Hant", "en")),
+        (Verb.ADD_AI, "genius", ("easy", "normal", "strong")),
+        (Verb.LEADERBOARD, "year", ("all", "week", "month")),
+    ],
+)
+async def test_a_refusal_lists_the_valid_values(repo, clock, verb, arg, values) -> None:
+    mgr, _ = make_manager(repo, clock)
+    rid, (p0,) = await open_table(mgr, 1)
+    out = await act(mgr, p0, verb, arg, room_id=rid, round_no=0)
+    assert not out.ok and out.reply
+    assert arg in out.reply and all(v in out.reply for v in values), out.reply
+
+
+async def test_the_panel_shows_current_values(repo, clock) -> None:
+    mgr, _ = make_manager(repo, clock)
+    rid, (p0,) = await open_table(mgr, 1, options=("jokers=1", "time=60"))
+    out = await ok(mgr, p0, Verb.SETTINGS, room_id=rid, round_no=0)
+    panel = next(v for v in out.views if v.key == f"settings:{rid}")
+    labels = _labels(panel)
+    assert "鬼牌：1" in labels  # the current value, not the next one
+    assert "玩法：经典" in labels and "坐庄：关" in labels
+    assert "✓ 60 秒" in labels and "120 秒" in labels  # the current time ticked
+    assert "✓ 简体" in labels
+    assert not any(label.startswith("−") or "→" in label for label in labels)
+    # a tap moves jokers to the next value, and the panel then says so
+    jokers = next(b for row in panel.buttons for b in row if b.label == "鬼牌：1")
+    assert decode(jokers.action_id or "")[3] == "jokers=2"
+    out = await ok(mgr, p0, Verb.SET_OPTION, "jokers=2", room_id=rid, round_no=0)
+    panel = next(v for v in out.views if v.key == f"settings:{rid}")
+    assert "鬼牌：2" in _labels(panel)
+
+
+def test_option_words() -> None:
+    assert option_name("en", "arrange_seconds") == "Arranging time"
+    assert option_value("zh-Hans", "added_suit", "h") == "♥️"
+    assert option_value("zh-Hant", "wheel", "low") == t("zh-Hant", "opt.wheel_low")
+    assert option_value("en", "language", "zh-Hant") == "繁體中文"
+
+
+# ---------------------------------------------------------------- scores
+
+
+def test_scores_of_nothing_have_no_sign() -> None:
+    assert signed(0) == "0" and signed(3) == "+3" and signed(-2) == "-2"
+    assert signed(0.0) == "0" and signed(-0.04) == "0" and signed(2.44) == "+2.4"
+
+
+def test_a_pair_in_words() -> None:
+    state = {"names": {"a": "Ann", "b": "Bo"}}
+    q = {"a": "a", "b": "b", "lanes": [1, -1, 1], "scoop": None, "score": 1}
+    assert pair_text(state, "en", q) == "Ann vs Bo: Ann wins 1 (Head Ann · Middle Bo · Tail Ann)"
+    q = {"a": "a", "b": "b", "lanes": [-1, -1, -1], "scoop": "b", "score": -6}
+    assert pair_text(state, "zh-Hans", q) == (
+        "Ann 对 Bo：Bo 赢 6 分（头道Bo · 中道Bo · 尾道Bo） · Bo 打枪"
+    )
+    q = {"a": "a", "b": "b", "lanes": [0, 1, -1], "scoop": None, "score": 0}
+    assert pair_text(state, "en", q) == "Ann vs Bo: draw (Head tie · Middle Ann · Tail Bo)"
+    q = {"a": "a", "b": "b", "lanes": None, "scoop": None, "score": 4}
+    assert "special" in pair_text(state, "en", q)
+
+
+async def test_the_settlement_explains_itself(repo, clock) -> None:
+    mgr, sink = make_manager(repo, clock)
+    rid, actors = await open_table(mgr, 2, options=("language=en",))
+    await play_round(mgr, clock, rid, actors)
+    settle = next(v for v in sink.views if v.kind is ViewKind.SETTLEMENT)
+    text = settle.text
+    assert " vs " in text and "[" not in text  # no bare [-1 -1 -1]
+    assert "+0" not in text
+    assert "Deck in dealing order:" in text and "♠️" in text
+
+
+# ---------------------------------------------------------------- the hand
+
+
+async def test_confirm_says_what_is_missing_until_complete(repo, clock) -> None:
+    mgr, _ = make_manager(repo, clock)
+    rid, (p0, p1) = await open_table(mgr, 2, options=("language=en",))
+    await ok(mgr, p0, Verb.START)
+    out = await ok(mgr, p1, Verb.PICK, "0", room_id=rid, round_no=1)
+    confirm = next(b for row in _hand(out, p1).buttons for b in row if "Confirm" in b.label)
+    assert confirm.disabled and confirm.label == "Confirm (12 to place)"
+    st = await state_of(mgr, rid)
+    order = st["round"]["hands"][p1.key]["order"]
+    for i in [x for x in order if x != 0][:7]:
+        out = await ok(mgr, p1, Verb.PICK, str(i), room_id=rid, round_no=1)
+    confirm = next(b for row in _hand(out, p1).buttons for b in row if "Confirm" in b.label)
+    assert not confirm.disabled and confirm.label == "Confirm"
+
+
+async def test_extra_three_has_one_hint(repo, clock) -> None:
+    mgr, _ = make_manager(repo, clock)
+    rid, (p0, p1) = await open_table(mgr, 2, options=("extra3=on",))
+    await ok(mgr, p0, Verb.START)
+    hand = _hand(await ok(mgr, p1, Verb.SHOW_HAND, room_id=rid, round_no=1), p1)
+    assert t("zh-Hans", "hand.hint") not in hand.lines  # not "the rest is the tail"
+    hints = [line for line in hand.lines if "弃掉" in line or "剩下" in line]
+    assert hints == [t("zh-Hans", "hand.hint_extra", count=3)]
+
+
+async def test_suggestions_are_labelled_and_read_apart(repo, clock) -> None:
+    mgr, _ = make_manager(repo, clock)
+    rid, (p0, p1) = await open_table(mgr, 2, options=("language=en",))
+    await ok(mgr, p0, Verb.START)
+    hand = _hand(await ok(mgr, p1, Verb.SUGGEST, room_id=rid, round_no=1), p1)
+    heading = next(line for line in hand.lines if line.startswith("💡"))
+    assert "expected points" in heading and "this table" in heading
+    first = next(line for line in hand.lines if line.startswith("1. "))
+    assert first.endswith(" pts") and "about " in first
+
+
+# ---------------------------------------------------------------- commands and privacy
+
+
+@pytest.mark.parametrize(
+    ("platform", "new", "absent"),
+    [("telegram", "/newgame", "/thirteen"), ("discord", "/thirteen new", "/newgame")],
+)
+async def test_help_and_errors_name_the_platforms_commands(
+    repo, clock, platform, new, absent
+) -> None:
+    mgr, _ = make_manager(repo, clock)
+    someone = human(0, platform)
+    out = await ok(mgr, someone, Verb.HELP)
+    text = out.views[0].text
+    assert new in text and absent not in text
+    assert command(platform, "leaderboard") in text
+    out = await act(mgr, someone, Verb.JOIN)  # no room in this chat
+    assert not out.ok and new in (out.reply or "") and absent not in (out.reply or "")
+
+
+@pytest.mark.parametrize("verb", [Verb.HELP, Verb.RULES, Verb.LEADERBOARD])
+async def test_information_goes_to_the_asker_alone(repo, clock, verb) -> None:
+    mgr, _ = make_manager(repo, clock)
+    rid, (p0, p1) = await open_table(mgr, 2)
+    arg = "all" if verb is Verb.LEADERBOARD else None
+    out = await ok(mgr, p1, verb, arg, room_id=rid, round_no=0)
+    assert [v.audience for v in out.views] == [Audience.PLAYER]
+    assert out.views[0].user_id == p1.user_id
+
+
+async def test_verify_goes_to_the_asker_alone(repo, clock) -> None:
+    mgr, _ = make_manager(repo, clock)
+    rid, actors = await open_table(mgr, 2)
+    await play_round(mgr, clock, rid, actors)
+    out = await ok(mgr, actors[1], Verb.VERIFY, "1", room_id=rid, round_no=1)
+    assert out.views[0].audience is Audience.PLAYER
+    assert out.views[0].user_id == actors[1].user_id and "✅" in out.views[0].text
+
+
+# ---------------------------------------------------------------- closing
+
+
+async def test_closing_mid_round_asks_first(repo, clock) -> None:
+    mgr, _ = make_manager(repo, clock)
+    rid, (p0, p1) = await open_table(mgr, 2)
+    await ok(mgr, p0, Verb.START)
+    out = await ok(mgr, p0, Verb.CANCEL)
+    assert (await state_of(mgr, rid))["phase"] == "arranging"  # not closed yet
+    ask = next(v for v in out.views if v.key == f"close:{rid}")
+    assert ask.audience is Audience.PLAYER and ask.user_id == p0.user_id
+    (yes,) = [b for row in ask.buttons for b in row]
+    assert decode(yes.action_id or "")[2:] == (Verb.CANCEL, "yes")
+    refused = await act(mgr, p1, Verb.CANCEL, "yes", room_id=rid, round_no=1)
+    assert not refused.ok  # only the owner
+    out = await ok(mgr, p0, Verb.CANCEL, "yes", room_id=rid, round_no=1)
+    table = next(v for v in out.views if v.kind is ViewKind.TABLE)
+    assert "第 1 局没有打完，作废（不计分）。" in table.lines
+    assert "没有打完任何一局，没有分数。" in table.lines
+    # the private hands lose their buttons and say why
+    hands = [v for v in out.views if v.kind is ViewKind.HAND]
+    assert {v.user_id for v in hands} == {p0.user_id, p1.user_id}
+    assert all(v.buttons == () and "房间已关闭，本局作废。" in v.lines for v in hands)
+
+
+async def test_the_closing_post_has_the_final_totals(repo, clock) -> None:
+    mgr, _ = make_manager(repo, clock)
+    rid, actors = await open_table(mgr, 2, options=("language=en",))
+    await play_round(mgr, clock, rid, actors)
+    out = await ok(mgr, actors[0], Verb.CANCEL)  # the lobby: closes at once
+    table = next(v for v in out.views if v.kind is ViewKind.TABLE)
+    assert "Final totals after 1 rounds:" in table.lines
+    assert sum(line.startswith("• ") for line in table.lines) == 2
+
+
+async def test_a_room_without_rounds_says_so(repo, clock) -> None:
+    mgr, _ = make_manager(repo, clock)
+    rid, (p0,) = await open_table(mgr, 1)
+    out = await ok(mgr, p0, Verb.CANCEL)
+    table = next(v for v in out.views if v.kind is ViewKind.TABLE)
+    assert table.lines == ("房间已关闭。", "没有打完任何一局，没有分数。")
