@@ -44,5 +44,6 @@ def summary(state: dict[str, Any]) -> dict[str, Any]:
     merged["preset"] = state["preset"]
     merged["arrange_seconds"] = opts["arrange_seconds"]
     merged["deal_style"] = opts["deal_style"]
+    merged["pictures"] = bool(opts.get("pictures", True))
     merged["language"] = state["language"]
     return merged

@@ -26,7 +26,7 @@ __all__ = [
 
 # Rule options the owner may set, with their short aliases (action args are
 # at most 32 characters).
-TABLE_OPTIONS = ("preset", "arrange_seconds", "deal_style", "language")
+TABLE_OPTIONS = ("preset", "arrange_seconds", "deal_style", "language", "pictures")
 ALIASES = {
     "draw_scoop": "draw_counts_as_scoop",
     "scoop": "scoop_double",
@@ -37,6 +37,7 @@ ALIASES = {
     "deal": "deal_style",
     "lang": "language",
     "extra3": "extra_three",
+    "pics": "pictures",
 }
 BOOL_OPTIONS = ("scoop_double", "draw_counts_as_scoop", "banker", "escape_penalty", "extra_three")
 
@@ -136,6 +137,10 @@ def apply_option(state: dict[str, Any], arg: str | None, current_players: int) -
             )
         opts["arrange_seconds"] = int(value)
         return name, value
+    elif name == "pictures":
+        # Card pictures with the hand, showdown and settlement; off: text only.
+        opts["pictures"] = _bool(name, value)
+        return name, "on" if opts["pictures"] else "off"
     elif name == "deal_style":
         if value.lower() not in ("one", "three", "1", "3"):
             raise OptionError("deal_style must be one or three", "deal_style")

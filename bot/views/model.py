@@ -8,8 +8,10 @@ message it sent for that key instead of sending a new one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 
 class ButtonStyle(StrEnum):
@@ -35,8 +37,27 @@ class Button:
 class ViewKind(StrEnum):
     TABLE = "table"  # the room's one lobby/table message in the group
     SETTLEMENT = "settlement"  # a round's result, posted once per round in the group
+    SHOWDOWN = "showdown"  # with pictures: the showdown's own message, edited at each step
     HAND = "hand"  # a player's private hand and arranging keyboard
     NOTICE = "notice"  # a one-off message (reminder, info) to the group or a player
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A picture that goes with a message (Telegram: the photo, the text its
+    caption; Discord: the embed's image). ``render(data)`` gives the PNG: a
+    pure function of ``data``, safe in a worker thread (``bot.pictures``'s
+    ``render_async``), so adapters render off the event loop and only when
+    they send. ``data`` (a frozen ``bot.pictures`` input) also says whether
+    the picture changed: equal data, equal picture."""
+
+    render: Callable[[Any], bytes]
+    data: Any
+    filename: str = "cards.png"
+
+    @property
+    def fingerprint(self) -> str:
+        return f"{getattr(self.render, '__name__', '?')}:{self.data!r}"
 
 
 class Audience(StrEnum):
@@ -68,6 +89,9 @@ class View:
     # New message instead of an edit (e.g. the settlement of each round).
     fresh: bool = False
     meta: dict[str, str] = field(default_factory=dict, compare=False)
+    # The card picture sent with this message; None: text only (pictures off,
+    # or a message without one).
+    picture: Picture | None = field(default=None, compare=False)
 
     @property
     def text(self) -> str:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import pictured
+from .model import View
 from .render_common import command
-from .render_hand import hand_view, reason_text
+from .render_hand import hand_view as _hand_view
+from .render_hand import reason_text
 from .render_info import (
     close_confirm_view,
     help_view,
@@ -16,8 +19,35 @@ from .render_info import (
     stats_view,
     verify_view,
 )
-from .render_settle import settlement_lines, settlement_view
-from .render_table import showdown_lines, table_view
+from .render_settle import settlement_lines
+from .render_settle import settlement_view as _settlement_view
+from .render_table import showdown_lines
+from .render_table import table_view as _table_view
+
+
+def hand_view(
+    state: dict[str, Any],
+    key: str,
+    *,
+    refused: tuple[str, dict[str, Any]] | None = None,
+    now: float | None = None,
+) -> View:
+    """A player's private hand; with pictures, the hand's picture too."""
+    return pictured.with_hand(_hand_view(state, key, refused=refused, now=now), state, key)
+
+
+def table_view(state: dict[str, Any], now: float, fresh: bool = False) -> View:
+    """The room's table message; with pictures, the showdown is a message of
+    its own with the picture of the lanes revealed so far."""
+    view = _table_view(state, now, fresh)
+    if state["phase"] == "showdown" and pictured.pictures_on(state):
+        return pictured.showdown_view(view, state)
+    return view
+
+
+def settlement_view(state: dict[str, Any]) -> View:
+    """A round's result post; with pictures, the settlement table's picture."""
+    return pictured.with_settlement(_settlement_view(state), state)
 
 
 def reason(lang: str, key: str, params: dict[str, Any]) -> str:

@@ -224,7 +224,7 @@ def option_value(lang: str, option: str, value: Any) -> str:
 
 
 BOOL_OPTION_NAMES = frozenset(
-    {"scoop_double", "draw_counts_as_scoop", "banker", "escape_penalty", "extra_three"}
+    {"scoop_double", "draw_counts_as_scoop", "banker", "escape_penalty", "extra_three", "pictures"}
 )
 LANGUAGE_NAMES = {"zh-Hans": "简体中文", "zh-Hant": "繁體中文", "en": "English"}
 

@@ -249,11 +249,14 @@ def _remove_buttons(state: dict[str, Any], lang: str) -> list[Button]:
     return out
 
 
+TIMES = (60, 120, 180, 300)  # the arranging times the panel cycles through
+
+
 def settings_view(state: dict[str, Any], actor: Actor) -> View:
     """The owner's panel: one button per option, each labelled with the
     option's CURRENT value (``Jokers: 1``); a tap moves it to the next value.
-    The arranging times and languages are choices side by side, the current
-    one ticked."""
+    The languages are choices side by side, the current one ticked. At most
+    24 buttons (Discord allows 25 a message)."""
     lang = lang_of(state)
     rid, no = state["room_id"], state["round_no"]
     s = summary(state)
@@ -292,10 +295,12 @@ def settings_view(state: dict[str, Any], actor: Actor) -> View:
         cycle("wild_rank", f"wild={wild_next}", option_value(lang, "wild_rank", s["wild_rank"])),
         toggle("escape_penalty", "escape"),
         toggle("extra_three", "extra3"),
+        toggle("pictures", "pics"),
         cycle("deal_style", f"deal={deal_next}", option_value(lang, "deal_style", s["deal_style"])),
-        *(
-            choice(t(lang, "set.time", value=v), seconds == v, Verb.SET_OPTION, f"time={v}")
-            for v in (60, 120, 180)
+        cycle(
+            "arrange_seconds",
+            f"time={TIMES[(TIMES.index(seconds) + 1) % len(TIMES)] if seconds in TIMES else 60}",
+            option_value(lang, "arrange_seconds", seconds),
         ),
         cycle(
             "added_suit",

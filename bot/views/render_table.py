@@ -63,6 +63,7 @@ def options_lines(state: dict[str, Any]) -> list[str]:
             seconds=s["arrange_seconds"],
             deal=t(lang, f"opt.deal_{s['deal_style']}"),
             extra=yn(s["extra_three"]),
+            pictures=yn(s["pictures"]),
         ),
     ]
 

@@ -117,8 +117,10 @@ async def test_showdown_order_weakest_first_then_specials(repo, clock):
     await clock.advance(2)
     await clock.advance(2)
     await clock.advance(2)
-    steps = [v for v in sink.views[before:] if v.kind is ViewKind.TABLE]
+    # With pictures the showdown is a message of its own (text-only: the table's).
+    steps = [v for v in sink.views[before:] if v.kind is ViewKind.SHOWDOWN]
     assert len(steps) == 3  # middle, tail, specials revealed one by one
+    assert len({v.key for v in steps}) == 1 and all(v.picture for v in steps)
     assert any("dragon" in line or "一条龙" in line for line in steps[-1].lines)
     await clock.advance(2)
     st = await state_of(mgr, rid)

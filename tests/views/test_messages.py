@@ -129,8 +129,9 @@ async def test_the_panel_shows_current_values(repo, clock) -> None:
     labels = _labels(panel)
     assert "鬼牌：1" in labels  # the current value, not the next one
     assert "玩法：经典" in labels and "坐庄：关" in labels
-    assert "✓ 60 秒" in labels and "120 秒" in labels  # the current time ticked
-    assert "✓ 简体" in labels
+    assert "摆牌时间：60 秒" in labels and "图片：开" in labels
+    assert "✓ 简体" in labels and "繁體" in labels  # the current language ticked
+    assert len(labels) <= 25
     assert not any(label.startswith("−") or "→" in label for label in labels)
     # a tap moves jokers to the next value, and the panel then says so
     jokers = next(b for row in panel.buttons for b in row if b.label == "鬼牌：1")
@@ -299,3 +300,41 @@ async def test_a_room_without_rounds_says_so(repo, clock) -> None:
     out = await ok(mgr, p0, Verb.CANCEL)
     table = next(v for v in out.views if v.kind is ViewKind.TABLE)
     assert table.lines == ("房间已关闭。", "没有打完任何一局，没有分数。")
+
+
+# ---------------------------------------------------------------- pictures
+
+
+async def test_pictures_ride_with_hand_showdown_and_settlement(repo, clock) -> None:
+    mgr, sink = make_manager(repo, clock)
+    rid, actors = await open_table(mgr, 2)
+    await ok(mgr, actors[0], Verb.START)
+    hand = _hand(await ok(mgr, actors[1], Verb.SHOW_HAND, room_id=rid, round_no=1), actors[1])
+    assert hand.picture is not None and hand.picture.render(hand.picture.data)[:4] == b"\x89PNG"
+    for a in actors:
+        await press_arrangement(mgr, rid, a)
+    await clock.advance(30)
+    shows = [v for v in sink.views if v.kind is ViewKind.SHOWDOWN]
+    assert shows and {v.key for v in shows} == {f"show:{rid}:1"}
+    settle = next(v for v in sink.views if v.kind is ViewKind.SETTLEMENT)
+    assert settle.picture is not None and settle.text  # the text stays as the caption
+
+
+@pytest.mark.parametrize("how", ["room", "setting"])
+async def test_text_only_rooms(repo, clock, how) -> None:
+    from bot.views import pictured
+
+    mgr, sink = make_manager(repo, clock)
+    rid, actors = await open_table(mgr, 2, options=("pics=off",) if how == "room" else ())
+    if how == "setting":
+        pictured.set_enabled(False)
+    try:
+        st = await play_round(mgr, clock, rid, actors)
+    finally:
+        pictured.set_enabled(True)
+    assert st["phase"] == "lobby"
+    assert not any(v.picture for v in sink.views)
+    assert not any(v.kind is ViewKind.SHOWDOWN for v in sink.views)
+    assert any(
+        v.kind is ViewKind.TABLE and "showdown" in v.meta.get("phase", "") for v in sink.views
+    )

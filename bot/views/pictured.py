@@ -1,0 +1,69 @@
+"""Which messages carry a card picture, and the picture's input.
+
+A room shows pictures unless its owner turned them off (the room option
+``pictures``) or the bot's PICTURES setting is off (``set_enabled(False)``
+at start: then every room is text only). With pictures, the private hand,
+the showdown (one message of its own, revealed step by step) and the
+settlement each carry a :class:`~bot.views.model.Picture`; the text stays as
+the caption / embed text.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from bot.pictures import (
+    hand_picture,
+    render_hand,
+    render_settlement,
+    render_showdown,
+    settlement_picture,
+    showdown_picture,
+)
+
+from .model import Picture, View, ViewKind
+
+_enabled = [True]
+
+
+def set_enabled(flag: bool) -> None:
+    """The PICTURES setting: False makes every room text only."""
+    _enabled[0] = bool(flag)
+
+
+def enabled() -> bool:
+    return _enabled[0]
+
+
+def pictures_on(state: dict[str, Any]) -> bool:
+    """Pictures for this room: the setting and the room's own option."""
+    return _enabled[0] and bool(state.get("options", {}).get("pictures", True))
+
+
+def with_hand(view: View, state: dict[str, Any], key: str) -> View:
+    if not pictures_on(state) or state["phase"] not in ("arranging", "showdown"):
+        return view
+    return dataclasses.replace(view, picture=Picture(render_hand, hand_picture(state, key)))
+
+
+def showdown_view(view: View, state: dict[str, Any]) -> View:
+    """The showdown as its own group message with the picture of the lanes
+    revealed so far (``show:<room>:<round>``, edited at each step); the
+    table message is left as it was until the round is paid."""
+    rnd = state["round"]
+    return dataclasses.replace(
+        view,
+        kind=ViewKind.SHOWDOWN,
+        key=f"show:{state['room_id']}:{rnd['no']}",
+        buttons=(),
+        fresh=False,
+        picture=Picture(render_showdown, showdown_picture(state)),
+        meta={"round": str(rnd["no"])},
+    )
+
+
+def with_settlement(view: View, state: dict[str, Any]) -> View:
+    if not pictures_on(state):
+        return view
+    return dataclasses.replace(view, picture=Picture(render_settlement, settlement_picture(state)))
