@@ -21,12 +21,18 @@ from collections.abc import Awaitable, Callable, Iterable
 from datetime import timedelta
 from typing import Any, TypeVar
 
-from telegram import Bot, Message
+from telegram import Bot, InputFile, InputMediaPhoto, Message
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
 from telegram.warnings import PTBDeprecationWarning
 
+from bot.pictures import render_async
 from bot.platforms.telegram.reach import PrivateReach, room_of_key
-from bot.platforms.telegram.render import fingerprint, render_markup, render_text
+from bot.platforms.telegram.render import (
+    fingerprint,
+    render_caption,
+    render_markup,
+    render_text,
+)
 from bot.views.model import Audience, View, ViewKind
 
 log = logging.getLogger(__name__)
@@ -74,6 +80,8 @@ class Outbox:
         # (chat id, message id) -> view key, for the most recent messages only
         self._keys: OrderedDict[tuple[int, int], str] = OrderedDict()
         self._in_place: set[str] = set()  # NOTICE keys to edit once (a pressed panel)
+        self._photos: set[str] = set()  # view keys whose message is a photo (caption, not text)
+        self.pictures = True  # the PICTURES setting: False sends every view as text
         # A group upgraded to a supergroup changes its id; the room keeps the old one.
         self.migrated: dict[int, int] = {}
         self._queue: OrderedDict[str, View] = OrderedDict()
@@ -107,6 +115,10 @@ class Outbox:
         also for a NOTICE panel such as the settings, edited once in place)."""
         self.messages[key] = (message.chat_id, message.message_id)
         self._in_place.add(key)
+        if message.photo:
+            self._photos.add(key)
+        else:
+            self._photos.discard(key)
 
     def key_of(self, message: Message) -> str | None:
         """The view key a message was sent for (None if not known)."""
@@ -193,9 +205,10 @@ class Outbox:
         if private and self.reach.is_unreachable(str(view.user_id)):
             self._hold(view)
             return
-        text = render_text(view)
+        picture = view.picture if self.pictures else None
+        text = render_caption(view) if picture else render_text(view)
         markup = render_markup(view, self.bot_username)
-        shown = fingerprint(text, markup)
+        shown = fingerprint(text, markup, picture.fingerprint if picture else None)
         one_off = view.kind is ViewKind.NOTICE and view.key not in self._in_place
         self._in_place.discard(view.key)
         known = None if one_off or view.fresh else self.messages.get(view.key)
@@ -206,14 +219,29 @@ class Outbox:
             known = None
         if round_tag:
             self._rounds[view.key] = round_tag
+        photo = known is not None and view.key in self._photos
         try:
             if known is not None:
                 if self._shown.get(view.key) == shown:
                     return  # same text and buttons: an edit would be refused anyway
-                if await self._edit(known, text, markup):
+                if picture is not None and photo:
+                    png = await render_async(picture.render, picture.data)
+                    edited = await self._edit_media(known, png, text, markup)
+                elif photo:
+                    # A photo message cannot lose its photo: the caption changes.
+                    edited = await self._edit_caption(known, render_caption(view), markup)
+                elif picture is None:
+                    edited = await self._edit(known, text, markup)
+                else:
+                    edited = False  # a text message cannot become a photo: send one
+                if edited:
                     self._shown[view.key] = shown
                     return
-            message = await self._send(chat_id, text, markup)
+            if picture is not None:
+                png = await render_async(picture.render, picture.data)
+                message = await self._send_photo(chat_id, png, text, markup, picture.filename)
+            else:
+                message = await self._send(chat_id, text, markup)
         except (Forbidden, BadRequest) as error:
             if private and _unreachable(error):
                 self._hold(view)
@@ -226,6 +254,10 @@ class Outbox:
             replaced = self.messages.get(view.key)
             self.messages[view.key] = (message.chat_id, message.message_id)
             self._shown[view.key] = shown
+            if picture is not None:
+                self._photos.add(view.key)
+            else:
+                self._photos.discard(view.key)
             if replaced is not None and view.fresh and not private:
                 await self._retire(replaced)
 
@@ -240,6 +272,68 @@ class Outbox:
             return await call_once_more(
                 self._bot.send_message, chat_id=moved.new_chat_id, text=text, reply_markup=markup
             )
+
+    async def _send_photo(
+        self, chat_id: int, png: bytes, caption: str, markup: Any, filename: str
+    ) -> Message:
+        async def send(chat: int) -> Message:
+            return await call_once_more(
+                self._bot.send_photo,
+                chat_id=chat,
+                photo=InputFile(png, filename=filename),
+                caption=caption,
+                reply_markup=markup,
+            )
+
+        try:
+            return await send(chat_id)
+        except ChatMigrated as moved:
+            self.migrated[chat_id] = moved.new_chat_id
+            return await send(moved.new_chat_id)
+
+    async def _edit_media(
+        self, known: tuple[int, int], png: bytes, caption: str, markup: Any
+    ) -> bool:
+        """Replace a photo message's picture and caption in place
+        (editMessageMedia); False when it is gone and a new one is needed."""
+        chat_id, message_id = known
+        media = InputMediaPhoto(InputFile(png, filename="cards.png"), caption=caption)
+        return await self._edited(
+            known,
+            self._bot.edit_message_media,
+            chat_id=chat_id,
+            message_id=message_id,
+            media=media,
+            reply_markup=markup,
+        )
+
+    async def _edit_caption(self, known: tuple[int, int], caption: str, markup: Any) -> bool:
+        chat_id, message_id = known
+        return await self._edited(
+            known,
+            self._bot.edit_message_caption,
+            chat_id=chat_id,
+            message_id=message_id,
+            caption=caption,
+            reply_markup=markup,
+        )
+
+    async def _edited(
+        self, known: tuple[int, int], fn: Callable[..., Awaitable[Any]], **kwargs: Any
+    ) -> bool:
+        try:
+            await call_once_more(fn, **kwargs)
+        except ChatMigrated as moved:
+            self.migrated[known[0]] = moved.new_chat_id
+            return False
+        except BadRequest as error:
+            text = error.message.lower()
+            if "not modified" in text:
+                return True
+            if "not found" in text or "can't be edited" in text or "no caption" in text:
+                return False
+            raise
+        return True
 
     async def _retire(self, known: tuple[int, int]) -> None:
         """A fresh table message took over: take the buttons off the old one

@@ -27,6 +27,20 @@ def render_text(view: View) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def render_caption(view: View) -> str:
+    """A photo's caption: the view's text, cut at Telegram's 1024 characters
+    on a line boundary (the picture carries the rest; the deck and salt at
+    the end of a long settlement stay one press away on "verify")."""
+    text = view.text.strip() or "…"
+    limit = MessageLimit.CAPTION_LENGTH
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if "\n" in cut:
+        cut = cut[: cut.rindex("\n")]
+    return cut + "\n…"
+
+
 def _button(button: Button) -> InlineKeyboardButton:
     if button.url:
         return InlineKeyboardButton(button.label, url=button.url)
@@ -65,8 +79,9 @@ def render_markup(view: View, bot_username: str | None) -> InlineKeyboardMarkup 
     return InlineKeyboardMarkup(rows) if rows else None
 
 
-def fingerprint(text: str, markup: InlineKeyboardMarkup | None) -> str:
-    """What a message shows, to skip edits that would change nothing."""
+def fingerprint(text: str, markup: InlineKeyboardMarkup | None, picture: str | None = None) -> str:
+    """What a message shows, to skip edits that would change nothing (the
+    picture by its input: equal input, equal picture, nothing rendered)."""
     return json.dumps(
-        [text, markup.to_dict() if markup else None], sort_keys=True, ensure_ascii=False
+        [text, markup.to_dict() if markup else None, picture], sort_keys=True, ensure_ascii=False
     )
