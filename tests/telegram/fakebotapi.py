@@ -29,6 +29,8 @@ _JSON_FIELDS = {
     "link_preview_options",
     "reply_parameters",
     "entities",
+    "media",
+    "caption_entities",
 }
 
 
@@ -46,6 +48,10 @@ class StoredMessage:
     text: str
     reply_markup: dict[str, Any] | None
     edits: int = 0
+    # A photo message: its PNG (``text`` is then the caption); every picture
+    # it has shown, in order (the first sent, then each editMessageMedia).
+    photo: bytes | None = None
+    photos: list[bytes] = field(default_factory=list)
 
     @property
     def buttons(self) -> list[dict[str, Any]]:
@@ -116,9 +122,15 @@ class FakeBotAPI:
         method = request.match_info["method"]
         form = await request.post()
         params: dict[str, Any] = {}
+        files: dict[str, bytes] = {}
         for name, value in form.items():
+            if isinstance(value, web.FileField):
+                files[name] = value.file.read()
+                continue
             text = str(value)
             params[name] = json.loads(text) if name in _JSON_FIELDS else text
+        if files:
+            params["_files"] = files
         retry = self.fail_429_once.pop(method, None)
         if retry is not None:
             self.calls.append(Call(method, params, 429))
@@ -159,8 +171,19 @@ class FakeBotAPI:
                 "first_name": "Thirteen",
                 "username": BOT_USERNAME,
             },
-            "text": msg.text,
         }
+        if msg.photo is not None:
+            out["photo"] = [
+                {
+                    "file_id": f"photo-{msg.message_id}-{len(msg.photos)}",
+                    "file_unique_id": f"u{msg.message_id}-{len(msg.photos)}",
+                    "width": 718,
+                    "height": 782,
+                }
+            ]
+            out["caption"] = msg.text
+        else:
+            out["text"] = msg.text
         if msg.reply_markup:
             out["reply_markup"] = msg.reply_markup
         return out
@@ -233,10 +256,71 @@ class FakeBotAPI:
     def _find(self, params: dict[str, Any]) -> StoredMessage | None:
         return self.messages.get((int(params["chat_id"]), int(params["message_id"])))
 
+    def _upload(self, params: dict[str, Any], field_value: Any) -> bytes | None:
+        """The bytes of an uploaded file: a multipart part, named directly or
+        through ``attach://<name>``."""
+        files = params.get("_files", {})
+        if isinstance(field_value, str) and field_value.startswith("attach://"):
+            return files.get(field_value.removeprefix("attach://"))
+        for data in files.values():
+            return data
+        return None
+
+    async def _m_sendPhoto(self, params: dict[str, Any]) -> tuple[int, Any]:
+        chat_id = int(params["chat_id"])
+        refused = self._refused(chat_id)
+        if refused:
+            return 403, refused
+        png = self._upload(params, params.get("photo"))
+        if not png or not png.startswith(b"\x89PNG"):
+            return 400, "Bad Request: there is no photo in the request"
+        msg = StoredMessage(
+            chat_id,
+            next(self._message_ids),
+            params.get("caption", ""),
+            params.get("reply_markup"),
+            photo=png,
+            photos=[png],
+        )
+        self.messages[(chat_id, msg.message_id)] = msg
+        return 200, self._message_json(msg)
+
+    async def _m_editMessageMedia(self, params: dict[str, Any]) -> tuple[int, Any]:
+        msg = self._find(params)
+        if msg is None:
+            return 400, "Bad Request: message to edit not found"
+        media = params.get("media") or {}
+        png = self._upload(params, media.get("media"))
+        if msg.photo is None:
+            return 400, "Bad Request: there is no media in the message to edit"
+        if not png or not png.startswith(b"\x89PNG"):
+            return 400, "Bad Request: there is no photo in the request"
+        msg.photo = png
+        msg.photos.append(png)
+        msg.text = media.get("caption", "")
+        msg.reply_markup = params.get("reply_markup")
+        msg.edits += 1
+        return 200, self._message_json(msg)
+
+    async def _m_editMessageCaption(self, params: dict[str, Any]) -> tuple[int, Any]:
+        msg = self._find(params)
+        if msg is None:
+            return 400, "Bad Request: message to edit not found"
+        if msg.photo is None:
+            return 400, "Bad Request: there is no caption in the message to edit"
+        markup = params.get("reply_markup")
+        if msg.text == params.get("caption", "") and msg.reply_markup == markup:
+            return 400, "Bad Request: message is not modified"
+        msg.text, msg.reply_markup = params.get("caption", ""), markup
+        msg.edits += 1
+        return 200, self._message_json(msg)
+
     async def _m_editMessageText(self, params: dict[str, Any]) -> tuple[int, Any]:
         msg = self._find(params)
         if msg is None:
             return 400, "Bad Request: message to edit not found"
+        if msg.photo is not None:
+            return 400, "Bad Request: there is no text in the message to edit"
         markup = params.get("reply_markup")
         if msg.text == params["text"] and msg.reply_markup == markup:
             return 400, "Bad Request: message is not modified"

@@ -1,0 +1,118 @@
+"""Card pictures in a whole Telegram game, through the real client and the
+fake Bot API: the hand, the showdown and the settlement are photos with
+their text as caption, the hand's photo is replaced in place on each tap
+(editMessageMedia), text-only rooms still work, and a round with pictures
+costs no more Bot API calls than the same round in text (measured here, in
+the same run)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from bot.table.actions import Verb
+from bot.views import pictured
+from tests.telegram.fakebotapi import FakeBotAPI
+from tests.telegram.harness import buttons_of
+from tests.telegram.play import alerted, arrange_by_suggestion, reveal
+from tests.telegram.test_e2e_game import USERS, table
+
+PNG = b"\x89PNG"
+
+
+async def _round(api: FakeBotAPI, pictures: str) -> tuple[Counter[str], dict[str, object]]:
+    """One whole two-player round; the Bot API calls from the deal to the
+    settlement by method, and what the test checks afterwards."""
+    ann, bo = USERS[:2]
+    api.opened |= {ann.id, bo.id}
+    seen: dict[str, object] = {}
+    async with table(api) as (h, manager, clock):
+        await h.command(ann, "/newgame")
+        await h.command(bo, "/join")
+        if pictures == "room-off":
+            await h.command(ann, "/settings")
+            panel = h.message_with(ann.id, Verb.SET_OPTION)
+            toggle = next(
+                b for b in buttons_of(panel, Verb.SET_OPTION) if "pics=" in b["callback_data"]
+            )
+            answer = await h.press(ann, panel, toggle["callback_data"])
+            assert not alerted(answer) and "Pictures" in answer["text"]
+        await h.outbox.drain()
+        start = len(api.calls)
+        await h.command(ann, "/startgame")
+        await h.outbox.drain()
+        hand = h.hand_message(bo)
+        seen["hand_photo"] = hand.photo
+        first_photo = hand.photo
+        # tap two cards: the same message, its picture replaced in place
+        picks = [b["callback_data"] for b in buttons_of(hand, Verb.PICK)]
+        for data in picks[:2]:
+            assert not alerted(await h.press(bo, hand, data))
+            await h.outbox.drain()
+        seen["hand_edits"] = (hand.message_id == h.hand_message(bo).message_id, len(hand.photos))
+        seen["hand_changed"] = hand.photo != first_photo
+        assert not alerted(await h.press_verb(bo, hand, Verb.RESET))
+        await h.outbox.drain()
+        for user in (ann, bo):
+            await arrange_by_suggestion(h, user)
+        settle = await reveal(h, clock)
+        await h.outbox.drain()
+        calls = Counter(c.method for c in api.calls[start:])
+        seen["settle_photo"] = settle.photo
+        seen["settle_text"] = settle.text
+        seen["shows"] = [
+            m for m in h.group_messages() if m.photo is not None and not buttons_of(m, Verb.VERIFY)
+        ]
+        seen["hand_after"] = hand
+    return calls, seen
+
+
+async def test_a_game_with_pictures_sends_and_edits_photos(api: FakeBotAPI) -> None:
+    calls, seen = await _round(api, "on")
+    assert isinstance(seen["hand_photo"], bytes) and seen["hand_photo"].startswith(PNG)
+    same_message, photos = seen["hand_edits"]  # type: ignore[misc]
+    assert same_message and photos == 3  # sent once, replaced on each of two taps
+    assert seen["hand_changed"]
+    assert isinstance(seen["settle_photo"], bytes) and seen["settle_photo"].startswith(PNG)
+    assert "Ann" in str(seen["settle_text"])  # the text is the caption
+    (show,) = seen["shows"]  # type: ignore[misc]
+    assert len(show.photos) >= 3  # the showdown, revealed step by step in one message
+    assert calls["sendPhoto"] >= 4 and calls["editMessageMedia"] >= 4
+    assert calls["editMessageText"] >= 1  # the table message stays text
+
+
+@pytest.mark.parametrize("how", ["room-off", "setting-off"])
+async def test_text_only_still_works(api: FakeBotAPI, how: str) -> None:
+    if how == "setting-off":
+        pictured.set_enabled(False)
+    try:
+        calls, seen = await _round(api, how)
+    finally:
+        pictured.set_enabled(True)
+    assert seen["hand_photo"] is None and seen["settle_photo"] is None
+    assert not seen["shows"]
+    assert calls["sendPhoto"] == 0 and calls["editMessageMedia"] == 0
+    assert "Ann" in str(seen["settle_text"])
+
+
+async def test_pictures_cost_no_more_calls_than_text() -> None:
+    """Today's text round first, then the same round with pictures, each on
+    its own fake server; every Bot API call from the deal to the settlement."""
+    text_api, picture_api = FakeBotAPI(), FakeBotAPI()
+    await text_api.start()
+    await picture_api.start()
+    try:
+        pictured.set_enabled(False)
+        try:
+            text_calls, _ = await _round(text_api, "text")
+        finally:
+            pictured.set_enabled(True)
+        picture_calls, _ = await _round(picture_api, "on")
+    finally:
+        await text_api.stop()
+        await picture_api.stop()
+    total_text, total_pictures = sum(text_calls.values()), sum(picture_calls.values())
+    print(f"Bot API calls per round: text {total_text} {dict(text_calls)}")
+    print(f"Bot API calls per round: pictures {total_pictures} {dict(picture_calls)}")
+    assert total_pictures <= total_text
