@@ -20,6 +20,7 @@ from bot.config import Settings
 from bot.rules import make_rules
 from bot.table.clock import RealClock
 from bot.table.manager import TableManager
+from bot.views import pictured
 from bot.views.model import View
 from storage.sql import SqlRepository
 
@@ -62,6 +63,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         return 2
     repo = SqlRepository(settings.database_url)
     await repo.init()
+    pictured.set_enabled(settings.pictures)  # PICTURES=false: every room text only
     manager = TableManager(
         repo,
         clock=RealClock(),
