@@ -26,7 +26,7 @@ from bot.views.model import Audience, View, ViewKind
 
 from .private import PrivateViews
 from .refs import MessageRef, Registry, is_table_message
-from .render import Rendered, render
+from .render import Rendered, prepare
 from .turn import PLATFORM, Turn, actor_of, language_of
 
 log = logging.getLogger(__name__)
@@ -226,7 +226,7 @@ class DiscordAdapter:
         # Discord has no unprompted ephemerals; the table keeps "my hand".
 
     async def _deliver_group(self, view: View, turn: Turn | None) -> None:
-        rendered = render(view)
+        rendered = await prepare(view)
         one_off = view.kind is ViewKind.NOTICE or view.fresh
         ref = self.refs.messages.get(view.key)
         if ref is None and view.kind is ViewKind.TABLE and not (turn and turn.verb is Verb.NEW):

@@ -18,7 +18,7 @@ from bot.table.actions import Verb
 from bot.views.model import View, ViewKind
 
 from .refs import HandRef, MessageRef, Registry
-from .render import render
+from .render import prepare
 from .turn import Turn
 
 log = logging.getLogger(__name__)
@@ -32,7 +32,7 @@ class PrivateViews:
         self.client = client
 
     async def deliver_to_actor(self, view: View, turn: Turn) -> None:
-        rendered = render(view)
+        rendered = await prepare(view)
         if turn.pressed is not None and view.key == turn.pressed_key:
             await turn.edit_pressed(rendered)
             assert turn.pressed is not None
@@ -52,7 +52,7 @@ class PrivateViews:
 
     async def new_ephemeral(self, turn: Turn, view: View) -> None:
         """A private view for the actor as a new ephemeral message (DM when that fails)."""
-        rendered = render(view)
+        rendered = await prepare(view)
         interaction = turn.interaction
         try:
             if not turn.responded:
@@ -85,7 +85,7 @@ class PrivateViews:
         if ref.interaction.is_expired():
             del self.refs.hands[view.key]
             return
-        rendered = render(view)
+        rendered = await prepare(view)
         try:
             if ref.message_id is None:
                 await ref.interaction.edit_original_response(**rendered.kwargs())
@@ -108,7 +108,7 @@ class PrivateViews:
 
     async def send_dm(self, view: View, user: discord.User | discord.Member) -> bool:
         """Send or edit the player's hand DM; False when DMs are closed to us."""
-        rendered = render(view)
+        rendered = await prepare(view)
         ref = self.refs.dm.get(view.key)
         try:
             if ref is not None:

@@ -10,12 +10,14 @@ warning rather than failing the whole message.
 
 from __future__ import annotations
 
+import io
 import logging
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
 import discord
 
+from bot.pictures import render_async
 from bot.table.actions import ActionIdError, Verb, decode
 from bot.views.i18n import t
 from bot.views.model import Button, ButtonStyle, View, ViewKind
@@ -47,19 +49,38 @@ _COLOURS = {
 
 @dataclass(frozen=True, slots=True)
 class Rendered:
-    """What one message shows: an embed and its component rows."""
+    """What one message shows: an embed, its component rows and the card
+    picture (PNG) the embed shows as its image, if any."""
 
     embed: discord.Embed
     view: discord.ui.View | None
+    png: bytes | None = None
+    filename: str = "cards.png"
+
+    def _file(self) -> discord.File | None:
+        # A File is read once per request: a new one for every send or edit.
+        if self.png is None:
+            return None
+        return discord.File(io.BytesIO(self.png), filename=self.filename)
 
     def kwargs(self) -> EditArgs:
-        """Arguments for send/edit; ``view=None`` on an edit removes the buttons."""
-        return {"content": None, "embed": self.embed, "view": self.view}
+        """Arguments for an edit; ``view=None`` removes the buttons and the
+        attachments are replaced (none: a picture shown before goes away)."""
+        file = self._file()
+        return {
+            "content": None,
+            "embed": self.embed,
+            "view": self.view,
+            "attachments": [file] if file else [],
+        }
 
     def send_kwargs(self) -> SendArgs:
         out: SendArgs = {"embed": self.embed}
         if self.view is not None:
             out["view"] = self.view
+        file = self._file()
+        if file is not None:
+            out["file"] = file
         return out
 
 
@@ -69,6 +90,7 @@ class EditArgs(TypedDict):
     content: None
     embed: discord.Embed
     view: discord.ui.View | None
+    attachments: list[discord.File]
 
 
 class SendArgs(TypedDict, total=False):
@@ -76,6 +98,7 @@ class SendArgs(TypedDict, total=False):
 
     embed: discord.Embed
     view: discord.ui.View
+    file: discord.File
 
 
 def _clip(text: str, limit: int) -> str:
@@ -151,4 +174,17 @@ def make_components(view: View, *, dm_button: bool = True) -> discord.ui.View | 
 
 
 def render(view: View, *, dm_button: bool = True) -> Rendered:
+    """The view as text and buttons only (no picture)."""
     return Rendered(make_embed(view), make_components(view, dm_button=dm_button))
+
+
+async def prepare(view: View, *, dm_button: bool = True) -> Rendered:
+    """The view with its card picture, if it has one: the PNG is rendered
+    in a worker thread and attached; the embed shows it as its image."""
+    embed = make_embed(view)
+    components = make_components(view, dm_button=dm_button)
+    if view.picture is None:
+        return Rendered(embed, components)
+    png = await render_async(view.picture.render, view.picture.data)
+    embed.set_image(url=f"attachment://{view.picture.filename}")
+    return Rendered(embed, components, png, view.picture.filename)
