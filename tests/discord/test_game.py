@@ -99,7 +99,10 @@ async def test_whole_game(memory_game: Game, request) -> None:
     # the table message went back to the lobby, still the same message
     assert game.table.table_message().id == table_msg.id
     assert Verb.JOIN in verbs(table_msg := game.table.table_message())
-    assert len(game.table.bot_messages()) == tables_before + 2
+    # new: the showdown (its picture revealed step by step) and the settlement
+    assert len(game.table.bot_messages()) == tables_before + 3
+    settle_image = settle.embeds[0].image.url or ""
+    assert settle_image.startswith("attachment://") and settle.attachments
 
     nxt = await owner.click(settle, custom_id=button_id(settle, Verb.START))
     assert nxt.acknowledged

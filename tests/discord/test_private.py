@@ -184,7 +184,6 @@ async def test_after_a_restart_the_deadline_edits_the_same_table(game: Game) -> 
     await game.advance(121)
     await game.finish_showdown()
     assert game.table.table_message().id == table_msg.id
-    assert (
-        len(game.table.bot_messages()) == bot_messages + 2
-    )  # only the reminder and the settlement are new
+    # only the reminder, the showdown picture and the settlement are new
+    assert len(game.table.bot_messages()) == bot_messages + 3
     assert len(game.table.settlement_messages()) == 1

@@ -1,0 +1,90 @@
+"""Card pictures on Discord (the real client under SimCord): the ephemeral
+hand is an embed with its picture attached and replaced in place on each
+click, the showdown and the settlement carry theirs, and a text-only room
+sends no attachment at all."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.table.actions import Verb
+from storage.memory import MemoryRepository
+
+from .game import Game, open_game
+from .harness import button_id
+from .test_game import seat_everyone
+
+PNG = b"\x89PNG"
+
+
+@pytest.fixture
+async def game():
+    repo = MemoryRepository()
+    await repo.init()
+    game = await open_game(repo, ["alice", "bob"])
+    try:
+        yield game
+    finally:
+        await game.manager.stop()
+        await game.env.shutdown()
+        game.env.raise_errors()
+
+
+def _png(game: Game, message) -> bytes | None:
+    """The bytes of the message's attached picture (None: no attachment)."""
+    if not message.attachments:
+        return None
+    (attachment,) = message.attachments
+    data = game.env.backend.cdn.get(attachment.url)
+    assert data is not None
+    return data
+
+
+async def _deal(game: Game) -> None:
+    await seat_everyone(game, 2)
+    table = game.table.table_message()
+    await game.members[0].click(table, custom_id=button_id(table, Verb.START))
+
+
+async def test_hand_showdown_and_settlement_carry_pictures(game: Game) -> None:
+    await _deal(game)
+    bob = game.members[1]
+    hand = await game.open_hand(bob)
+    assert hand.ephemeral and hand.embeds[0].image.url == "attachment://cards.png"
+    first = _png(game, hand)
+    assert first is not None and first.startswith(PNG)
+    state = await game.hand_state(bob)
+    result = await bob.click(hand, custom_id=button_id(hand, Verb.PICK, str(state["order"][0])))
+    assert result.response is not None and result.response.id == hand.id  # edited in place
+    second = _png(game, result.response)
+    assert second is not None and second.startswith(PNG) and second != first
+    assert len(result.response.attachments) == 1  # replaced, not added
+    for member in game.members[:2]:
+        await game.arrange_by_suggestion(member, await game.open_hand(member))
+    await game.finish_showdown()
+    settle = game.table.settlement_messages()[-1]
+    assert (_png(game, settle) or b"").startswith(PNG)
+    shows = [
+        m
+        for m in game.table.bot_messages()
+        if m.attachments and m.id != settle.id and m.embeds and "Verify" not in str(m.components)
+    ]
+    assert shows, "the showdown is a message with its picture"
+
+
+async def test_a_text_only_room_attaches_nothing(game: Game) -> None:
+    alice, bob = game.members[:2]
+    await seat_everyone(game, 2)
+    panel = await alice.slash(game.table.channel, "thirteen settings")
+    assert panel.response is not None
+    toggle = button_id(panel.response, Verb.SET_OPTION, "pics=off")
+    await alice.click(panel.response, custom_id=toggle)
+    table = game.table.table_message()
+    await alice.click(table, custom_id=button_id(table, Verb.START))
+    hand = await game.open_hand(bob)
+    assert not hand.attachments and not hand.embeds[0].image.url
+    for member in (alice, bob):
+        await game.arrange_by_suggestion(member, await game.open_hand(member))
+    await game.finish_showdown()
+    assert not any(m.attachments for m in game.table.bot_messages())
+    assert game.table.settlement_messages()
