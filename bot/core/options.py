@@ -6,21 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.rules.options import Rules, make_rules, preset_defaults
+from bot.rules.options import SETTLEMENT_OPTIONS, Rules, make_rules, preset_defaults
 
 # Rule options the owner may set (``bot.table.options`` adds the table's own).
-RULE_OPTIONS = (
-    "jokers",
-    "scoop_double",
-    "draw_counts_as_scoop",
-    "banker",
-    "added_suit",
-    "wheel",
-    "wild_rank",
-    "escape_penalty",
-    "base",
-    "extra_three",
-)
+RULE_OPTIONS = (*SETTLEMENT_OPTIONS, "extra_three")
 
 
 def rules_for(state: dict[str, Any], players: int, wild_rank: str | None = None) -> Rules:
