@@ -116,3 +116,27 @@ async def test_pictures_cost_no_more_calls_than_text() -> None:
     print(f"Bot API calls per round: text {total_text} {dict(text_calls)}")
     print(f"Bot API calls per round: pictures {total_pictures} {dict(picture_calls)}")
     assert total_pictures <= total_text
+
+
+async def test_closing_mid_round_asks_then_takes_the_hands_buttons(api: FakeBotAPI) -> None:
+    ann, bo = USERS[:2]
+    api.opened |= {ann.id, bo.id}
+    async with table(api) as (h, manager, clock):
+        await h.command(ann, "/newgame")
+        await h.command(bo, "/join")
+        await h.command(ann, "/startgame")
+        await h.outbox.drain()
+        hands = [h.hand_message(ann), h.hand_message(bo)]
+        assert all(m.photo is not None for m in hands)
+        await h.command(ann, "/cancel")
+        await h.outbox.drain()
+        assert "closed" not in h.group_messages()[-1].text.lower()  # not closed yet
+        ask = h.message_with(ann.id, Verb.CANCEL)  # the confirmation, privately
+        assert "Round 1" in ask.text
+        assert not alerted(await h.press_verb(ann, ask, Verb.CANCEL))
+        await h.outbox.drain()
+        closing = [m for m in h.group_messages() if "The room is closed." in m.text]
+        assert closing and "Round 1 was not finished" in closing[-1].text
+        assert "No round was finished" in closing[-1].text
+        for hand in hands:
+            assert not hand.buttons and "void" in hand.text  # the photo's caption says why
