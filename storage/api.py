@@ -15,7 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from storage.delivery import OutboxEntry
 
 
 class StorageError(RuntimeError):
@@ -157,12 +162,14 @@ class Repository(Protocol):
         status: RoomStatus = RoomStatus.OPEN,
         round_record: RoundRecord | None = None,
         settlement: SettlementRecord | None = None,
+        outbox: Sequence[OutboxEntry] = (),
     ) -> int:
         """Write the new state as version expected_version + 1 and return it,
         with the round record and settlement in the same transaction.
         Raises StaleVersion when the stored version is not expected_version.
         A settlement already stored for (room_id, round_no) is not written
-        again (and does not raise)."""
+        again (and does not raise). ``outbox``: the views this change
+        produced, written in the same transaction (storage/delivery.py)."""
 
     async def get_round(self, room_id: str, round_no: int) -> RoundRecord | None: ...
 

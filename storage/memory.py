@@ -10,8 +10,9 @@ what is stored (and non-JSON state fails here just as it would in SQL).
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from storage.api import (
@@ -34,6 +35,8 @@ from storage.common import (
     rank_leaders,
     to_utc_naive,
 )
+from storage.delivery import OutboxEntry
+from storage.delivery_memory import MemoryDelivery
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,10 +58,11 @@ class _LedgerRow:
     settled_at: datetime  # naive UTC
 
 
-class MemoryRepository:
+class MemoryRepository(MemoryDelivery):
     """A complete Repository kept in dicts; nothing survives the process."""
 
     def __init__(self) -> None:
+        super().__init__()
         self._lock = threading.Lock()
         self._rooms: dict[str, RoomRecord] = {}
         self._rounds: dict[tuple[str, int], RoundRecord] = {}
@@ -129,6 +133,7 @@ class MemoryRepository:
         status: RoomStatus = RoomStatus.OPEN,
         round_record: RoundRecord | None = None,
         settlement: SettlementRecord | None = None,
+        outbox: Sequence[OutboxEntry] = (),
     ) -> int:
         _check_belongs(room_id, round_record, settlement)
         stored_state = json_copy(state)
@@ -153,6 +158,9 @@ class MemoryRepository:
                 self._rounds.setdefault(key, _copy_round(round_record))
             if settlement is not None:
                 self._settle(settlement)
+            if outbox:
+                with self._dlock:
+                    self._upsert(outbox, datetime.now(UTC))
             return new_version
 
     def _settle(self, settlement: SettlementRecord) -> None:

@@ -1,0 +1,346 @@
+"""Durable delivery on SQL (SQLite and PostgreSQL through SQLAlchemy Core).
+
+Statements are built once per dialect; each function takes an open
+connection inside the caller's transaction, so the room save can write its
+outbox rows in its own transaction (storage/sql.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, and_, bindparam, delete, func, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from storage.common import from_utc_naive
+from storage.delivery import OutboxEntry, OutboxRow, OutboxState, OutboxStats, SentRef
+from storage.models import delivery_lanes, messages, outbox, prefs
+
+_LIVE = (OutboxState.PENDING.value, OutboxState.SENDING.value)
+ERROR_CHARS = 500
+
+
+@dataclass(frozen=True, slots=True)
+class DeliveryStatements:
+    upsert_outbox: Any
+    claim_lane: Any
+    upsert_message: Any
+    upsert_pref: Any
+
+
+def build_delivery(dialect: str) -> DeliveryStatements:
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    ins = insert(outbox)
+    upsert_outbox = ins.on_conflict_do_update(
+        index_elements=["platform", "chat_id", "view_key"],
+        set_={
+            "kind": ins.excluded.kind,
+            "payload": ins.excluded.payload,
+            # A pending post stays a post when a later state of it comes in.
+            "fresh": or_(
+                ins.excluded.fresh,
+                and_(outbox.c.state == OutboxState.PENDING.value, outbox.c.fresh),
+            ),
+            "seq": outbox.c.seq + 1,
+            "state": OutboxState.PENDING.value,
+            "attempts": 0,
+            "next_attempt_at": ins.excluded.next_attempt_at,
+            "last_error": None,
+        },
+    )
+    lane = insert(delivery_lanes)
+    claim_lane = lane.on_conflict_do_update(
+        index_elements=["platform", "chat_id"],
+        set_={"owner": lane.excluded.owner, "lease_until": lane.excluded.lease_until},
+        where=or_(
+            delivery_lanes.c.owner == lane.excluded.owner,
+            delivery_lanes.c.lease_until
+            < bindparam("b_now", type_=delivery_lanes.c.lease_until.type),
+        ),
+    ).returning(delivery_lanes.c.owner)
+    msg = insert(messages)
+    upsert_message = msg.on_conflict_do_update(
+        index_elements=["platform", "chat_id", "view_key"],
+        set_={
+            "message_id": msg.excluded.message_id,
+            "fingerprint": msg.excluded.fingerprint,
+            "round_tag": msg.excluded.round_tag,
+            "has_buttons": msg.excluded.has_buttons,
+            "updated_at": msg.excluded.updated_at,
+        },
+    )
+    pref = insert(prefs)
+    upsert_pref = pref.on_conflict_do_update(
+        index_elements=["platform", "user_id", "name"],
+        set_={"value": pref.excluded.value, "updated_at": pref.excluded.updated_at},
+    )
+    return DeliveryStatements(upsert_outbox, claim_lane, upsert_message, upsert_pref)
+
+
+def outbox_params(entries: Sequence[OutboxEntry], now: datetime) -> list[dict[str, Any]]:
+    return [
+        {
+            "platform": e.platform,
+            "chat_id": e.chat_id,
+            "view_key": e.key,
+            "kind": e.kind,
+            "payload": e.payload,
+            "fresh": e.fresh,
+            "seq": 1,
+            "state": OutboxState.PENDING.value,
+            "attempts": 0,
+            "next_attempt_at": now,
+            "created_at": now,
+            "last_error": None,
+        }
+        for e in entries
+    ]
+
+
+class SqlDelivery:
+    """The DeliveryStore's statements on one connection (sync; storage/sql.py
+    runs them inline or in its workers)."""
+
+    def __init__(self, dialect: str) -> None:
+        self.sql = build_delivery(dialect)
+
+    def enqueue(self, conn: Connection, entries: Sequence[OutboxEntry], now: datetime) -> None:
+        if entries:
+            # One statement per row: executemany of an upsert needs no
+            # RETURNING and keeps each row's own conflict resolution.
+            for params in outbox_params(entries, now):
+                conn.execute(self.sql.upsert_outbox, params)
+
+    def due_lanes(self, conn: Connection, platform: str, now: datetime, limit: int) -> list[str]:
+        query = (
+            select(outbox.c.chat_id)
+            .where(
+                outbox.c.platform == platform,
+                outbox.c.state.in_(_LIVE),
+                outbox.c.next_attempt_at <= now,
+            )
+            .group_by(outbox.c.chat_id)
+            .order_by(func.min(outbox.c.id))
+            .limit(limit)
+        )
+        return [row.chat_id for row in conn.execute(query)]
+
+    def claim_lane(
+        self,
+        conn: Connection,
+        platform: str,
+        chat_id: str,
+        owner: str,
+        until: datetime,
+        now: datetime,
+    ) -> bool:
+        row = conn.execute(
+            self.sql.claim_lane,
+            {
+                "platform": platform,
+                "chat_id": chat_id,
+                "owner": owner,
+                "lease_until": until,
+                "b_now": now,
+            },
+        ).first()
+        return row is not None
+
+    def release_lane(self, conn: Connection, platform: str, chat_id: str, owner: str) -> None:
+        conn.execute(
+            delete(delivery_lanes).where(
+                delivery_lanes.c.platform == platform,
+                delivery_lanes.c.chat_id == chat_id,
+                delivery_lanes.c.owner == owner,
+            )
+        )
+
+    def lane_rows(
+        self, conn: Connection, platform: str, chat_id: str, now: datetime
+    ) -> list[OutboxRow]:
+        query = (
+            select(outbox)
+            .where(
+                outbox.c.platform == platform,
+                outbox.c.chat_id == chat_id,
+                outbox.c.state.in_(_LIVE),
+                outbox.c.next_attempt_at <= now,
+            )
+            .order_by(outbox.c.id)
+        )
+        return [_row(r) for r in conn.execute(query)]
+
+    def mark_sending(self, conn: Connection, row: OutboxRow) -> bool:
+        done = conn.execute(
+            update(outbox)
+            .where(outbox.c.id == row.id, outbox.c.seq == row.seq)
+            .values(state=OutboxState.SENDING.value, attempts=outbox.c.attempts + 1)
+        )
+        return bool(done.rowcount)
+
+    def finish(self, conn: Connection, row: OutboxRow, sent: SentRef | None, now: datetime) -> bool:
+        if sent is not None:
+            self.put_sent(conn, sent, now)
+        gone = conn.execute(delete(outbox).where(outbox.c.id == row.id, outbox.c.seq == row.seq))
+        if gone.rowcount:
+            return True
+        # A newer state came in while this one was sent: it is an edit of
+        # the message just posted, not a second post.
+        conn.execute(
+            update(outbox)
+            .where(outbox.c.id == row.id, outbox.c.state == OutboxState.PENDING.value)
+            .values(fresh=False)
+        )
+        return False
+
+    def retry(self, conn: Connection, row: OutboxRow, at: datetime, error: str) -> None:
+        conn.execute(
+            update(outbox)
+            .where(outbox.c.id == row.id, outbox.c.seq == row.seq)
+            .values(
+                state=OutboxState.PENDING.value,
+                attempts=outbox.c.attempts + 1,
+                next_attempt_at=at,
+                last_error=error[:ERROR_CHARS],
+            )
+        )
+
+    def fail(self, conn: Connection, row: OutboxRow, error: str) -> None:
+        conn.execute(
+            update(outbox)
+            .where(outbox.c.id == row.id, outbox.c.seq == row.seq)
+            .values(
+                state=OutboxState.FAILED.value,
+                attempts=outbox.c.attempts + 1,
+                last_error=error[:ERROR_CHARS],
+            )
+        )
+
+    def sent_message(
+        self, conn: Connection, platform: str, chat_id: str, key: str
+    ) -> SentRef | None:
+        row = conn.execute(
+            select(messages).where(
+                messages.c.platform == platform,
+                messages.c.chat_id == chat_id,
+                messages.c.view_key == key,
+            )
+        ).first()
+        if row is None:
+            return None
+        return SentRef(
+            row.platform,
+            row.chat_id,
+            row.view_key,
+            row.message_id,
+            row.fingerprint,
+            row.round_tag,
+            row.has_buttons,
+        )
+
+    def sent_key(
+        self, conn: Connection, platform: str, chat_id: str, message_id: str
+    ) -> str | None:
+        row = conn.execute(
+            select(messages.c.view_key).where(
+                messages.c.platform == platform,
+                messages.c.chat_id == chat_id,
+                messages.c.message_id == message_id,
+            )
+        ).first()
+        return None if row is None else str(row.view_key)
+
+    def put_sent(self, conn: Connection, ref: SentRef, now: datetime) -> None:
+        conn.execute(
+            self.sql.upsert_message,
+            {
+                "platform": ref.platform,
+                "chat_id": ref.chat_id,
+                "view_key": ref.key,
+                "message_id": ref.message_id,
+                "fingerprint": ref.fingerprint,
+                "round_tag": ref.round_tag,
+                "has_buttons": ref.has_buttons,
+                "updated_at": now,
+            },
+        )
+
+    def forget_sent(self, conn: Connection, platform: str, chat_id: str, key: str) -> None:
+        conn.execute(
+            delete(messages).where(
+                messages.c.platform == platform,
+                messages.c.chat_id == chat_id,
+                messages.c.view_key == key,
+            )
+        )
+
+    def stats(self, conn: Connection, platform: str | None) -> OutboxStats:
+        where = [] if platform is None else [outbox.c.platform == platform]
+        live = conn.execute(
+            select(func.count(), func.min(outbox.c.created_at)).where(
+                outbox.c.state.in_(_LIVE), *where
+            )
+        ).one()
+        failed = conn.execute(
+            select(func.count()).where(outbox.c.state == OutboxState.FAILED.value, *where)
+        ).scalar_one()
+        oldest = live[1]
+        if oldest is not None:
+            oldest = from_utc_naive(oldest)
+        return OutboxStats(int(live[0]), oldest, int(failed))
+
+    def get_pref(self, conn: Connection, platform: str, user_id: str, name: str) -> str | None:
+        row = conn.execute(
+            select(prefs.c.value).where(
+                prefs.c.platform == platform, prefs.c.user_id == user_id, prefs.c.name == name
+            )
+        ).first()
+        return None if row is None else str(row.value)
+
+    def set_pref(
+        self,
+        conn: Connection,
+        platform: str,
+        user_id: str,
+        name: str,
+        value: str | None,
+        now: datetime,
+    ) -> None:
+        if value is None:
+            conn.execute(
+                delete(prefs).where(
+                    prefs.c.platform == platform, prefs.c.user_id == user_id, prefs.c.name == name
+                )
+            )
+            return
+        conn.execute(
+            self.sql.upsert_pref,
+            {
+                "platform": platform,
+                "user_id": user_id,
+                "name": name,
+                "value": value,
+                "updated_at": now,
+            },
+        )
+
+
+def _row(r: Any) -> OutboxRow:
+    return OutboxRow(
+        id=r.id,
+        platform=r.platform,
+        chat_id=r.chat_id,
+        key=r.view_key,
+        kind=r.kind,
+        payload=r.payload,
+        fresh=bool(r.fresh),
+        seq=r.seq,
+        state=OutboxState(r.state),
+        attempts=r.attempts,
+        next_attempt_at=r.next_attempt_at,
+        created_at=r.created_at,
+        last_error=r.last_error,
+    )
