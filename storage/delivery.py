@@ -14,10 +14,10 @@ state written meanwhile is sent next.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 
 class OutboxState(StrEnum):
@@ -68,6 +68,7 @@ class SentRef:
     fingerprint: str | None = None
     round_tag: str | None = None
     has_buttons: bool = False
+    at: datetime | None = field(default=None, compare=False)  # when it was last stored
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +78,7 @@ class OutboxStats:
     failed: int
 
 
+@runtime_checkable
 class DeliveryStore(Protocol):
     """What the delivery engine needs from storage. All methods are async."""
 

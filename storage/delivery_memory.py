@@ -7,7 +7,7 @@ import itertools
 import threading
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import UTC, datetime
 
 from storage.common import json_copy
 from storage.delivery import OutboxEntry, OutboxRow, OutboxState, OutboxStats, SentRef
@@ -106,7 +106,9 @@ class MemoryDelivery:
     async def finish(self, row: OutboxRow, sent: SentRef | None) -> bool:
         with self._dlock:
             if sent is not None:
-                self._sent[(sent.platform, sent.chat_id, sent.key)] = sent
+                self._sent[(sent.platform, sent.chat_id, sent.key)] = replace(
+                    sent, at=datetime.now(UTC)
+                )
             cur = self._current(row)
             if cur is None:
                 return True
@@ -150,7 +152,7 @@ class MemoryDelivery:
 
     async def put_sent(self, ref: SentRef) -> None:
         with self._dlock:
-            self._sent[(ref.platform, ref.chat_id, ref.key)] = ref
+            self._sent[(ref.platform, ref.chat_id, ref.key)] = replace(ref, at=datetime.now(UTC))
 
     async def forget_sent(self, platform: str, chat_id: str, key: str) -> None:
         with self._dlock:

@@ -239,6 +239,7 @@ class SqlDelivery:
             row.fingerprint,
             row.round_tag,
             row.has_buttons,
+            from_utc_naive(row.updated_at),
         )
 
     def sent_key(

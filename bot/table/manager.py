@@ -19,6 +19,7 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from bot.delivery.entries import Durable
 from bot.rules.options import OptionError
 from bot.views import render
 from bot.views.i18n import t
@@ -89,6 +90,9 @@ class TableManager:
         self._rooms: dict[str, RoomRecord] = {}
         self._by_chat: dict[tuple[str, str], str] = {}  # (platform, chat) -> open room
         self._timers: dict[str, tuple[float, TimerHandle]] = {}
+        # Platforms whose views are written to the outbox with the state
+        # change that produced them (docs/delivery.md); set by their adapters.
+        self.durable = Durable()
 
     # ------------------------------------------------------------ lifecycle
 
@@ -250,16 +254,16 @@ class TableManager:
                         views=shown,
                         room_id=room_id,
                     )
+                views = self._views(state, fx)
+                if verb in PANEL_VERBS and state["phase"] != "closed":
+                    # The owner's settings panel must show the new values too.
+                    views.append(render.settings_view(state, action.actor))
                 try:
-                    saved = await self._save(rec, state, fx)
+                    saved, views = await self._save(rec, state, fx, views)
                 except StaleVersion:
                     self._forget(room_id)
                     fresh = True
                     continue
-                views = self._views(saved.state, fx)
-                if verb in PANEL_VERBS and saved.state["phase"] != "closed":
-                    # The owner's settings panel must show the new values too.
-                    views.append(render.settings_view(saved.state, action.actor))
                 reply = t(saved.state["language"], fx.toast[0], **fx.toast[1]) if fx.toast else None
                 return Outcome(ok=True, reply=reply, views=tuple(views), room_id=room_id)
             return Outcome(ok=False, reply=t(self.default_language, "err.busy"), room_id=room_id)
@@ -300,9 +304,15 @@ class TableManager:
             return lobby.close(state, actor)
         raise Refused("err.unknown")
 
-    async def _save(self, rec: RoomRecord, state: dict[str, Any], fx: Effects) -> RoomRecord:
+    async def _save(
+        self, rec: RoomRecord, state: dict[str, Any], fx: Effects, views: list[View]
+    ) -> tuple[RoomRecord, list[View]]:
+        """Store ``state`` with the views it produced (those of durable
+        platforms go to the outbox in the same transaction); the saved
+        record and the views, marked where they were written."""
         closed = state["phase"] == "closed"
         status = RoomStatus.CLOSED if closed else RoomStatus.OPEN
+        views, entries = self.durable.split(views, f"{rec.room_id}.{rec.version + 1}")
         version = await self.repo.save_room(
             rec.room_id,
             state,
@@ -310,6 +320,7 @@ class TableManager:
             status=status,
             round_record=fx.round_record,
             settlement=fx.settlement_record,
+            outbox=entries,
         )
         saved = RoomRecord(rec.room_id, rec.platform, rec.chat_id, state, version, status)
         if closed:
@@ -317,7 +328,7 @@ class TableManager:
         else:
             self._remember(saved)
         self._arm(rec.room_id, state)
-        return saved
+        return saved, views
 
     def _views(self, state: dict[str, Any], fx: Effects) -> list[View]:
         now = self.clock.now()
@@ -423,11 +434,10 @@ class TableManager:
                 else:
                     fx = R.showdown_step(state, ctx)
                 try:
-                    saved = await self._save(rec, state, fx)
+                    _, views = await self._save(rec, state, fx, self._views(state, fx))
                 except StaleVersion:
                     self._forget(room_id)
                     continue
-                views = self._views(saved.state, fx)
                 break
         if views and self._sink is not None:
             try:

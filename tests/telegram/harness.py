@@ -13,6 +13,7 @@ from telegram import Update
 from telegram.ext import AIORateLimiter, Application
 
 from bot.config import Settings
+from bot.delivery import Limits
 from bot.platforms.telegram import adapter_of, build_application
 from bot.platforms.telegram.app import close_adapter, open_adapter
 from bot.table.actions import ActionIdError, Verb, decode
@@ -63,7 +64,11 @@ class Harness:
         # 60 s for a group's minute budget) but its RetryAfter retries on.
         limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=max_retries)
         self.app: Application = build_application(
-            settings, manager, rate_limiter=limiter, coalesce_seconds=coalesce_seconds
+            settings,
+            manager,
+            rate_limiter=limiter,
+            coalesce_seconds=coalesce_seconds,
+            limits=Limits.off(),
         )
         self._message_ids = itertools.count(1)
 

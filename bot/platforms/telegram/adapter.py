@@ -76,7 +76,7 @@ class TelegramAdapter:
 
     # ---- views produced without an action (timers) ------------------------------------
     async def sink(self, views: Sequence[View]) -> None:
-        self.outbox.submit(views)
+        await self.outbox.submit(views)
 
     def _seen(self, user: User) -> Actor:
         self.outbox.reach.names[str(user.id)] = user.full_name
@@ -105,7 +105,12 @@ class TelegramAdapter:
             outcome = await self.manager.handle(action)
             if outcome.room_id:
                 self.outbox.rooms[outcome.room_id] = str(chat.id)
-            self.outbox.submit(outcome.views)
+            # A panel asked for by command is posted anew at the bottom of
+            # the private chat (presses on it then edit that one).
+            await self.outbox.submit(
+                dataclasses.replace(v, fresh=True) if v.key.startswith("settings:") else v
+                for v in outcome.views
+            )
             if not outcome.ok:
                 await self._reply(message, outcome.reply or t(user.language_code, "tg.refused"))
                 return
@@ -127,7 +132,7 @@ class TelegramAdapter:
         if message is None or user is None:
             return
         self._seen(user)
-        self.outbox.user_opened(str(user.id))
+        await self.outbox.user_opened(str(user.id))
         await self._reply(message, t(user.language_code, "tg.group_only"))
 
     # ---- private chat -----------------------------------------------------------------
@@ -138,7 +143,7 @@ class TelegramAdapter:
         if message is None or user is None:
             return
         actor = self._seen(user)
-        held = self.outbox.user_opened(actor.user_id)
+        held = await self.outbox.user_opened(actor.user_id)
         payload = parse_payload(context.args[0] if context.args else None)
         if payload is None:
             if not held:
@@ -157,7 +162,7 @@ class TelegramAdapter:
             if not outcome.ok:
                 await self._reply(message, outcome.reply or t(user.language_code, "tg.refused"))
                 return
-            self.outbox.submit(outcome.views)
+            await self.outbox.submit(outcome.views)
             await self._reply(message, outcome.reply or t(user.language_code, "tg.joined_private"))
         elif not held:
             outcome = await self.manager.handle(
@@ -167,7 +172,7 @@ class TelegramAdapter:
                 await self._reply(message, outcome.reply or t(user.language_code, "tg.refused"))
                 return
             # Asked for explicitly: post it at the bottom of the chat.
-            self.outbox.submit(
+            await self.outbox.submit(
                 dataclasses.replace(v, fresh=True) if v.audience is Audience.PLAYER else v
                 for v in outcome.views
             )
@@ -177,7 +182,7 @@ class TelegramAdapter:
         if message is None or user is None:
             return
         self._seen(user)
-        if not self.outbox.user_opened(str(user.id)):
+        if not await self.outbox.user_opened(str(user.id)):
             await self._reply(message, t(user.language_code, "tg.welcome"))
 
     # ---- buttons ----------------------------------------------------------------------
@@ -200,7 +205,7 @@ class TelegramAdapter:
         message = query.message if isinstance(query.message, Message) else None
         private = message is None or message.chat.type == ChatType.PRIVATE
         if private:
-            self.outbox.user_opened(actor.user_id)
+            await self.outbox.user_opened(actor.user_id)
         # The chat the press came from; "" for the private chat, where the
         # manager lets only who is at the table act (a join is vouched for here).
         chat_id = "" if message is None or private else str(message.chat.id)
@@ -218,7 +223,7 @@ class TelegramAdapter:
             await self._answer(query, outcome.reply or t(language, "tg.refused"), alert=True)
         views = outcome.views
         if message is not None and private:
-            pressed = self.outbox.key_of(message)
+            pressed = await self.outbox.key_of(message)
             if (
                 outcome.ok
                 and verb in _SETTINGS_VERBS
@@ -235,7 +240,7 @@ class TelegramAdapter:
                 if view.key == pressed or (
                     pressed is None and self._is_pressed_message(view, actor.user_id, verb)
                 ):
-                    self.outbox.adopt(view.key, message)
+                    await self.outbox.adopt(view.key, message)
         if verb is Verb.SHOW_HAND and not private:
             # "My hand" pressed in the group: post it at the bottom of the
             # private chat rather than editing a message scrolled far up.
@@ -245,7 +250,7 @@ class TelegramAdapter:
             )
         # A refusal may still carry a view (the hand showing why an
         # arrangement was refused); nothing in the game changed.
-        self.outbox.submit(views)
+        await self.outbox.submit(views)
 
     async def _vouch(self, bot: Bot, actor: Actor, room_id: str) -> str | None:
         """The room's group when ``actor`` belongs to it (a join from the
