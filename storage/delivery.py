@@ -96,6 +96,10 @@ class DeliveryStore(Protocol):
 
     async def release_lane(self, platform: str, chat_id: str, owner: str) -> None: ...
 
+    async def release_all_lanes(self, platform: str) -> None:
+        """Drop every lease of ``platform`` (a single process starting: any
+        lease left is a crashed run's)."""
+
     async def lane_rows(self, platform: str, chat_id: str, now: datetime) -> list[OutboxRow]:
         """The chat's due rows (pending or sending), oldest first."""
 

@@ -81,6 +81,11 @@ class MemoryDelivery:
             if held is not None and held[0] == owner:
                 del self._lanes[(platform, chat_id)]
 
+    async def release_all_lanes(self, platform: str) -> None:
+        with self._dlock:
+            for key in [k for k in self._lanes if k[0] == platform]:
+                del self._lanes[key]
+
     async def lane_rows(self, platform: str, chat_id: str, now: datetime) -> list[OutboxRow]:
         with self._dlock:
             rows = [

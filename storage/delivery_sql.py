@@ -158,6 +158,9 @@ class SqlDelivery:
             )
         )
 
+    def release_all_lanes(self, conn: Connection, platform: str) -> None:
+        conn.execute(delete(delivery_lanes).where(delivery_lanes.c.platform == platform))
+
     def lane_rows(
         self, conn: Connection, platform: str, chat_id: str, now: datetime
     ) -> list[OutboxRow]:

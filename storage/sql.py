@@ -385,6 +385,15 @@ class SqlRepository:
     async def release_lane(self, platform: str, chat_id: str, owner: str) -> None:
         await self._call(self._write, self._delivery.release_lane, platform, chat_id, owner)
 
+    async def release_all_lanes(self, platform: str) -> None:
+        await self._call(self._write, self._delivery.release_all_lanes, platform)
+
+    @property
+    def shared(self) -> bool:
+        """Whether other processes may use this database (PostgreSQL) or it
+        is one process's (SQLite: docs/deploy.md)."""
+        return self._dialect != "sqlite"
+
     async def lane_rows(self, platform: str, chat_id: str, now: datetime) -> list[OutboxRow]:
         return await self._call(self._read, self._delivery.lane_rows, platform, chat_id, now)
 

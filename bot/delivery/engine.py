@@ -49,8 +49,9 @@ class DeliveryEngine:
         limits: Limits | None = None,
         owner: str | None = None,
         poll_seconds: float = 1.0,
-        lease_seconds: float = 30.0,
+        lease_seconds: float = 15.0,
         coalesce_seconds: float = 0.0,
+        exclusive: bool = False,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self.store = store
@@ -61,6 +62,9 @@ class DeliveryEngine:
         self.poll_seconds = poll_seconds
         self.lease_seconds = lease_seconds
         self.coalesce_seconds = coalesce_seconds
+        # The only process on this database: leases left by a crashed run are
+        # dropped at start instead of waited out.
+        self.exclusive = exclusive
         self._now = now
         self._lanes: dict[str, asyncio.Task[None]] = {}
         self._wakes: dict[str, asyncio.Event] = {}
@@ -115,6 +119,9 @@ class DeliveryEngine:
     async def _poll(self) -> None:
         """Find rows this process was not told about: another process's,
         a crashed run's, rows whose retry time came."""
+        if self.exclusive:
+            with contextlib.suppress(Exception):
+                await self.store.release_all_lanes(self.platform)
         while True:
             try:
                 for chat_id in await self.store.due_lanes(self.platform, self._now()):

@@ -13,6 +13,7 @@ import asyncio
 import itertools
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,6 +65,14 @@ class FakeBotAPI:
     opened: set[int] = field(default_factory=set)
     # method name -> retry_after seconds for the next call of that method (once)
     fail_429_once: dict[str, int] = field(default_factory=dict)
+    # method name -> [how many calls in a row to refuse with 429, retry_after]
+    fail_429_times: dict[str, list[int]] = field(default_factory=dict)
+    # Called with (method, params) before a call is handled / with (method,
+    # params, result) after it was handled and before the answer goes out:
+    # tests kill the bot process there (a send that "may have succeeded").
+    # (before_call returns True to drop the call unhandled: the caller is gone)
+    before_call: Callable[[str, dict[str, Any]], bool] | None = None
+    after_call: Callable[[str, dict[str, Any], Any], None] | None = None
     port: int = 0
     webhook: dict[str, Any] | None = None  # the last setWebhook call's parameters
     # group chat id -> supergroup id it was upgraded to (calls to the old id fail)
@@ -119,7 +128,13 @@ class FakeBotAPI:
         for name, value in form.items():
             text = str(value)
             params[name] = json.loads(text) if name in _JSON_FIELDS else text
+        if self.before_call is not None and self.before_call(method, params):
+            return _error(500, "Internal Server Error: the caller was killed")
         retry = self.fail_429_once.pop(method, None)
+        times = self.fail_429_times.get(method)
+        if times is not None and times[0] > 0:
+            times[0] -= 1
+            retry = times[1]
         if retry is not None:
             self.calls.append(Call(method, params, 429))
             return _error(429, f"Too Many Requests: retry after {retry}", retry_after=retry)
@@ -139,6 +154,8 @@ class FakeBotAPI:
             return _error(404, "Not Found: method not found")
         status, result = await handler(params)
         self.calls.append(Call(method, params, status))
+        if self.after_call is not None:
+            self.after_call(method, params, result)
         if status != 200:
             return _error(status, result)
         return web.json_response({"ok": True, "result": result})

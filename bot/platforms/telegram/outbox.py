@@ -115,6 +115,7 @@ class Outbox:
             limits=limits,
             poll_seconds=poll_seconds,
             coalesce_seconds=coalesce_seconds,
+            exclusive=not getattr(store, "shared", False),
         )
 
     @property
