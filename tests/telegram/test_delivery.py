@@ -1,0 +1,86 @@
+"""Telegram delivery over the durable outbox, through the real client and
+the fake Bot API: 429 storms, a deleted table, repeated information posts,
+message ids that survive a new adapter (a restart) on the same database."""
+
+from __future__ import annotations
+
+import logging
+
+from bot.table.actions import Verb
+from storage.sql import SqlRepository
+from tests.telegram.fakebotapi import FakeBotAPI
+from tests.telegram.harness import GROUP_ID, Harness, buttons_of
+from tests.telegram.play import arrange_by_suggestion, reveal, settlements
+from tests.telegram.test_e2e_game import USERS, table
+
+ANN, BO = USERS[:2]
+
+
+def live(h: Harness) -> list:  # type: ignore[type-arg]
+    return [m for m in h.group_messages() if any("callback_data" in b for b in m.buttons)]
+
+
+async def test_ten_429s_in_a_row_on_every_method_lose_nothing(api: FakeBotAPI, caplog) -> None:
+    api.opened |= {ANN.id, BO.id}
+    async with table(api) as (h, manager, clock):
+        await h.command(ANN, "/newgame")
+        await h.command(BO, "/join")
+        for method in ("sendMessage", "editMessageText"):
+            api.fail_429_times[method] = [10, 1]  # retry_after: 1 s, ten times in a row
+        with caplog.at_level(logging.WARNING):
+            await h.command(ANN, "/startgame")
+            for user in (ANN, BO):
+                await arrange_by_suggestion(h, user)
+            result = await reveal(h, clock)
+        assert "Ann" in result.text and "Bo" in result.text
+        refused = [c for c in api.calls if c.status == 429]
+        assert len(refused) == 20  # every one of them was retried until it went through
+        assert len(settlements(h)) == 1 and len(live(h)) == 2  # table + settlement
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+        assert not [r for r in caplog.records if r.exc_info]
+
+
+async def test_a_deleted_table_message_is_posted_again(api: FakeBotAPI) -> None:
+    api.opened |= {ANN.id, BO.id}
+    async with table(api) as (h, manager, clock):
+        await h.command(ANN, "/newgame")
+        first = h.group_messages()[0]
+        del api.messages[(first.chat_id, first.message_id)]  # an admin deleted it
+        await h.command(BO, "/join")
+        [again] = h.group_messages()
+        assert again.message_id != first.message_id and "Bo" in again.text
+        assert buttons_of(again, Verb.START)
+
+
+async def test_repeated_rules_are_one_message(api: FakeBotAPI) -> None:
+    async with table(api) as (h, manager, clock):
+        await h.command(ANN, "/newgame")
+        before = len(h.group_messages())
+        for _ in range(30):
+            await h.command(BO, "/rules")
+        assert len(h.group_messages()) == before + 1
+        assert len([c for c in api.calls_of("sendMessage") if c.status == 200]) == before + 1
+
+
+async def test_a_new_adapter_on_the_same_database_edits_the_same_messages(
+    api: FakeBotAPI, tmp_path
+) -> None:
+    """What a restart keeps: the table's and hands' message ids."""
+    api.opened |= {ANN.id, BO.id}
+    url = f"sqlite:///{tmp_path / 'bot.db'}"
+    async with table(api, repo=SqlRepository(url)) as (h, manager, clock):
+        await h.command(ANN, "/newgame")
+        await h.command(BO, "/join")
+        await h.command(ANN, "/startgame")
+        hand = h.hand_message(ANN)
+        await manager.repo.close()
+    async with table(api, repo=SqlRepository(url), clock=clock) as (h, manager, clock):
+        await arrange_by_suggestion(h, ANN)  # presses on the message sent before
+        await arrange_by_suggestion(h, BO)
+        await reveal(h, clock)
+        assert len(live(h)) == 2  # one table, one settlement
+        # the same hand message, edited by the new adapter
+        assert [m.message_id for m in h.private_messages(ANN)] == [hand.message_id]
+        assert api.messages[(ANN.id, hand.message_id)].edits >= 3
+        assert await manager.repo.open_room_for_chat("telegram", str(GROUP_ID)) is not None
+        await manager.repo.close()
