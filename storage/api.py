@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from storage.delivery import OutboxEntry
+    from storage.delivery import OutboxEntry, TimerChange
 
 
 class StorageError(RuntimeError):
@@ -163,13 +163,15 @@ class Repository(Protocol):
         round_record: RoundRecord | None = None,
         settlement: SettlementRecord | None = None,
         outbox: Sequence[OutboxEntry] = (),
+        timer: TimerChange | None = None,
     ) -> int:
         """Write the new state as version expected_version + 1 and return it,
         with the round record and settlement in the same transaction.
         Raises StaleVersion when the stored version is not expected_version.
         A settlement already stored for (room_id, round_no) is not written
         again (and does not raise). ``outbox``: the views this change
-        produced, written in the same transaction (storage/delivery.py)."""
+        produced, written in the same transaction (storage/delivery.py);
+        ``timer``: the room's next timer, when it moved."""
 
     async def get_round(self, room_id: str, round_no: int) -> RoundRecord | None: ...
 

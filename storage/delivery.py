@@ -72,6 +72,14 @@ class SentRef:
 
 
 @dataclass(frozen=True, slots=True)
+class TimerChange:
+    """A room's next timer moved (``due_at`` in the manager's clock, None:
+    nothing is due); written with the room state by ``save_room``."""
+
+    due_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
 class OutboxStats:
     depth: int  # rows not delivered (pending + sending)
     oldest: datetime | None  # when the oldest of them was first written
@@ -126,6 +134,13 @@ class DeliveryStore(Protocol):
     async def forget_sent(self, platform: str, chat_id: str, key: str) -> None: ...
 
     async def outbox_stats(self, platform: str | None = None) -> OutboxStats: ...
+
+    async def claim_due_timers(
+        self, now: float, owner: str, until: datetime, wall_now: datetime, limit: int = 50
+    ) -> list[str]:
+        """Lease the rooms whose timer is due by ``now`` (the manager's clock)
+        and not leased by another owner (``FOR UPDATE SKIP LOCKED`` on
+        PostgreSQL); their ids. A save that moves a room's timer clears its lease."""
 
     async def get_pref(self, platform: str, user_id: str, name: str) -> str | None: ...
 

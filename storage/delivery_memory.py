@@ -10,7 +10,14 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from storage.common import json_copy
-from storage.delivery import OutboxEntry, OutboxRow, OutboxState, OutboxStats, SentRef
+from storage.delivery import (
+    OutboxEntry,
+    OutboxRow,
+    OutboxState,
+    OutboxStats,
+    SentRef,
+    TimerChange,
+)
 from storage.delivery_sql import ERROR_CHARS
 
 _LIVE = (OutboxState.PENDING, OutboxState.SENDING)
@@ -24,6 +31,24 @@ class MemoryDelivery:
         self._lanes: dict[tuple[str, str], tuple[str, datetime]] = {}
         self._sent: dict[tuple[str, str, str], SentRef] = {}
         self._prefs: dict[tuple[str, str, str], str] = {}
+        # room -> [due_at, owner, lease_until]
+        self._timers: dict[str, tuple[float | None, str | None, datetime | None]] = {}
+
+    def _set_timer(self, room_id: str, change: TimerChange) -> None:
+        self._timers[room_id] = (change.due_at, None, None)
+
+    async def claim_due_timers(
+        self, now: float, owner: str, until: datetime, wall_now: datetime, limit: int = 50
+    ) -> list[str]:
+        with self._dlock:
+            due = sorted(
+                (t[0], room)
+                for room, t in self._timers.items()
+                if t[0] is not None and t[0] <= now and (t[2] is None or t[2] < wall_now)
+            )[:limit]
+            for due_at, room in due:
+                self._timers[room] = (due_at, owner, until)
+            return [room for _, room in due]
 
     def _upsert(self, entries: Sequence[OutboxEntry], now: datetime) -> None:
         for e in entries:

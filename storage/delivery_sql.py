@@ -16,8 +16,15 @@ from sqlalchemy import Connection, and_, bindparam, delete, func, or_, select, u
 from sqlalchemy.dialects import postgresql, sqlite
 
 from storage.common import from_utc_naive
-from storage.delivery import OutboxEntry, OutboxRow, OutboxState, OutboxStats, SentRef
-from storage.models import delivery_lanes, messages, outbox, prefs
+from storage.delivery import (
+    OutboxEntry,
+    OutboxRow,
+    OutboxState,
+    OutboxStats,
+    SentRef,
+    TimerChange,
+)
+from storage.models import delivery_lanes, messages, outbox, prefs, room_timers
 
 _LIVE = (OutboxState.PENDING.value, OutboxState.SENDING.value)
 ERROR_CHARS = 500
@@ -29,6 +36,8 @@ class DeliveryStatements:
     claim_lane: Any
     upsert_message: Any
     upsert_pref: Any
+    upsert_timer: Any
+    claim_timers: Any
 
 
 def build_delivery(dialect: str) -> DeliveryStatements:
@@ -77,7 +86,35 @@ def build_delivery(dialect: str) -> DeliveryStatements:
         index_elements=["platform", "user_id", "name"],
         set_={"value": pref.excluded.value, "updated_at": pref.excluded.updated_at},
     )
-    return DeliveryStatements(upsert_outbox, claim_lane, upsert_message, upsert_pref)
+    timer = insert(room_timers)
+    upsert_timer = timer.on_conflict_do_update(
+        index_elements=["room_id"],
+        set_={"due_at": timer.excluded.due_at, "owner": None, "lease_until": None},
+    )
+    wall = bindparam("b_wall", type_=room_timers.c.lease_until.type)
+    due = (
+        select(room_timers.c.room_id)
+        .where(
+            room_timers.c.due_at <= bindparam("b_now"),
+            or_(room_timers.c.lease_until.is_(None), room_timers.c.lease_until < wall),
+        )
+        .order_by(room_timers.c.due_at)
+        .limit(bindparam("b_limit"))
+        # Several processes poll at once: each takes rooms no other holds.
+        .with_for_update(skip_locked=True)
+    )
+    claim_timers = (
+        update(room_timers)
+        .where(room_timers.c.room_id.in_(due.scalar_subquery()))
+        .values(
+            owner=bindparam("b_owner"),
+            lease_until=bindparam("b_until", type_=room_timers.c.lease_until.type),
+        )
+        .returning(room_timers.c.room_id)
+    )
+    return DeliveryStatements(
+        upsert_outbox, claim_lane, upsert_message, upsert_pref, upsert_timer, claim_timers
+    )
 
 
 def outbox_params(entries: Sequence[OutboxEntry], now: datetime) -> list[dict[str, Any]]:
@@ -113,6 +150,30 @@ class SqlDelivery:
             # RETURNING and keeps each row's own conflict resolution.
             for params in outbox_params(entries, now):
                 conn.execute(self.sql.upsert_outbox, params)
+
+    def set_timer(self, conn: Connection, room_id: str, change: TimerChange) -> None:
+        conn.execute(self.sql.upsert_timer, {"room_id": room_id, "due_at": change.due_at})
+
+    def claim_due_timers(
+        self,
+        conn: Connection,
+        now: float,
+        owner: str,
+        until: datetime,
+        wall_now: datetime,
+        limit: int,
+    ) -> list[str]:
+        rows = conn.execute(
+            self.sql.claim_timers,
+            {
+                "b_now": now,
+                "b_wall": wall_now,
+                "b_limit": limit,
+                "b_owner": owner,
+                "b_until": until,
+            },
+        )
+        return [str(r.room_id) for r in rows]
 
     def due_lanes(self, conn: Connection, platform: str, now: datetime, limit: int) -> list[str]:
         query = (

@@ -35,7 +35,7 @@ from storage.common import (
     rank_leaders,
     to_utc_naive,
 )
-from storage.delivery import OutboxEntry
+from storage.delivery import OutboxEntry, TimerChange
 from storage.delivery_memory import MemoryDelivery
 
 
@@ -134,6 +134,7 @@ class MemoryRepository(MemoryDelivery):
         round_record: RoundRecord | None = None,
         settlement: SettlementRecord | None = None,
         outbox: Sequence[OutboxEntry] = (),
+        timer: TimerChange | None = None,
     ) -> int:
         _check_belongs(room_id, round_record, settlement)
         stored_state = json_copy(state)
@@ -158,9 +159,11 @@ class MemoryRepository(MemoryDelivery):
                 self._rounds.setdefault(key, _copy_round(round_record))
             if settlement is not None:
                 self._settle(settlement)
-            if outbox:
+            if outbox or timer is not None:
                 with self._dlock:
                     self._upsert(outbox, datetime.now(UTC))
+                    if timer is not None:
+                        self._set_timer(room_id, timer)
             return new_version
 
     def _settle(self, settlement: SettlementRecord) -> None:

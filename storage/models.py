@@ -202,6 +202,21 @@ class SentMessage(SQLModel, table=True):
     updated_at: datetime = Field(sa_type=UtcDateTime)
 
 
+class RoomTimer(SQLModel, table=True):
+    """When a room's next timer (deadline, reminder, showdown step) is due,
+    in the table manager's clock (seconds), and which process holds the
+    lease to fire it: any process may fire a room's timer, so a room whose
+    process died still reaches its deadline."""
+
+    __tablename__ = "room_timers"
+    __table_args__ = (Index("ix_room_timers_due", "due_at"),)
+
+    room_id: str = Field(primary_key=True, max_length=16)
+    due_at: float | None = None
+    owner: str | None = Field(default=None, max_length=64)
+    lease_until: datetime | None = Field(default=None, sa_type=UtcDateTime)
+
+
 class Pref(SQLModel, table=True):
     """A per-user preference (e.g. Discord's hand by DM)."""
 
@@ -226,3 +241,4 @@ outbox: Table = Outbox.__table__  # type: ignore[attr-defined]
 delivery_lanes: Table = DeliveryLane.__table__  # type: ignore[attr-defined]
 messages: Table = SentMessage.__table__  # type: ignore[attr-defined]
 prefs: Table = Pref.__table__  # type: ignore[attr-defined]
+room_timers: Table = RoomTimer.__table__  # type: ignore[attr-defined]

@@ -47,7 +47,7 @@ from storage.api import (
     StorageError,
 )
 from storage.common import settlement_rows, to_utc_naive
-from storage.delivery import OutboxEntry
+from storage.delivery import OutboxEntry, TimerChange
 from storage.engine import compact_json
 
 # Kept in step with storage/models.py (the same columns SQLAlchemy writes).
@@ -115,6 +115,11 @@ UPSERT_OUTBOX = (
     " fresh = EXCLUDED.fresh OR (outbox.state = 'pending' AND outbox.fresh),"
     " seq = outbox.seq + 1, state = 'pending', attempts = 0,"
     " next_attempt_at = EXCLUDED.next_attempt_at, last_error = NULL"
+)
+UPSERT_TIMER = (
+    "INSERT INTO room_timers (room_id, due_at, owner, lease_until) VALUES (%(room_id)s,"
+    " %(due_at)s, NULL, NULL) ON CONFLICT (room_id) DO UPDATE SET due_at = EXCLUDED.due_at,"
+    " owner = NULL, lease_until = NULL"
 )
 
 
@@ -251,6 +256,7 @@ class AsyncPgRooms:
         round_record: RoundRecord | None,
         settlement: SettlementRecord | None,
         outbox: Sequence[OutboxEntry] = (),
+        timer: TimerChange | None = None,
     ) -> int:
         now = to_utc_naive(datetime.now(UTC))
         params = {
@@ -267,7 +273,8 @@ class AsyncPgRooms:
         outbox_rows = [_outbox_row(e, now) for e in outbox]
         try:
             async with self._pool.connection() as conn:
-                if round_row is None and settlement is None and not outbox_rows:
+                plain = round_row is None and settlement is None and timer is None
+                if plain and not outbox_rows:
                     # One statement, one round trip, its own transaction.
                     changed = await _plain_save(conn, params)
                     _check_updated(changed, room_id, expected_version)
@@ -282,6 +289,10 @@ class AsyncPgRooms:
                         if outbox_rows:
                             async with conn.cursor() as cur:
                                 await cur.executemany(UPSERT_OUTBOX, outbox_rows)
+                        if timer is not None:
+                            await conn.execute(
+                                UPSERT_TIMER, {"room_id": room_id, "due_at": timer.due_at}
+                            )
         except psycopg.errors.UniqueViolation as exc:
             # The one constraint the UPDATE can break: reopening a closed
             # room in a chat that has opened another room since.

@@ -53,7 +53,7 @@ from storage.common import (
     player_key,
     settlement_rows,
 )
-from storage.delivery import OutboxEntry, OutboxRow, OutboxStats, SentRef
+from storage.delivery import OutboxEntry, OutboxRow, OutboxStats, SentRef, TimerChange
 from storage.delivery_sql import SqlDelivery
 from storage.engine import (
     MIGRATIONS,
@@ -220,6 +220,7 @@ class SqlRepository:
         round_record: RoundRecord | None = None,
         settlement: SettlementRecord | None = None,
         outbox: Sequence[OutboxEntry] = (),
+        timer: TimerChange | None = None,
     ) -> int:
         if round_record is not None and round_record.room_id != room_id:
             raise ValueError(
@@ -237,6 +238,7 @@ class SqlRepository:
                 round_record,
                 settlement,
                 tuple(outbox),
+                timer,
             )
         return await self._call(
             self._save_room,
@@ -247,6 +249,7 @@ class SqlRepository:
             round_record,
             settlement,
             tuple(outbox),
+            timer,
         )
 
     def _save_room(
@@ -258,6 +261,7 @@ class SqlRepository:
         round_record: RoundRecord | None,
         settlement: SettlementRecord | None,
         outbox: Sequence[OutboxEntry] = (),
+        timer: TimerChange | None = None,
     ) -> int:
         new_version = expected_version + 1
         now = datetime.now(UTC)
@@ -285,6 +289,8 @@ class SqlRepository:
                 self._insert_settlement(conn, settlement)
             if outbox:
                 self._delivery.enqueue(conn, outbox, now)
+            if timer is not None:
+                self._delivery.set_timer(conn, room_id, timer)
         return new_version
 
     def _insert_settlement(self, conn: Connection, record: SettlementRecord) -> None:
@@ -424,6 +430,13 @@ class SqlRepository:
 
     async def outbox_stats(self, platform: str | None = None) -> OutboxStats:
         return await self._call(self._read, self._delivery.stats, platform)
+
+    async def claim_due_timers(
+        self, now: float, owner: str, until: datetime, wall_now: datetime, limit: int = 50
+    ) -> list[str]:
+        return await self._call(
+            self._write, self._delivery.claim_due_timers, now, owner, until, wall_now, limit
+        )
 
     async def get_pref(self, platform: str, user_id: str, name: str) -> str | None:
         return await self._call(self._read, self._delivery.get_pref, platform, user_id, name)

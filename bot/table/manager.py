@@ -25,6 +25,7 @@ from bot.views import render
 from bot.views.i18n import t
 from bot.views.model import View
 from storage.api import Repository, RoomExists, RoomRecord, RoomStatus, StaleVersion
+from storage.delivery import TimerChange
 
 from . import info, lobby, solving
 from . import round as R
@@ -313,6 +314,9 @@ class TableManager:
         closed = state["phase"] == "closed"
         status = RoomStatus.CLOSED if closed else RoomStatus.OPEN
         views, entries = self.durable.split(views, f"{rec.room_id}.{rec.version + 1}")
+        due = None if closed else self._next_event(state)
+        # Stored where it moved, so any process can fire it (fire_due).
+        moved = TimerChange(due) if due != self._next_event(rec.state) else None
         version = await self.repo.save_room(
             rec.room_id,
             state,
@@ -321,6 +325,7 @@ class TableManager:
             round_record=fx.round_record,
             settlement=fx.settlement_record,
             outbox=entries,
+            timer=moved,
         )
         saved = RoomRecord(rec.room_id, rec.platform, rec.chat_id, state, version, status)
         if closed:
@@ -444,6 +449,14 @@ class TableManager:
                 await self._sink(views)
             except Exception:  # the adapter's failure must not stop the table
                 log.exception("sink failed for room %s", room_id)
+
+    async def fire_due(self, room_id: str) -> None:
+        """Fire a room's timer that another process may have armed (its
+        lease was taken from the database): from fresh state, so a step
+        already taken elsewhere is not taken again."""
+        async with self._lock(room_id):
+            self._forget(room_id)
+        await self._on_timer(room_id)
 
     # ------------------------------------------------------------ helpers for tests / console
 

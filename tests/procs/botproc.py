@@ -123,9 +123,15 @@ async def until(check: Callable[[], Any], what: str, timeout: float = HANG_GUARD
 class Players:
     """Scripted people: they inject updates and read the fake API's messages."""
 
-    def __init__(self, api: FakeBotAPI, group_id: int = GROUP_ID) -> None:
+    def __init__(
+        self,
+        api: FakeBotAPI,
+        group_id: int = GROUP_ID,
+        send: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
         self.api = api
         self.group_id = group_id
+        self.send = send or api.inject  # polling by default; a webhook proxy otherwise
         self._message_ids = itertools.count(1)
         self.pressed: dict[str, Verb] = {}  # callback query id -> the verb tapped
 
@@ -137,7 +143,7 @@ class Players:
         else:
             chat = {"id": self.group_id, "type": "supergroup", "title": "g"}
         command = text.split()[0]
-        self.api.inject(
+        self.send(
             {
                 "update_id": self.api.next_update_id(),
                 "message": {
@@ -157,7 +163,7 @@ class Players:
         assert buttons, f"no {verb.name} button in {message.text!r}"
         query_id = f"q{self.api.next_update_id()}"
         self.pressed[query_id] = verb
-        self.api.inject(
+        self.send(
             {
                 "update_id": self.api.next_update_id(),
                 "callback_query": {
@@ -203,3 +209,42 @@ class Players:
 
     def hand_messages(self, user: TgUser) -> list[StoredMessage]:
         return self.api.chat_messages(user.id)
+
+
+class RoundRobinProxy:
+    """What a load balancer in front of N webhook workers does: each update
+    goes to the next worker (a worker that is down gets none: the next one
+    takes it, as a proxy's health check would arrange)."""
+
+    def __init__(self, ports: list[int], path: str, secret: str) -> None:
+        self.ports = ports
+        self.path = path
+        self.secret = secret
+        self.alive: Callable[[int], bool] = lambda index: True
+        self.sent_to: list[int] = []  # the worker index of each update
+        self._next = itertools.count()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def __call__(self, update: dict[str, Any]) -> None:
+        for _ in range(len(self.ports)):
+            index = next(self._next) % len(self.ports)
+            if self.alive(index):
+                break
+        self.sent_to.append(index)
+        task = asyncio.get_running_loop().create_task(self._post(index, update))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _post(self, index: int, update: dict[str, Any]) -> None:
+        import aiohttp
+
+        url = f"http://127.0.0.1:{self.ports[index]}/{self.path}"
+        headers = {"X-Telegram-Bot-Api-Secret-Token": self.secret}
+        async with aiohttp.ClientSession() as session:
+            for _ in range(50):  # the worker may still be starting
+                try:
+                    async with session.post(url, json=update, headers=headers) as answer:
+                        assert answer.status == 200, answer.status
+                        return
+                except aiohttp.ClientConnectionError:
+                    await asyncio.sleep(0.1)

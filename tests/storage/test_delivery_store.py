@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from storage.api import StaleVersion
-from storage.delivery import OutboxEntry, OutboxState, SentRef
+from storage.delivery import OutboxEntry, OutboxState, SentRef, TimerChange
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
@@ -97,3 +97,23 @@ async def test_prefs(repo) -> None:
     assert await repo.get_pref("discord", "5", "hand_dm") == "0"
     await repo.set_pref("discord", "5", "hand_dm", None)
     assert await repo.get_pref("discord", "5", "hand_dm") is None
+
+
+async def test_due_timers_are_leased_to_one_owner(backend) -> None:
+    repo = await backend.new()
+    rec = await repo.create_room("telegram", "-100", {"phase": "lobby"})
+    await repo.save_room(rec.room_id, {"phase": "arranging"}, 1, timer=TimerChange(100.0))
+    wall = datetime.now(UTC)
+    until = wall + timedelta(seconds=10)
+    assert await repo.claim_due_timers(99.0, "p1", until, wall) == []  # not due yet
+    assert await repo.claim_due_timers(100.0, "p1", until, wall) == [rec.room_id]
+    assert await repo.claim_due_timers(100.0, "p2", until, wall) == []  # p1 holds it
+    later = wall + timedelta(seconds=11)  # p1 died: the lease runs out
+    assert await repo.claim_due_timers(100.0, "p2", later + timedelta(seconds=10), later) == [
+        rec.room_id
+    ]
+    # a save that moves the timer clears the lease; None: nothing is due
+    await repo.save_room(rec.room_id, {"phase": "showdown"}, 2, timer=TimerChange(101.0))
+    assert await repo.claim_due_timers(101.0, "p3", until, wall) == [rec.room_id]
+    await repo.save_room(rec.room_id, {"phase": "lobby"}, 3, timer=TimerChange(None))
+    assert await repo.claim_due_timers(1e12, "p3", later, later) == []

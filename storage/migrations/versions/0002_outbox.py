@@ -1,4 +1,4 @@
-"""durable delivery: outbox, delivery lanes, sent messages, user prefs
+"""durable delivery: outbox, delivery lanes, sent messages, user prefs, room timers
 
 Revision ID: 0002
 Revises: 0001
@@ -66,9 +66,19 @@ def upgrade() -> None:
         sa.Column("value", sa.String(256), nullable=False),
         sa.Column("updated_at", sa.DateTime(), nullable=False),
     )
+    op.create_table(
+        "room_timers",
+        sa.Column("room_id", sa.String(16), primary_key=True),
+        sa.Column("due_at", sa.Float(), nullable=True),
+        sa.Column("owner", sa.String(64), nullable=True),
+        sa.Column("lease_until", sa.DateTime(), nullable=True),
+    )
+    op.create_index("ix_room_timers_due", "room_timers", ["due_at"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_room_timers_due", table_name="room_timers")
+    op.drop_table("room_timers")
     op.drop_table("prefs")
     op.drop_index("ix_messages_platform_id", table_name="messages")
     op.drop_table("messages")
