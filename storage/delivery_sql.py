@@ -38,6 +38,13 @@ class DeliveryStatements:
     upsert_pref: Any
     upsert_timer: Any
     claim_timers: Any
+    lane_rows: Any
+    mark_sending: Any
+    delete_row: Any
+    unfresh: Any
+    set_state: Any
+    sent_message: Any
+    due_lanes: Any
 
 
 def build_delivery(dialect: str) -> DeliveryStatements:
@@ -112,8 +119,71 @@ def build_delivery(dialect: str) -> DeliveryStatements:
         )
         .returning(room_timers.c.room_id)
     )
+    # Built once with bind parameters (per-call construction cost more than
+    # the statements themselves on SQLite: storage/statements.py).
+    this_row = (outbox.c.id == bindparam("b_id"), outbox.c.seq == bindparam("b_seq"))
+    now = bindparam("b_now", type_=outbox.c.next_attempt_at.type)
+    lane_rows = (
+        select(outbox)
+        .where(
+            outbox.c.platform == bindparam("b_platform"),
+            outbox.c.chat_id == bindparam("b_chat_id"),
+            outbox.c.state.in_(_LIVE),
+            outbox.c.next_attempt_at <= now,
+        )
+        .order_by(outbox.c.id)
+    )
+    mark_sending = (
+        update(outbox)
+        .where(*this_row)
+        .values(state=OutboxState.SENDING.value, attempts=outbox.c.attempts + 1)
+    )
+    delete_row = delete(outbox).where(*this_row)
+    unfresh = (
+        update(outbox)
+        .where(outbox.c.id == bindparam("b_id"), outbox.c.state == OutboxState.PENDING.value)
+        .values(fresh=False)
+    )
+    set_state = (
+        update(outbox)
+        .where(*this_row)
+        .values(
+            state=bindparam("state"),
+            attempts=outbox.c.attempts + 1,
+            next_attempt_at=bindparam("next_attempt_at", type_=outbox.c.next_attempt_at.type),
+            last_error=bindparam("last_error"),
+        )
+    )
+    sent_message = select(messages).where(
+        messages.c.platform == bindparam("b_platform"),
+        messages.c.chat_id == bindparam("b_chat_id"),
+        messages.c.view_key == bindparam("b_key"),
+    )
+    due_lanes = (
+        select(outbox.c.chat_id)
+        .where(
+            outbox.c.platform == bindparam("b_platform"),
+            outbox.c.state.in_(_LIVE),
+            outbox.c.next_attempt_at <= now,
+        )
+        .group_by(outbox.c.chat_id)
+        .order_by(func.min(outbox.c.id))
+        .limit(bindparam("b_limit"))
+    )
     return DeliveryStatements(
-        upsert_outbox, claim_lane, upsert_message, upsert_pref, upsert_timer, claim_timers
+        upsert_outbox,
+        claim_lane,
+        upsert_message,
+        upsert_pref,
+        upsert_timer,
+        claim_timers,
+        lane_rows,
+        mark_sending,
+        delete_row,
+        unfresh,
+        set_state,
+        sent_message,
+        due_lanes,
     )
 
 
@@ -176,18 +246,8 @@ class SqlDelivery:
         return [str(r.room_id) for r in rows]
 
     def due_lanes(self, conn: Connection, platform: str, now: datetime, limit: int) -> list[str]:
-        query = (
-            select(outbox.c.chat_id)
-            .where(
-                outbox.c.platform == platform,
-                outbox.c.state.in_(_LIVE),
-                outbox.c.next_attempt_at <= now,
-            )
-            .group_by(outbox.c.chat_id)
-            .order_by(func.min(outbox.c.id))
-            .limit(limit)
-        )
-        return [row.chat_id for row in conn.execute(query)]
+        params = {"b_platform": platform, "b_now": now, "b_limit": limit}
+        return [row.chat_id for row in conn.execute(self.sql.due_lanes, params)]
 
     def claim_lane(
         self,
@@ -225,74 +285,47 @@ class SqlDelivery:
     def lane_rows(
         self, conn: Connection, platform: str, chat_id: str, now: datetime
     ) -> list[OutboxRow]:
-        query = (
-            select(outbox)
-            .where(
-                outbox.c.platform == platform,
-                outbox.c.chat_id == chat_id,
-                outbox.c.state.in_(_LIVE),
-                outbox.c.next_attempt_at <= now,
-            )
-            .order_by(outbox.c.id)
-        )
-        return [_row(r) for r in conn.execute(query)]
+        params = {"b_platform": platform, "b_chat_id": chat_id, "b_now": now}
+        return [_row(r) for r in conn.execute(self.sql.lane_rows, params)]
 
     def mark_sending(self, conn: Connection, row: OutboxRow) -> bool:
-        done = conn.execute(
-            update(outbox)
-            .where(outbox.c.id == row.id, outbox.c.seq == row.seq)
-            .values(state=OutboxState.SENDING.value, attempts=outbox.c.attempts + 1)
-        )
+        done = conn.execute(self.sql.mark_sending, {"b_id": row.id, "b_seq": row.seq})
         return bool(done.rowcount)
 
     def finish(self, conn: Connection, row: OutboxRow, sent: SentRef | None, now: datetime) -> bool:
         if sent is not None:
             self.put_sent(conn, sent, now)
-        gone = conn.execute(delete(outbox).where(outbox.c.id == row.id, outbox.c.seq == row.seq))
+        gone = conn.execute(self.sql.delete_row, {"b_id": row.id, "b_seq": row.seq})
         if gone.rowcount:
             return True
         # A newer state came in while this one was sent: it is an edit of
         # the message just posted, not a second post.
-        conn.execute(
-            update(outbox)
-            .where(outbox.c.id == row.id, outbox.c.state == OutboxState.PENDING.value)
-            .values(fresh=False)
-        )
+        conn.execute(self.sql.unfresh, {"b_id": row.id})
         return False
 
     def retry(self, conn: Connection, row: OutboxRow, at: datetime, error: str) -> None:
-        conn.execute(
-            update(outbox)
-            .where(outbox.c.id == row.id, outbox.c.seq == row.seq)
-            .values(
-                state=OutboxState.PENDING.value,
-                attempts=outbox.c.attempts + 1,
-                next_attempt_at=at,
-                last_error=error[:ERROR_CHARS],
-            )
-        )
+        self._set_state(conn, row, OutboxState.PENDING, at, error)
 
     def fail(self, conn: Connection, row: OutboxRow, error: str) -> None:
-        conn.execute(
-            update(outbox)
-            .where(outbox.c.id == row.id, outbox.c.seq == row.seq)
-            .values(
-                state=OutboxState.FAILED.value,
-                attempts=outbox.c.attempts + 1,
-                last_error=error[:ERROR_CHARS],
-            )
-        )
+        self._set_state(conn, row, OutboxState.FAILED, row.next_attempt_at, error)
+
+    def _set_state(
+        self, conn: Connection, row: OutboxRow, state: OutboxState, at: datetime, error: str
+    ) -> None:
+        params = {
+            "b_id": row.id,
+            "b_seq": row.seq,
+            "state": state.value,
+            "next_attempt_at": at,
+            "last_error": error[:ERROR_CHARS],
+        }
+        conn.execute(self.sql.set_state, params)
 
     def sent_message(
         self, conn: Connection, platform: str, chat_id: str, key: str
     ) -> SentRef | None:
-        row = conn.execute(
-            select(messages).where(
-                messages.c.platform == platform,
-                messages.c.chat_id == chat_id,
-                messages.c.view_key == key,
-            )
-        ).first()
+        params = {"b_platform": platform, "b_chat_id": chat_id, "b_key": key}
+        row = conn.execute(self.sql.sent_message, params).first()
         if row is None:
             return None
         return SentRef(

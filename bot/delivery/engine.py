@@ -150,7 +150,9 @@ class DeliveryEngine:
             while True:
                 wake.clear()
                 now = self._now()
-                if lease_until is None or now > lease_until - timedelta(
+                if self.exclusive:
+                    lease_until = now + timedelta(days=1)  # the only process: no lease needed
+                elif lease_until is None or now > lease_until - timedelta(
                     seconds=self.lease_seconds / 2
                 ):
                     until = now + timedelta(seconds=self.lease_seconds)
@@ -181,7 +183,7 @@ class DeliveryEngine:
             if self._lanes.get(chat_id) is asyncio.current_task():
                 del self._lanes[chat_id]
                 self._wakes.pop(chat_id, None)
-                if lease_until is not None:
+                if lease_until is not None and not self.exclusive:
                     with contextlib.suppress(Exception):
                         await self.store.release_lane(self.platform, chat_id, self.owner)
 
