@@ -67,8 +67,9 @@ class SentRef:
     message_id: str
     fingerprint: str | None = None
     round_tag: str | None = None
-    has_buttons: bool = False
+    has_buttons: bool = False  # it has buttons that act on the game
     at: datetime | None = field(default=None, compare=False)  # when it was last stored
+    buttons: list[Any] | None = field(default=None, compare=False)  # as sent (payload form)
 
 
 @dataclass(frozen=True, slots=True)

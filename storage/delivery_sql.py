@@ -85,6 +85,7 @@ def build_delivery(dialect: str) -> DeliveryStatements:
             "fingerprint": msg.excluded.fingerprint,
             "round_tag": msg.excluded.round_tag,
             "has_buttons": msg.excluded.has_buttons,
+            "buttons": msg.excluded.buttons,
             "updated_at": msg.excluded.updated_at,
         },
     )
@@ -337,6 +338,7 @@ class SqlDelivery:
             row.round_tag,
             row.has_buttons,
             from_utc_naive(row.updated_at),
+            row.buttons,
         )
 
     def sent_key(
@@ -362,6 +364,7 @@ class SqlDelivery:
                 "fingerprint": ref.fingerprint,
                 "round_tag": ref.round_tag,
                 "has_buttons": ref.has_buttons,
+                "buttons": ref.buttons,
                 "updated_at": now,
             },
         )

@@ -199,6 +199,9 @@ class SentMessage(SQLModel, table=True):
     fingerprint: str | None = Field(default=None, max_length=64)
     round_tag: str | None = Field(default=None, max_length=16)
     has_buttons: bool = False
+    # the view's buttons as sent (payload form), so a superseded message can
+    # keep the ones that still work (verify, leaderboard) and lose the rest
+    buttons: list[Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     updated_at: datetime = Field(sa_type=UtcDateTime)
 
 

@@ -175,6 +175,8 @@ class DeliveryEngine:
                         break  # the chat (or the bot) must wait: keep the order
                 if pause > 0:
                     await asyncio.sleep(pause)
+                elif self.exclusive and not wake.is_set():
+                    return  # the only process, told of nothing new: the chat is done
         except asyncio.CancelledError:
             raise
         except Exception:

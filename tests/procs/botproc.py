@@ -18,7 +18,7 @@ from typing import Any
 from bot.table.actions import Verb
 from bot.views.i18n import t
 from tests.telegram.fakebotapi import FakeBotAPI, StoredMessage
-from tests.telegram.harness import GROUP_ID, TOKEN, TgUser, buttons_of
+from tests.telegram.harness import GROUP_ID, TOKEN, TgUser, button_verb, buttons_of
 
 HANG_GUARD = 30.0  # seconds: a hang guard, never a speed limit
 ANN, BO, CY = TgUser(41, "Ann"), TgUser(42, "Bo"), TgUser(43, "Cy")
@@ -191,7 +191,14 @@ class Players:
         return [m for m in self.group() if TABLE_TITLE in m.text.split("\n")[0]]
 
     def live_tables(self) -> list[StoredMessage]:
-        return [m for m in self.tables() if any("callback_data" in b for b in m.buttons)]
+        """Table messages with buttons that act on the game (a superseded one
+        keeps only information buttons such as the rules)."""
+        informative = {Verb.VERIFY, Verb.LEADERBOARD, Verb.RULES, Verb.HELP, Verb.STATS}
+        return [
+            m
+            for m in self.tables()
+            if any(button_verb(b) not in informative | {None} for b in m.buttons)
+        ]
 
     def settlements(self, round_no: int | None = None) -> list[StoredMessage]:
         if round_no is not None:

@@ -9,15 +9,23 @@ import logging
 from bot.table.actions import Verb
 from storage.sql import SqlRepository
 from tests.telegram.fakebotapi import FakeBotAPI
-from tests.telegram.harness import GROUP_ID, Harness, buttons_of
+from tests.telegram.harness import GROUP_ID, Harness, button_verb, buttons_of
 from tests.telegram.play import arrange_by_suggestion, reveal, settlements
 from tests.telegram.test_e2e_game import USERS, table
 
 ANN, BO = USERS[:2]
 
 
+INFORMATIVE = {Verb.VERIFY, Verb.LEADERBOARD, Verb.RULES, Verb.HELP, Verb.STATS}
+
+
+def game_buttons(message) -> list:  # type: ignore[no-untyped-def,type-arg]
+    """Buttons that act on the game (a retired settlement keeps only the others)."""
+    return [b for b in message.buttons if button_verb(b) not in INFORMATIVE | {None}]
+
+
 def live(h: Harness) -> list:  # type: ignore[type-arg]
-    return [m for m in h.group_messages() if any("callback_data" in b for b in m.buttons)]
+    return [m for m in h.group_messages() if game_buttons(m)]
 
 
 async def test_ten_429s_in_a_row_on_every_method_lose_nothing(api: FakeBotAPI, caplog) -> None:
@@ -84,3 +92,23 @@ async def test_a_new_adapter_on_the_same_database_edits_the_same_messages(
         assert api.messages[(ANN.id, hand.message_id)].edits >= 3
         assert await manager.repo.open_room_for_chat("telegram", str(GROUP_ID)) is not None
         await manager.repo.close()
+
+
+async def test_last_round_s_settlement_loses_its_next_round_button(api: FakeBotAPI) -> None:
+    api.opened |= {ANN.id, BO.id}
+    async with table(api) as (h, manager, clock):
+        await h.command(ANN, "/newgame")
+        await h.command(BO, "/join")
+        await h.command(ANN, "/startgame")
+        for user in (ANN, BO):
+            await arrange_by_suggestion(h, user)
+        first = await reveal(h, clock)
+        assert buttons_of(first, Verb.START)
+        await h.press_verb(ANN, first, Verb.START)  # round 2 is dealt
+        assert not buttons_of(first, Verb.START)  # no live-looking "next round" any more
+        assert buttons_of(first, Verb.VERIFY)  # what still answers stays
+        assert len(live(h)) == 1  # the table; round 1's settlement keeps verify only
+        tables = [m for m in h.group_messages() if m.message_id < first.message_id]
+        assert all(not m.buttons for m in tables)  # the replaced tables keep nothing
+        first_hand = h.private_messages(ANN)[0]
+        assert not buttons_of(first_hand, Verb.PICK)  # last round's hand is not tappable

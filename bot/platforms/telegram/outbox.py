@@ -36,7 +36,8 @@ from bot.delivery.entries import INFO_NOTICES, is_durable, is_one_off_key, targe
 from bot.delivery.payload import view_from_payload
 from bot.platforms.telegram.reach import PrivateReach, room_of_key
 from bot.platforms.telegram.render import fingerprint, render_markup, render_text
-from bot.views.model import Audience, View, ViewKind
+from bot.table.actions import ActionIdError, Verb, decode
+from bot.views.model import Audience, Button, View, ViewKind
 from storage.delivery import DeliveryStore, OutboxRow, OutboxState, SentRef
 
 log = logging.getLogger(__name__)
@@ -229,7 +230,16 @@ class Outbox:
                 "delivery: settlement %s may have been posted already; not repeated", row.key
             )
             return None
-        ref = SentRef(PLATFORM, row.chat_id, row.key, "", shown, round_tag, markup is not None)
+        ref = SentRef(
+            PLATFORM,
+            row.chat_id,
+            row.key,
+            "",
+            shown,
+            round_tag,
+            markup is not None,
+            buttons=row.payload.get("buttons"),
+        )
         edit = known is not None and not row.fresh
         if edit and known is not None and round_tag and known.round_tag not in (None, round_tag):
             edit = False  # a new round's hand: a new message, so the player hears it
@@ -252,7 +262,9 @@ class Outbox:
         except TelegramError as error:
             raise _classify(error) from error
         if known is not None and known.has_buttons and known.message_id != str(message.message_id):
-            await self._retire(chat_id, known.message_id)
+            await self._retire(chat_id, known)
+        if view.kind is ViewKind.TABLE and round_tag and round_tag.isdigit():
+            await self._retire_settlement(chat_id, row, int(round_tag) - 1)
         return None if one_off else _replace_id(ref, str(message.message_id))
 
     async def _send(self, chat_id: int, text: str, markup: Any) -> Message:
@@ -265,15 +277,31 @@ class Outbox:
                 chat_id=moved.new_chat_id, text=text, reply_markup=markup
             )
 
-    async def _retire(self, chat_id: int, message_id: str) -> None:
+    async def _retire(self, chat_id: int, old: SentRef, *, keep_info: bool = False) -> None:
         """A new message took over: take the buttons off the old one so
-        nobody keeps pressing a message that no longer changes."""
+        nobody keeps pressing a message that no longer changes (with
+        ``keep_info``, the ones that still answer - verify, leaderboard - stay)."""
+        kept = _still_working(old.buttons) if keep_info else ()
+        view = View(ViewKind.NOTICE, Audience.GROUP, old.key, "", (), buttons=kept)
+        markup = render_markup(view, None) if kept else None
         try:
             await self._bot.edit_message_reply_markup(
-                chat_id=chat_id, message_id=int(message_id), reply_markup=None
+                chat_id=chat_id, message_id=int(old.message_id), reply_markup=markup
             )
         except TelegramError:
-            log.debug("old message %s already gone or unchanged", message_id)
+            log.debug("old message %s already gone or unchanged", old.message_id)
+
+    async def _retire_settlement(self, chat_id: int, row: OutboxRow, round_no: int) -> None:
+        """A new round's table is up: last round's settlement loses its
+        "next round" button."""
+        room_id = room_of_key(row.key)
+        if round_no < 1 or not room_id:
+            return
+        key = f"settle:{room_id}:{round_no}"
+        old = await self.store.sent_message(PLATFORM, row.chat_id, key)
+        if old is not None and old.has_buttons:
+            await self._retire(chat_id, old, keep_info=True)
+            await self.store.put_sent(dataclasses.replace(old, has_buttons=False))
 
     async def _edit(self, chat_id: int, known: SentRef, text: str, markup: Any) -> bool:
         """Edit in place; False when the message is gone and a new one is needed."""
@@ -294,15 +322,30 @@ class Outbox:
 
 
 def _replace_id(ref: SentRef, message_id: str) -> SentRef:
-    return SentRef(
-        ref.platform,
-        ref.chat_id,
-        ref.key,
-        message_id,
-        ref.fingerprint,
-        ref.round_tag,
-        ref.has_buttons,
-    )
+    return dataclasses.replace(ref, message_id=message_id)
+
+
+# Buttons that answer whatever the round: kept on a superseded message.
+_INFORMATIVE = {Verb.VERIFY, Verb.LEADERBOARD, Verb.RULES, Verb.HELP, Verb.STATS}
+
+
+def _still_working(buttons: list[Any] | None) -> tuple[tuple[Button, ...], ...]:
+    rows = view_from_payload(
+        {"kind": "notice", "audience": "group", "key": "", "buttons": buttons or []}
+    ).buttons
+    kept = []
+    for row in rows:
+        keep = tuple(b for b in row if _informative(b.action_id))
+        if keep:
+            kept.append(keep)
+    return tuple(kept)
+
+
+def _informative(action_id: str | None) -> bool:
+    try:
+        return action_id is not None and decode(action_id)[2] in _INFORMATIVE
+    except ActionIdError:
+        return False
 
 
 def _with_platform(view: View) -> View:

@@ -53,6 +53,7 @@ def upgrade() -> None:
         sa.Column("fingerprint", sa.String(64), nullable=True),
         sa.Column("round_tag", sa.String(16), nullable=True),
         sa.Column("has_buttons", sa.Boolean(), nullable=False),
+        sa.Column("buttons", sa.JSON(), nullable=True),
         sa.Column("updated_at", sa.DateTime(), nullable=False),
     )
     op.create_index(
