@@ -112,3 +112,36 @@ async def test_last_round_s_settlement_loses_its_next_round_button(api: FakeBotA
         assert all(not m.buttons for m in tables)  # the replaced tables keep nothing
         first_hand = h.private_messages(ANN)[0]
         assert not buttons_of(first_hand, Verb.PICK)  # last round's hand is not tappable
+
+
+async def test_two_quick_taps_on_the_settings_panel_keep_one_panel(api: FakeBotAPI) -> None:
+    import asyncio
+
+    from telegram import Update
+
+    api.opened |= {ANN.id, BO.id}
+    async with table(api) as (h, manager, clock):
+        await h.command(ANN, "/newgame")
+        await h.command(BO, "/join")
+        await h.command(ANN, "/settings")
+        panel = h.message_with(ANN.id, Verb.SET_OPTION)
+        options = buttons_of(panel, Verb.SET_OPTION) + buttons_of(panel, Verb.LANGUAGE)
+        taps = [options[0]["callback_data"], options[-1]["callback_data"]]
+        updates = [
+            {
+                "update_id": api.next_update_id(),
+                "callback_query": {
+                    "id": f"quick{n}",
+                    "from": ANN.json(),
+                    "chat_instance": "ci",
+                    "data": data,
+                    "message": api._message_json(panel),
+                },
+            }
+            for n, data in enumerate(taps)
+        ]
+        await asyncio.gather(*(h.app.process_update(Update.de_json(u, h.app.bot)) for u in updates))
+        await h.outbox.drain()
+        panels = [m for m in h.private_messages(ANN) if buttons_of(m, Verb.SET_OPTION)]
+        assert [m.message_id for m in panels] == [panel.message_id]  # one panel, edited
+        assert panel.edits >= 1
