@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import socket
 from datetime import UTC, datetime
-
-import aiohttp
 
 from bot.config import Settings
 from bot.delivery import DeliveryEngine, Limits
@@ -15,20 +12,8 @@ from bot.table.manager import TableManager
 from storage.delivery import OutboxEntry
 from storage.sql import SqlRepository
 from tests.delivery.test_engine import Script
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-async def fetch(port: int, path: str) -> tuple[int, str]:
-    async with (
-        aiohttp.ClientSession() as session,
-        session.get(f"http://127.0.0.1:{port}{path}") as answer,
-    ):
-        return answer.status, await answer.text()
+from tests.procs.botproc import free_port
+from tests.procs.botproc import http_get as fetch
 
 
 async def test_off_unless_a_port_is_set(tmp_path) -> None:

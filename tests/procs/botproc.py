@@ -9,6 +9,7 @@ import asyncio
 import itertools
 import os
 import signal
+import socket
 import subprocess
 import sys
 from collections.abc import Callable
@@ -109,6 +110,23 @@ class BotProcess:
 
     def log_text(self) -> str:
         return "\n".join(p.read_text(errors="replace") for p in self.logs if p.exists())
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def http_get(port: int, path: str) -> tuple[int, str]:
+    """GET http://127.0.0.1:<port><path>: the status and the body."""
+    import aiohttp
+
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"http://127.0.0.1:{port}{path}") as answer,
+    ):
+        return answer.status, await answer.text()
 
 
 async def until(check: Callable[[], Any], what: str, timeout: float = HANG_GUARD) -> Any:

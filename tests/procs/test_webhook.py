@@ -7,9 +7,6 @@ round (its deadline fires); SIGTERM stops each worker with exit code 0;
 
 from __future__ import annotations
 
-import socket
-
-import aiohttp
 import pytest
 
 from bot.table.actions import Verb
@@ -22,6 +19,8 @@ from tests.procs.botproc import (
     Players,
     RoundRobinProxy,
     bot_env,
+    free_port,
+    http_get,
     until,
 )
 from tests.procs.game import Fleet, Script
@@ -30,20 +29,6 @@ from tests.telegram.harness import GROUP_ID, buttons_of
 
 SECRET = "s3cret"
 PATH = "tg-hook"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-async def get(port: int, path: str) -> tuple[int, str]:
-    async with (
-        aiohttp.ClientSession() as session,
-        session.get(f"http://127.0.0.1:{port}{path}") as answer,
-    ):
-        return answer.status, await answer.text()
 
 
 @pytest.mark.postgres
@@ -90,9 +75,9 @@ async def test_workers_behind_one_webhook_play_and_survive_a_kill(
         bots[dealer].kill()
         await until(lambda: players.settlements(2), "round 2 settled by the deadline", 60)
         survivor = next(i for i, b in enumerate(bots) if b.alive)
-        status, body = await get(metrics_ports[survivor], "/healthz")
+        status, body = await http_get(metrics_ports[survivor], "/healthz")
         assert status == 200 and body.strip() == "ok"
-        status, body = await get(metrics_ports[survivor], "/metrics")
+        status, body = await http_get(metrics_ports[survivor], "/metrics")
         assert status == 200
         assert "thirteen_actions_total" in body and "thirteen_outbox_depth" in body
         assert 'thirteen_deliveries_total{kind="table",platform="telegram"}' in body
