@@ -105,6 +105,12 @@ class DeliveryStore(Protocol):
 
     async def release_lane(self, platform: str, chat_id: str, owner: str) -> None: ...
 
+    async def lane_owners(self, platform: str) -> list[str]:
+        """Who holds leases on ``platform``'s chats now (distinct owners)."""
+
+    async def release_lanes_of(self, platform: str, owners: Sequence[str]) -> None:
+        """Drop the leases of ``owners`` (processes known to be dead)."""
+
     async def release_all_lanes(self, platform: str) -> None:
         """Drop every lease of ``platform`` (a single process starting: any
         lease left is a crashed run's)."""

@@ -106,6 +106,15 @@ class MemoryDelivery:
             if held is not None and held[0] == owner:
                 del self._lanes[(platform, chat_id)]
 
+    async def lane_owners(self, platform: str) -> list[str]:
+        with self._dlock:
+            return sorted({owner for (p, _), (owner, _) in self._lanes.items() if p == platform})
+
+    async def release_lanes_of(self, platform: str, owners: Sequence[str]) -> None:
+        with self._dlock:
+            for key in [k for k, v in self._lanes.items() if k[0] == platform and v[0] in owners]:
+                del self._lanes[key]
+
     async def release_all_lanes(self, platform: str) -> None:
         with self._dlock:
             for key in [k for k in self._lanes if k[0] == platform]:

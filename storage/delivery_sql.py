@@ -280,6 +280,21 @@ class SqlDelivery:
             )
         )
 
+    def lane_owners(self, conn: Connection, platform: str) -> list[str]:
+        query = (
+            select(delivery_lanes.c.owner).where(delivery_lanes.c.platform == platform).distinct()
+        )
+        return [str(r.owner) for r in conn.execute(query)]
+
+    def release_lanes_of(self, conn: Connection, platform: str, owners: Sequence[str]) -> None:
+        if owners:
+            conn.execute(
+                delete(delivery_lanes).where(
+                    delivery_lanes.c.platform == platform,
+                    delivery_lanes.c.owner.in_(list(owners)),
+                )
+            )
+
     def release_all_lanes(self, conn: Connection, platform: str) -> None:
         conn.execute(delete(delivery_lanes).where(delivery_lanes.c.platform == platform))
 

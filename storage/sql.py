@@ -391,6 +391,12 @@ class SqlRepository:
     async def release_lane(self, platform: str, chat_id: str, owner: str) -> None:
         await self._call(self._write, self._delivery.release_lane, platform, chat_id, owner)
 
+    async def lane_owners(self, platform: str) -> list[str]:
+        return await self._call(self._read, self._delivery.lane_owners, platform)
+
+    async def release_lanes_of(self, platform: str, owners: Sequence[str]) -> None:
+        await self._call(self._write, self._delivery.release_lanes_of, platform, tuple(owners))
+
     async def release_all_lanes(self, platform: str) -> None:
         await self._call(self._write, self._delivery.release_all_lanes, platform)
 

@@ -31,9 +31,29 @@ BACKOFF_MAX = 30.0
 UNEXPECTED_ATTEMPTS = 8  # an error we cannot classify: retried this often, then failed
 
 
+def _host() -> str:
+    return socket.gethostname()[:32].replace(":", "-")
+
+
 def process_owner() -> str:
-    """A lease owner name unique to this process."""
-    return f"{socket.gethostname()[:32]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+    """A lease owner name unique to this process: host, pid, a random tag."""
+    return f"{_host()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def is_dead_owner(owner: str) -> bool:
+    """Whether ``owner`` names a process of this host that no longer runs
+    (its leases can be taken at once instead of waited out)."""
+    host, _, rest = owner.partition(":")
+    pid = rest.partition(":")[0]
+    if host != _host() or not pid.isdigit() or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # it exists, owned by someone else
+        return False
+    return False
 
 
 def backoff(attempts: int) -> float:
@@ -119,9 +139,16 @@ class DeliveryEngine:
     async def _poll(self) -> None:
         """Find rows this process was not told about: another process's,
         a crashed run's, rows whose retry time came."""
-        if self.exclusive:
-            with contextlib.suppress(Exception):
+        with contextlib.suppress(Exception):
+            if self.exclusive:
                 await self.store.release_all_lanes(self.platform)
+            else:
+                # A restarted process takes over the chats of the run it replaced.
+                owners = await self.store.lane_owners(self.platform)
+                dead = [o for o in owners if is_dead_owner(o)]
+                if dead:
+                    log.info("delivery: taking over the chats of %d stopped process(es)", len(dead))
+                    await self.store.release_lanes_of(self.platform, dead)
         while True:
             try:
                 for chat_id in await self.store.due_lanes(self.platform, self._now()):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from datetime import UTC, datetime
 
 from bot.delivery import DeliveryEngine, Limits, Permanent, RetryLater
@@ -128,3 +129,28 @@ async def test_another_owner_s_lane_is_left_alone_until_its_lease_ends() -> None
     one.wake(GROUP_A)
     await one.drain()
     assert script.sent == [(GROUP_A, "a", "x")]
+
+
+async def test_a_restarted_process_takes_over_the_chats_of_the_dead_one() -> None:
+    import subprocess
+    import sys
+    from datetime import timedelta
+
+    from bot.delivery.engine import _host
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()  # a process of this host that no longer runs
+    repo, script = MemoryRepository(), Script()
+    now = datetime.now(UTC)
+    later = now + timedelta(seconds=60)
+    assert await repo.claim_lane("telegram", GROUP_A, f"{_host()}:{gone.pid}:old", later, now)
+    alive = f"{_host()}:{os.getppid()}:other"  # a process that still runs
+    assert await repo.claim_lane("telegram", GROUP_B, alive, later, now)
+    await repo.enqueue([entry(GROUP_A, "a", "x"), entry(GROUP_B, "b", "y")], now)
+    engine = DeliveryEngine(repo, script, limits=Limits.off(), poll_seconds=0.02)
+    engine.start()
+    await until(lambda: script.sent, "the dead process's chat")
+    await asyncio.sleep(0.1)
+    assert script.sent == [(GROUP_A, "a", "x")]  # the live one's chat waits for its lease
+    assert await repo.lane_owners("telegram") == [alive]
+    await engine.stop(timeout=0)

@@ -117,3 +117,13 @@ async def test_due_timers_are_leased_to_one_owner(backend) -> None:
     assert await repo.claim_due_timers(101.0, "p3", until, wall) == [rec.room_id]
     await repo.save_room(rec.room_id, {"phase": "lobby"}, 3, timer=TimerChange(None))
     assert await repo.claim_due_timers(1e12, "p3", later, later) == []
+
+
+async def test_leases_of_stopped_owners_are_dropped(repo) -> None:
+    until = NOW + timedelta(seconds=10)
+    assert await repo.claim_lane("telegram", "-1", "dead", until, NOW)
+    assert await repo.claim_lane("telegram", "-2", "live", until, NOW)
+    assert sorted(await repo.lane_owners("telegram")) == ["dead", "live"]
+    await repo.release_lanes_of("telegram", ["dead"])
+    assert await repo.lane_owners("telegram") == ["live"]
+    assert await repo.claim_lane("telegram", "-1", "new", until, NOW)
