@@ -24,6 +24,7 @@ class OutboxState(StrEnum):
     PENDING = "pending"
     SENDING = "sending"  # a new post was handed to the platform; its id is not stored yet
     FAILED = "failed"  # a permanent error: kept for inspection, never retried
+    HELD = "held"  # the user has not opened the private chat: sent when they do
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +129,12 @@ class DeliveryStore(Protocol):
         its seq is unchanged (True); else a newer state stays pending."""
 
     async def retry(self, row: OutboxRow, at: datetime, error: str) -> None: ...
+
+    async def hold(self, row: OutboxRow, reason: str) -> None:
+        """Keep ``row`` until its chat can be reached (``release_held``)."""
+
+    async def release_held(self, platform: str, chat_id: str, now: datetime) -> int:
+        """The chat can be reached now: its held rows are due again; how many."""
 
     async def fail(self, row: OutboxRow, error: str) -> None: ...
 

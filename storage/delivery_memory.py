@@ -162,6 +162,22 @@ class MemoryDelivery:
     async def retry(self, row: OutboxRow, at: datetime, error: str) -> None:
         self._set(row, OutboxState.PENDING, error, at)
 
+    async def hold(self, row: OutboxRow, reason: str) -> None:
+        self._set(row, OutboxState.HELD, reason, None)
+
+    async def release_held(self, platform: str, chat_id: str, now: datetime) -> int:
+        with self._dlock:
+            held = [
+                k
+                for k, r in self._outbox.items()
+                if r.platform == platform and r.chat_id == chat_id and r.state is OutboxState.HELD
+            ]
+            for k in held:
+                self._outbox[k] = replace(
+                    self._outbox[k], state=OutboxState.PENDING, next_attempt_at=now
+                )
+            return len(held)
+
     async def fail(self, row: OutboxRow, error: str) -> None:
         self._set(row, OutboxState.FAILED, error, None)
 

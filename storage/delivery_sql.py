@@ -322,6 +322,21 @@ class SqlDelivery:
     def retry(self, conn: Connection, row: OutboxRow, at: datetime, error: str) -> None:
         self._set_state(conn, row, OutboxState.PENDING, at, error)
 
+    def hold(self, conn: Connection, row: OutboxRow, reason: str) -> None:
+        self._set_state(conn, row, OutboxState.HELD, row.next_attempt_at, reason)
+
+    def release_held(self, conn: Connection, platform: str, chat_id: str, now: datetime) -> int:
+        done = conn.execute(
+            update(outbox)
+            .where(
+                outbox.c.platform == platform,
+                outbox.c.chat_id == chat_id,
+                outbox.c.state == OutboxState.HELD.value,
+            )
+            .values(state=OutboxState.PENDING.value, next_attempt_at=now)
+        )
+        return int(done.rowcount or 0)
+
     def fail(self, conn: Connection, row: OutboxRow, error: str) -> None:
         self._set_state(conn, row, OutboxState.FAILED, row.next_attempt_at, error)
 

@@ -419,6 +419,12 @@ class SqlRepository:
     async def retry(self, row: OutboxRow, at: datetime, error: str) -> None:
         await self._call(self._write, self._delivery.retry, row, at, error)
 
+    async def hold(self, row: OutboxRow, reason: str) -> None:
+        await self._call(self._write, self._delivery.hold, row, reason)
+
+    async def release_held(self, platform: str, chat_id: str, now: datetime) -> int:
+        return await self._call(self._write, self._delivery.release_held, platform, chat_id, now)
+
     async def fail(self, row: OutboxRow, error: str) -> None:
         await self._call(self._write, self._delivery.fail, row, error)
 

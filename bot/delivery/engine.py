@@ -21,7 +21,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from bot.delivery.limits import Limits, TokenBucket
-from bot.delivery.transport import Permanent, RetryLater, Transport
+from bot.delivery.transport import Hold, Permanent, RetryLater, Transport
 from storage.delivery import DeliveryStore, OutboxRow
 
 log = logging.getLogger(__name__)
@@ -230,6 +230,10 @@ class DeliveryEngine:
             )
             await self.store.retry(row, self._now() + timedelta(seconds=delay), str(exc))
             return max(delay, 0.001)
+        except Hold as exc:
+            self.errors["held"] += 1
+            await self.store.hold(row, str(exc))
+            return 0.0
         except Permanent as exc:
             self.errors[exc.kind] += 1
             log.warning("delivery: %s for %s in chat %s; not retried", exc, row.key, chat_id)

@@ -25,6 +25,11 @@ class Permanent(Exception):  # noqa: N818
         self.kind = kind
 
 
+class Hold(Exception):  # noqa: N818
+    """The chat cannot be reached until its user does something (opens the
+    private chat): kept, and sent when the platform releases it."""
+
+
 class Transport(Protocol):
     platform: str
 

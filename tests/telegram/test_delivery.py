@@ -145,3 +145,22 @@ async def test_two_quick_taps_on_the_settings_panel_keep_one_panel(api: FakeBotA
         panels = [m for m in h.private_messages(ANN) if buttons_of(m, Verb.SET_OPTION)]
         assert [m.message_id for m in panels] == [panel.message_id]  # one panel, edited
         assert panel.edits >= 1
+
+
+async def test_a_hand_held_for_a_user_is_sent_by_a_restarted_adapter(
+    api: FakeBotAPI, tmp_path
+) -> None:
+    """Held views live in the database: /start reaching another process (or
+    the bot after a restart) still delivers them."""
+    api.opened |= {ANN.id}  # Bo has never opened the bot
+    url = f"sqlite:///{tmp_path / 'bot.db'}"
+    async with table(api, repo=SqlRepository(url)) as (h, manager, clock):
+        await h.command(ANN, "/newgame")
+        await h.command(BO, "/join")
+        await h.command(ANN, "/startgame")
+        assert h.private_messages(BO) == []  # held: Telegram refused the first message
+        await manager.repo.close()
+    async with table(api, repo=SqlRepository(url), clock=clock) as (h, manager, clock):
+        await h.start_private(BO)
+        assert buttons_of(h.hand_message(BO), Verb.PICK)
+        await manager.repo.close()

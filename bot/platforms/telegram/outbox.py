@@ -34,6 +34,7 @@ from telegram.warnings import PTBDeprecationWarning
 from bot.delivery import DeliveryEngine, Limits, Permanent, RetryLater, view_entries
 from bot.delivery.entries import INFO_NOTICES, is_durable, is_one_off_key, target_chat
 from bot.delivery.payload import view_from_payload
+from bot.delivery.transport import Hold
 from bot.platforms.telegram.reach import PrivateReach, room_of_key
 from bot.platforms.telegram.render import fingerprint, render_markup, render_text
 from bot.table.actions import ActionIdError, Verb, decode
@@ -180,13 +181,16 @@ class Outbox:
 
     # ---- private reach --------------------------------------------------------------
     async def user_opened(self, user_id: str) -> int:
-        """The user wrote to us in private: deliver what was held for them and
-        update the group notices. Returns how many views were held."""
-        views, rooms = self.reach.opened(user_id)
-        await self.submit(views)
+        """The user wrote to us in private: deliver what was held for them
+        (held in the database: also what another process or an earlier run
+        held) and update the group notices. Returns how many views were held."""
+        _, rooms = self.reach.opened(user_id)
+        held = await self.store.release_held(PLATFORM, user_id, datetime.now(UTC))
+        if held:
+            self.engine.wake(user_id)
         for room_id in rooms:
             await self._notify_room(room_id)
-        return len(views)
+        return held
 
     async def _notify_room(self, room_id: str) -> None:
         chat_id = self.rooms.get(room_id)
@@ -214,7 +218,7 @@ class Outbox:
         private = view.audience is Audience.PLAYER
         if private and self.reach.is_unreachable(row.chat_id):
             await self._hold(view)
-            return None
+            raise Hold("the user has not opened the private chat")
         chat_id = self._chat(row)
         text = render_text(view)
         markup = render_markup(view, self.bot_username)
@@ -257,7 +261,7 @@ class Outbox:
         except (Forbidden, BadRequest) as error:
             if private and _unreachable(error):
                 await self._hold(view)
-                return None
+                raise Hold(f"the user has not opened the private chat: {error.message}") from error
             raise _classify(error) from error
         except TelegramError as error:
             raise _classify(error) from error
