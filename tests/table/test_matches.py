@@ -126,9 +126,7 @@ async def test_rounds_option_values(repo, clock):
     await ok(mgr, actors[0], Verb.SET_OPTION, "rounds=5")
     st = await state_of(mgr, rid)
     assert st["match"]["rounds"] == 5
-    table_lines = " ".join(
-        (await ok(mgr, actors[0], Verb.SET_OPTION, "rounds=6")).views[0].lines
-    )
+    table_lines = " ".join((await ok(mgr, actors[0], Verb.SET_OPTION, "rounds=6")).views[0].lines)
     assert "3/6" in table_lines
     # off: open-ended again, no final
     await ok(mgr, actors[0], Verb.SET_OPTION, "rounds=off")
