@@ -22,6 +22,7 @@ GROUP_COMMANDS: dict[str, Verb] = {
     "language": Verb.LANGUAGE,
     "cancel": Verb.CANCEL,
     "verify": Verb.VERIFY,
+    "replay": Verb.REPLAY,
     "help": Verb.HELP,
 }
 
