@@ -153,7 +153,7 @@ def skill_of(records: Sequence[SettlementRecord], key: str) -> dict[str, Any]:
 
 
 def arrangers(
-    records: Sequence[SettlementRecord], minimum: int = ARRANGERS_MIN_ROUNDS, limit: int = 10
+    records: Sequence[SettlementRecord], minimum: int | None = None, limit: int = 10
 ) -> list[dict[str, Any]]:
     """The chat's people with at least ``minimum`` reviewed rounds, fewest
     expected points given up per round first."""
@@ -161,6 +161,7 @@ def arrangers(
     for rec in records:
         keys.update((rec.detail.get("review") or {}).keys())
     rows = [skill_of(records, k) for k in sorted(keys)]
-    rows = [r for r in rows if r["rounds"] >= minimum]
+    least = ARRANGERS_MIN_ROUNDS if minimum is None else minimum
+    rows = [r for r in rows if r["rounds"] >= least]
     rows.sort(key=lambda r: (r["given_up"], -r["rounds"], r["key"]))
     return rows[:limit]
