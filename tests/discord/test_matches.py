@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from bot.cli.judge import judge
-from bot.table.actions import Action, Actor, Verb
+from bot.table.actions import Verb
 from storage.memory import MemoryRepository
 
 from .game import open_game
@@ -30,11 +30,10 @@ async def test_match_final_review_and_replay() -> None:
         )
         assert res.acknowledged
         assert (await game.state())["options"]["rounds"] == 6
-        owner = Actor("discord", str(alice.id), "alice")
-        out = await game.manager.handle(
-            Action(owner, Verb.SET_OPTION, chat_id=str(channel.id), arg="rounds=1")
-        )
-        assert out.ok
+        res = await bob.slash(channel, "thirteen rounds", count=1)  # only the owner
+        assert res.ephemeral and (await game.state())["options"]["rounds"] == 6
+        res = await alice.slash(channel, "thirteen rounds", count=1)
+        assert res.acknowledged and (await game.state())["options"]["rounds"] == 1
         table_msg = game.table.table_message()
         await alice.click(table_msg, custom_id=button_id(table_msg, Verb.START))
         assert "1/1" in embed_text(game.table.table_message())

@@ -121,6 +121,7 @@ async def test_commands_are_localized(game: Game) -> None:
         "cancel",
         "verify",
         "replay",
+        "rounds",
         "help",
     }
     assert subs["join"]["name_localizations"]["zh-CN"] == "加入"

@@ -27,8 +27,15 @@ async def test_a_two_round_match_to_its_final(api: FakeBotAPI) -> None:
         assert not alerted(await h.press_verb(ann, lobby, Verb.SETTINGS))
         panel = h.message_with(ann.id, Verb.SET_OPTION)
         assert "Rounds" in " ".join(b["text"] for b in panel.buttons)
-        answer = await h.press(ann, panel, encode(rid, 0, Verb.SET_OPTION, "rounds=2"))
+        answer = await h.press(ann, panel, encode(rid, 0, Verb.SET_OPTION, "rounds=3"))
         assert not alerted(answer)
+        # any length by typing; a bad one is answered and changes nothing
+        await h.command(ann, "/rounds 100")
+        assert "1 to 99" in h.group_messages()[-1].text
+        await h.command(bo, "/rounds 2")  # only the owner
+        assert (await manager.room_state(rid))["options"]["rounds"] == 3
+        await h.command(ann, "/rounds 2")
+        assert (await manager.room_state(rid))["options"]["rounds"] == 2
         await h.command(ann, "/startgame")
         assert any("Round 1/2" in m.text for m in h.group_messages())
         # the review is refused before the showdown (a forged early press)

@@ -113,6 +113,14 @@ class ThirteenGroup(
     ) -> None:
         await _run(interaction, Verb.VERIFY, str(round) if round is not None else None)
 
+    @app_commands.command(name=cmd("dc.cmd.rounds.name"), description=cmd("dc.cmd.rounds.desc"))
+    @app_commands.describe(count=cmd("dc.cmd.rounds.count"))
+    @app_commands.rename(count=cmd("dc.cmd.rounds.count.name"))
+    async def rounds(
+        self, interaction: discord.Interaction[Any], count: app_commands.Range[int, 0, 99]
+    ) -> None:
+        await _run(interaction, Verb.SET_OPTION, f"rounds={count or 'off'}")
+
     @app_commands.command(name=cmd("dc.cmd.replay.name"), description=cmd("dc.cmd.replay.desc"))
     @app_commands.describe(round=cmd("dc.cmd.replay.round"))
     @app_commands.rename(round=cmd("dc.cmd.replay.round.name"))

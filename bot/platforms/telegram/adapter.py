@@ -101,6 +101,8 @@ class TelegramAdapter:
                 await self._reply(message, t(user.language_code, "tg.anonymous"))
                 return
             arg = context.args[0][:32] if verb in _ARG_VERBS and context.args else None
+            if verb is Verb.SET_OPTION:  # /rounds N
+                arg = "rounds=" + (context.args[0][:8] if context.args else "")
             action = Action(self._seen(user), verb, chat_id=str(chat.id), arg=arg)
             outcome = await self.manager.handle(action)
             if outcome.room_id:

@@ -23,6 +23,7 @@ GROUP_COMMANDS: dict[str, Verb] = {
     "cancel": Verb.CANCEL,
     "verify": Verb.VERIFY,
     "replay": Verb.REPLAY,
+    "rounds": Verb.SET_OPTION,  # /rounds N: the match length (局数), the only typed option
     "help": Verb.HELP,
 }
 
