@@ -339,6 +339,18 @@ class TableManager:
         out.extend(fx.views)
         return out
 
+    @staticmethod
+    async def _review(state: dict[str, Any]) -> dict[str, Any]:
+        """Each person's review, stored with the settlement: solver work, so
+        in a worker thread. A failure costs the review, never the round's pay."""
+        try:
+            return await asyncio.to_thread(RV.review_round, state)
+        except Exception:
+            log.exception(
+                "the review of room %s round %s failed", state.get("room_id"), state["round_no"]
+            )
+            return {}
+
     def _offer_review(self, state: dict[str, Any], views: list[View]) -> list[View]:
         """After the showdown: a review button on the group's settlement and
         on each person's private hand message."""
@@ -445,9 +457,7 @@ class TableManager:
                     fx = R.remind(state, ctx)
                 else:
                     if R.finishing(state):
-                        # The review of each person, stored with the settlement:
-                        # solver work, so in a worker thread.
-                        state["round"]["review"] = await asyncio.to_thread(RV.review_round, state)
+                        state["round"]["review"] = await self._review(state)
                     fx = R.showdown_step(state, ctx)
                 try:
                     saved = await self._save(rec, state, fx)

@@ -139,3 +139,22 @@ async def test_a_worse_arrangement_gives_up_points(repo, clock):
         rv = review_seat(rnd, a.key, rules, opponents_of(st, a.key))
         assert rv["given_up"] >= -0.01
         assert rv["best_ev"] >= rv["mine_ev"] - 0.01
+
+
+async def test_a_failing_review_never_stops_the_round(repo, clock, monkeypatch):
+    from bot.table import review
+
+    def broken(state):
+        raise RuntimeError("solver down")
+
+    monkeypatch.setattr(review, "review_round", broken)
+    mgr, _ = make_manager(repo, clock)
+    rid, actors = await open_table(mgr, 2)
+    await ok(mgr, actors[0], Verb.START)
+    for a in actors:
+        await press_arrangement(mgr, rid, a)
+    await clock.advance(30)
+    st = await state_of(mgr, rid)
+    assert st["phase"] == "lobby" and await repo.has_settlement(rid, 1)
+    out = await act(mgr, actors[0], Verb.REVIEW, room_id=rid, round_no=1)
+    assert not out.ok and not out.views
