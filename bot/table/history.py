@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.views import render_match
+from bot.views.i18n import t
 from storage.api import RoomRecord, SettlementRecord
 
 from . import final, match
@@ -56,7 +57,8 @@ async def review(mgr: TableManager, rec: RoomRecord, action: Action) -> Outcome:
     if data is None:
         raise Refused("err.no_review")
     view = render_match.review_view(state, no, key, action.actor.user_id, data)
-    return Outcome(ok=True, views=(view,), room_id=rec.room_id)
+    reply = t(state["language"], "toast.review_sent") if action.chat_id else None
+    return Outcome(ok=True, reply=reply, views=(view,), room_id=rec.room_id)
 
 
 # ---------------------------------------------------------------- replays
