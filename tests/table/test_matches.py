@@ -141,3 +141,27 @@ async def test_table_shows_round_k_of_n(repo, clock):
     out = await ok(mgr, actors[0], Verb.START)
     table = next(v for v in out.views if v.key == f"table:{rid}")
     assert "第 1/10 局" in table.lines
+
+
+async def test_leaving_mid_match_escapes_and_still_counts(repo, clock):
+    mgr, sink = make_manager(repo, clock)
+    rid, actors = await open_table(mgr, 3, options=["rounds=2", "escape=on"])
+    await play_round(mgr, clock, rid, actors)
+    await ok(mgr, actors[0], Verb.START)
+    await ok(mgr, actors[2], Verb.LEAVE)  # after the deal: an escape
+    st = await state_of(mgr, rid)
+    assert actors[2].key in st["round"]["escaped"]
+    await clock.advance(500)  # deadline, showdown, paid: the match's last round
+    st = await state_of(mgr, rid)
+    assert match.is_over(st) and actors[2].key not in [p["key"] for p in st["players"]]
+    [final] = finals(sink.views)
+    records = await repo.room_settlements(rid, 1, 2)
+    from bot.table.final import summary
+
+    s = summary(st, st["match"], records)
+    gone = next(p for p in s["players"] if p["key"] == actors[2].key)
+    assert gone["rounds"] == 2
+    assert gone["total"] == sum(
+        e.points for r in records for e in r.entries if e.player_key == actors[2].key
+    )
+    assert any(actors[2].name in line for line in final.lines)
