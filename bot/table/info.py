@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from bot.views import render, render_match
+from bot.views.i18n import t
 from storage.api import Period, RoomRecord
 
 from . import history
@@ -30,6 +31,7 @@ async def roomless(
     platform = action.actor.platform
     if verb is Verb.HELP:
         view = render.help_view(lang, state, action.chat_id)
+        view = dataclasses.replace(view, lines=(*view.lines, t(lang, "help.matches")))
     elif verb is Verb.RULES:
         view = render.rules_view(lang, state, action.chat_id)
     elif verb is Verb.REPLAY:
