@@ -182,3 +182,22 @@ class Repository(Protocol):
     ) -> list[LeaderRow]: ...
 
     async def player_stats(self, platform: str, user_id: str) -> PlayerStats | None: ...
+
+    # Read queries for matches, replays and skill stats (storage/history.py).
+
+    async def room_settlements(
+        self, room_id: str, first_round: int, last_round: int
+    ) -> list[SettlementRecord]:
+        """A room's settlements of rounds first..last, by round, with entries."""
+
+    async def chat_settlement(
+        self, platform: str, chat_id: str, n: int
+    ) -> tuple[SettlementRecord | None, int]:
+        """The n-th (from 1) settled round of a chat, oldest first, and how
+        many the chat has."""
+
+    async def settlement_details(
+        self, platform: str, *, chat_id: str | None = None, player_key: str | None = None
+    ) -> list[SettlementRecord]:
+        """The settlements (detail only, no entries) of a chat, or of every
+        round a person played (``player_key``), oldest first."""

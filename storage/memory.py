@@ -259,6 +259,57 @@ class MemoryRepository(MemoryDelivery):
             best_round=max(0, max(r.points for r in rows)),
         )
 
+    # matches, replays and skill stats
+
+    def _out_settlement(self, record: SettlementRecord, entries: bool = True) -> SettlementRecord:
+        return replace(
+            record,
+            detail=json_copy(record.detail),
+            entries=tuple(record.entries) if entries else (),
+            settled_at=from_utc_naive(to_utc_naive(record.settled_at)),
+        )
+
+    async def room_settlements(
+        self, room_id: str, first_round: int, last_round: int
+    ) -> list[SettlementRecord]:
+        with self._lock:
+            found = [
+                s
+                for (rid, no), s in self._settlements.items()
+                if rid == room_id and first_round <= no <= last_round
+            ]
+            return [self._out_settlement(s) for s in sorted(found, key=lambda s: s.round_no)]
+
+    def _chat_rounds(self, platform: str, chat_id: str) -> list[SettlementRecord]:
+        found = [
+            s for s in self._settlements.values() if s.platform == platform and s.chat_id == chat_id
+        ]
+        return sorted(found, key=lambda s: (to_utc_naive(s.settled_at), s.room_id, s.round_no))
+
+    async def chat_settlement(
+        self, platform: str, chat_id: str, n: int
+    ) -> tuple[SettlementRecord | None, int]:
+        with self._lock:
+            found = self._chat_rounds(platform, chat_id)
+            if not 1 <= n <= len(found):
+                return None, len(found)
+            return self._out_settlement(found[n - 1]), len(found)
+
+    async def settlement_details(
+        self, platform: str, *, chat_id: str | None = None, player_key: str | None = None
+    ) -> list[SettlementRecord]:
+        with self._lock:
+            if player_key is not None:
+                found = [
+                    s
+                    for s in self._settlements.values()
+                    if any(e.player_key == player_key for e in s.entries)
+                ]
+                found.sort(key=lambda s: (to_utc_naive(s.settled_at), s.room_id, s.round_no))
+            else:
+                found = self._chat_rounds(platform, chat_id or "")
+            return [self._out_settlement(s, entries=False) for s in found]
+
 
 def _copy_round(record: RoundRecord) -> RoundRecord:
     return replace(

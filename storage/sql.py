@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from storage import boards
+from storage import boards, history
 from storage.api import (
     LeaderRow,
     Period,
@@ -359,6 +359,25 @@ class SqlRepository:
 
     async def player_stats(self, platform: str, user_id: str) -> PlayerStats | None:
         return await self._call(self._read_with, boards.player_stats, player_key(platform, user_id))
+
+    async def room_settlements(
+        self, room_id: str, first_round: int, last_round: int
+    ) -> list[SettlementRecord]:
+        return await self._call(
+            self._read_with, history.room_settlements, room_id, first_round, last_round
+        )
+
+    async def chat_settlement(
+        self, platform: str, chat_id: str, n: int
+    ) -> tuple[SettlementRecord | None, int]:
+        return await self._call(self._read_with, history.chat_settlement, platform, chat_id, n)
+
+    async def settlement_details(
+        self, platform: str, *, chat_id: str | None = None, player_key: str | None = None
+    ) -> list[SettlementRecord]:
+        return await self._call(
+            self._read_with, history.settlement_details, platform, chat_id, player_key
+        )
 
     def _read_with(self, query: Callable[..., T], *args: Any) -> T:
         with self._conns.read() as conn:

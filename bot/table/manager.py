@@ -23,11 +23,12 @@ from bot.delivery.entries import Durable
 from bot.rules.options import OptionError
 from bot.views import render
 from bot.views.i18n import t
-from bot.views.model import View
+from bot.views.model import View, ViewKind
 from storage.api import Repository, RoomExists, RoomRecord, RoomStatus, StaleVersion
 from storage.delivery import TimerChange
 
-from . import info, lobby, solving
+from . import history, info, lobby, match, solving
+from . import review as RV
 from . import round as R
 from .actions import Action, Outcome, Verb
 from .clock import Clock, RealClock, TimerHandle
@@ -51,7 +52,7 @@ ARRANGE_VERBS = {
     Verb.CONFIRM: "confirm",
 }
 # Verbs that answer without a room (or without changing one).
-ROOMLESS = {Verb.HELP, Verb.LEADERBOARD, Verb.STATS, Verb.RULES}
+ROOMLESS = {Verb.HELP, Verb.LEADERBOARD, Verb.STATS, Verb.RULES, Verb.REPLAY}
 READ_ONLY = {Verb.SETTINGS, Verb.SHOW_HAND, Verb.VERIFY}
 MAX_ARG_CHARS = 64
 PANEL_VERBS = {Verb.SET_OPTION, Verb.ADD_AI, Verb.REMOVE_AI, Verb.REMOVE_PLAYER, Verb.LANGUAGE}
@@ -230,6 +231,8 @@ class TableManager:
                 lang = rec.state.get("language", self.default_language)
                 try:
                     self._check(rec, action)
+                    if verb is Verb.REVIEW:
+                        return await history.review(self, rec, action)
                     if verb in ROOMLESS or verb in READ_ONLY:
                         return await info.in_room(self, rec, action, verb)
                     state = _copy(rec.state)
@@ -256,6 +259,9 @@ class TableManager:
                         room_id=room_id,
                     )
                 views = self._views(state, fx)
+                if verb is Verb.CANCEL and (m := match.current(rec.state)) and not m["over"]:
+                    # Closed mid-match: the 大结算 of the rounds played.
+                    views += await history.final_views(self, state, m)
                 if verb in PANEL_VERBS and state["phase"] != "closed":
                     # The owner's settings panel must show the new values too.
                     views.append(render.settings_view(state, action.actor))
@@ -273,7 +279,7 @@ class TableManager:
         state = rec.state
         if rec.status is RoomStatus.CLOSED or state["phase"] == "closed":
             raise Refused("err.room_closed")
-        informative = action.verb in ROOMLESS or action.verb is Verb.VERIFY
+        informative = action.verb in ROOMLESS or action.verb in (Verb.VERIFY, Verb.REVIEW)
         # Information buttons of an old post (rules, verify) still answer.
         if action.round_no is not None and action.round_no != state["round_no"] and not informative:
             raise Refused("err.stale")
@@ -348,6 +354,35 @@ class TableManager:
             out.append(render.notice_view(state, key, params))
         out.extend(fx.views)
         return out
+
+    @staticmethod
+    async def _review(state: dict[str, Any]) -> dict[str, Any]:
+        """Each person's review, stored with the settlement: solver work, so
+        in a worker thread. A failure costs the review, never the round's pay."""
+        try:
+            return await asyncio.to_thread(RV.review_round, state)
+        except Exception:
+            log.exception(
+                "the review of room %s round %s failed", state.get("room_id"), state["round_no"]
+            )
+            return {}
+
+    def _offer_review(self, state: dict[str, Any], views: list[View]) -> list[View]:
+        """After the showdown: a review button on the group's settlement and
+        on each person's private hand message."""
+        from bot.views.render_match import review_button
+
+        rnd = state["round"]
+        more = (review_button(state, rnd["no"]),)
+        out = [
+            dataclasses.replace(v, buttons=(*v.buttons, more))
+            if v.kind is ViewKind.SETTLEMENT
+            else v
+            for v in views
+        ]
+        hands = [render.hand_view(state, k) for k in rnd.get("review") or {} if k in rnd["hands"]]
+        # Private edits first: the group's settlement stays the last thing said.
+        return [dataclasses.replace(h, buttons=(*h.buttons, more)) for h in hands] + out
 
     # ------------------------------------------------------------ timers
 
@@ -437,9 +472,17 @@ class TableManager:
                 elif due == "remind":
                     fx = R.remind(state, ctx)
                 else:
+                    if R.finishing(state):
+                        state["round"]["review"] = await self._review(state)
                     fx = R.showdown_step(state, ctx)
+                views = self._views(state, fx)
+                if fx.settlement:
+                    views = self._offer_review(state, views)
+                if fx.final and (m := match.current(state)):
+                    # The last round's settlement is stored with these views.
+                    views += await history.final_views(self, state, m, fx.settlement_record)
                 try:
-                    _, views = await self._save(rec, state, fx, self._views(state, fx))
+                    _, views = await self._save(rec, state, fx, views)
                 except StaleVersion:
                     self._forget(room_id)
                     continue

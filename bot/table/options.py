@@ -28,7 +28,7 @@ RULE_OPTIONS = (
     "base",
     "extra_three",
 )
-TABLE_OPTIONS = ("preset", "arrange_seconds", "deal_style", "language")
+TABLE_OPTIONS = ("preset", "arrange_seconds", "deal_style", "language", "rounds")
 ALIASES = {
     "draw_scoop": "draw_counts_as_scoop",
     "scoop": "scoop_double",
@@ -39,6 +39,7 @@ ALIASES = {
     "deal": "deal_style",
     "lang": "language",
     "extra3": "extra_three",
+    "match": "rounds",
 }
 BOOL_OPTIONS = ("scoop_double", "draw_counts_as_scoop", "banker", "escape_penalty", "extra_three")
 
@@ -147,6 +148,12 @@ def apply_option(state: dict[str, Any], arg: str | None, current_players: int) -
             )
         opts["arrange_seconds"] = int(value)
         return name, value
+    elif name == "rounds":
+        from .match import parse_rounds, sync_option
+
+        opts["rounds"] = parse_rounds(value)
+        sync_option(state)
+        return name, str(opts["rounds"] or "off")
     elif name == "deal_style":
         if value.lower() not in ("one", "three", "1", "3"):
             raise OptionError("deal_style must be one or three", "deal_style")
@@ -204,5 +211,6 @@ def summary(state: dict[str, Any]) -> dict[str, Any]:
     merged["preset"] = state["preset"]
     merged["arrange_seconds"] = opts["arrange_seconds"]
     merged["deal_style"] = opts["deal_style"]
+    merged["rounds"] = int(opts.get("rounds") or 0)
     merged["language"] = state["language"]
     return merged

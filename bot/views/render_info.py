@@ -11,6 +11,7 @@ from bot.rules.types import SpecialHand
 from bot.table.actions import Actor, Verb
 from bot.table.options import rules_for, summary
 
+from . import render_match
 from .i18n import t
 from .model import Audience, Button, ButtonStyle, View, ViewKind
 from .render_common import button, lang_of, rows, signed
@@ -220,6 +221,7 @@ def settings_view(state: dict[str, Any], actor: Actor) -> View:
     base_next = {1: 2, 2: 5, 5: 10}.get(int(s["base"]), 1)
     deal_next = "three" if s["deal_style"] == "one" else "one"
     wheel_next = "low" if s["wheel"] == "second" else "second"
+    time_next = {60: 120, 120: 180}.get(int(s["arrange_seconds"]), 60)
     buttons = [
         opt("set.preset", f"preset={other}", value=t(lang, f"preset.{other}")),
         opt("set.jokers", f"jokers={jokers}", value=jokers),
@@ -235,15 +237,15 @@ def settings_view(state: dict[str, Any], actor: Actor) -> View:
         toggle("escape_penalty", "escape"),
         toggle("extra_three", "extra3"),
         opt("set.deal", f"deal={deal_next}", value=t(lang, f"opt.deal_{deal_next}")),
-        opt("set.time", "time=60", value=60),
-        opt("set.time", "time=120", value=120),
-        opt("set.time", "time=180", value=180),
+        # One cycling button for the time keeps the panel within 25 buttons.
+        opt("set.time", f"time={time_next}", value=time_next),
         opt(
             "set.suit",
             f"suit={nxt_suit or 'none'}",
             value=cards_suit(nxt_suit) if nxt_suit else t(lang, "opt.off"),
         ),
         opt("set.base", f"base={base_next}", value=base_next),
+        render_match.rounds_button(state),
         button("简体", rid, no, Verb.LANGUAGE, "zh-Hans"),
         button("繁體", rid, no, Verb.LANGUAGE, "zh-Hant"),
         button("English", rid, no, Verb.LANGUAGE, "en"),

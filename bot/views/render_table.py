@@ -10,6 +10,7 @@ from bot.table.actions import Verb
 from bot.table.hand import arrangement_tokens
 from bot.table.options import summary
 
+from . import render_match
 from .i18n import t
 from .model import Audience, Button, ButtonStyle, View, ViewKind
 from .render_common import (
@@ -93,12 +94,14 @@ def _lobby(state: dict[str, Any]) -> tuple[list[str], list[Button]]:
     rnd = state.get("round")
     if rnd and rnd.get("settled"):
         lines.append(t(lang, "table.last_round", round=rnd["no"]))
+    lines += render_match.match_lines(state)
     lines.append(t(lang, "table.lobby_hint"))
     buttons = [
         button(t(lang, "btn.join"), rid, no, Verb.JOIN, style=ButtonStyle.SUCCESS),
         button(t(lang, "btn.leave"), rid, no, Verb.LEAVE),
         button(
-            t(lang, "btn.start") if no == 0 else t(lang, "btn.next_round"),
+            render_match.start_label(state)
+            or (t(lang, "btn.start") if no == 0 else t(lang, "btn.next_round")),
             rid,
             no,
             Verb.START,
@@ -119,6 +122,7 @@ def _round_head(state: dict[str, Any]) -> list[str]:
     rnd = state["round"]
     seats = rnd["seats"]
     lines = [
+        *render_match.match_lines(state),
         t(lang, "table.round", round=rnd["no"]),
         t(
             lang,
@@ -197,7 +201,10 @@ def showdown_lines(state: dict[str, Any], upto: int) -> list[str]:
 
 def _showdown(state: dict[str, Any]) -> tuple[list[str], list[Button]]:
     lang = lang_of(state)
-    lines = [t(lang, "table.showdown", round=state["round"]["no"])]
+    lines = [
+        *render_match.match_lines(state),
+        t(lang, "table.showdown", round=state["round"]["no"]),
+    ]
     lines += showdown_lines(state, state["round"]["step"])
     return lines, []
 

@@ -79,6 +79,8 @@ class FakeBotAPI:
     migrated: dict[int, int] = field(default_factory=dict)
     # group chat id -> its members' user ids; in a group not listed everyone is a member
     members: dict[int, set[int]] = field(default_factory=dict)
+    # sendDocument: (chat id, file name, bytes)
+    documents: list[tuple[int, str, bytes]] = field(default_factory=list)
     _updates: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
     _message_ids: itertools.count = field(default_factory=lambda: itertools.count(100))
     _update_ids: itertools.count = field(default_factory=lambda: itertools.count(1))
@@ -126,6 +128,9 @@ class FakeBotAPI:
         form = await request.post()
         params: dict[str, Any] = {}
         for name, value in form.items():
+            if isinstance(value, web.FileField):  # an uploaded file (sendDocument)
+                params[name] = (value.filename, value.file.read())
+                continue
             text = str(value)
             params[name] = json.loads(text) if name in _JSON_FIELDS else text
         if self.before_call is not None and self.before_call(method, params):
@@ -246,6 +251,23 @@ class FakeBotAPI:
         )
         self.messages[(chat_id, msg.message_id)] = msg
         return 200, self._message_json(msg)
+
+    async def _m_sendDocument(self, params: dict[str, Any]) -> tuple[int, Any]:
+        chat_id = int(params["chat_id"])
+        refused = self._refused(chat_id)
+        if refused:
+            return 403, refused
+        filename, data = params["document"]
+        self.documents.append((chat_id, filename, data))
+        msg = StoredMessage(chat_id, next(self._message_ids), "", None)
+        self.messages[(chat_id, msg.message_id)] = msg
+        out = self._message_json(msg)
+        out["document"] = {
+            "file_id": f"doc{msg.message_id}",
+            "file_unique_id": f"u{msg.message_id}",
+            "file_name": filename,
+        }
+        return 200, out
 
     def _find(self, params: dict[str, Any]) -> StoredMessage | None:
         return self.messages.get((int(params["chat_id"]), int(params["message_id"])))

@@ -15,6 +15,7 @@ Private views (ephemerals, DMs) are delivered by ``private.PrivateViews``.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from typing import Any
 
@@ -179,7 +180,21 @@ class DiscordAdapter:
                 turn, outcome.reply or t(language_of(turn.interaction), "dc.error.refused")
             )
             return
+        if outcome.extra.get("file_text"):
+            await self._attach(turn, outcome.extra)
         await self._finish(turn, outcome.reply)
+
+    async def _attach(self, turn: Turn, extra: dict[str, str]) -> None:
+        """A replay's judge line, as a file to feed `thirteen judge`."""
+        file = discord.File(
+            io.BytesIO(extra["file_text"].encode()), filename=extra.get("file_name", "round.jsonl")
+        )
+        interaction = turn.interaction
+        if interaction.response.is_done():
+            await interaction.followup.send(file=file)
+            turn.followed_up = True
+        else:
+            await interaction.response.send_message(file=file)
 
     async def _finish(self, turn: Turn, reply: str | None) -> None:
         """Make sure the interaction is acknowledged exactly once, with the toast if any."""

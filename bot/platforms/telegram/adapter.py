@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 
 # Verbs whose first command word is passed on as the action's arg.
-_ARG_VERBS = {Verb.NEW, Verb.LANGUAGE, Verb.LEADERBOARD, Verb.VERIFY}
+_ARG_VERBS = {Verb.NEW, Verb.LANGUAGE, Verb.LEADERBOARD, Verb.VERIFY, Verb.REPLAY}
 # Presses made on a hand message / on a settings panel (to re-adopt the
 # message after a restart, when the adapter has forgotten its ids).
 _HAND_VERBS = {
@@ -101,6 +101,8 @@ class TelegramAdapter:
                 await self._reply(message, t(user.language_code, "tg.anonymous"))
                 return
             arg = context.args[0][:32] if verb in _ARG_VERBS and context.args else None
+            if verb is Verb.SET_OPTION:  # /rounds N
+                arg = "rounds=" + (context.args[0][:8] if context.args else "")
             action = Action(self._seen(user), verb, chat_id=str(chat.id), arg=arg)
             outcome = await self.manager.handle(action)
             if outcome.room_id:
@@ -114,6 +116,13 @@ class TelegramAdapter:
             if not outcome.ok:
                 await self._reply(message, outcome.reply or t(user.language_code, "tg.refused"))
                 return
+            if outcome.extra.get("file_text"):
+                # A replay's judge line, as a file to feed `thirteen judge`.
+                await call_once_more(
+                    message.reply_document,
+                    document=outcome.extra["file_text"].encode(),
+                    filename=outcome.extra.get("file_name", "round.jsonl"),
+                )
             if verb in _PRIVATE_ANSWERS and not await can_write_to(context.bot, str(user.id)):
                 # The answer waits for the private chat: say where, with the link.
                 link = f"https://t.me/{context.bot.username}"
