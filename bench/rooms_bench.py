@@ -131,6 +131,9 @@ async def run_one(label: str, repo: Any, args: argparse.Namespace) -> dict[str, 
         showdown_step_seconds=args.step,
     )
     await mgr.start()
+    prepare = getattr(args, "prepare", None)
+    if prepare is not None:  # delivery_bench: the outbox and its engine
+        await prepare(mgr)
     driver = Driver(mgr, args.think, args.seed)
     t0 = time.perf_counter()
     await asyncio.gather(*(driver.room(n, args.rounds) for n in range(args.rooms)))

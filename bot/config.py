@@ -49,9 +49,17 @@ WHOLE_NUMBERS = {
         MAX_ARRANGE_SECONDS,
         f"a whole number of seconds from 0 (no reminder) to {MAX_ARRANGE_SECONDS}",
     ),
+    "metrics_port": (1, 65535, "a port number from 1 to 65535, or empty (off)"),
     "solver_model_hands": (50, 100_000, "a whole number of hands from 50 to 100000"),
     "solver_pool_hands": (50, 100_000, "a whole number of hands from 50 to 100000"),
     "solver_pool_hands_16": (20, 100_000, "a whole number of hands from 20 to 100000"),
+}
+# Delivery's rates and timings: (lowest, highest, the values allowed in words).
+NUMBERS = {
+    "delivery_group_per_minute": (0, 1000, "messages a minute per group, 0 (no limit) to 1000"),
+    "delivery_private_per_second": (0, 100, "messages a second per private chat, 0 to 100"),
+    "delivery_overall_per_second": (0, 1000, "messages a second in all, 0 (no limit) to 1000"),
+    "delivery_poll_seconds": (0.05, 60, "seconds between looks for due messages, 0.05 to 60"),
 }
 # The settings that name one of a few values (any letter case; stored as written here).
 ONE_OF = {"default_language": LANGUAGES, "default_preset": PRESETS, "log_level": LOG_LEVELS}
@@ -107,6 +115,17 @@ class Settings(BaseSettings):
     discord_token: SecretStr | None = None
     discord_guild_id: int | None = None  # sync commands to one guild at once (development)
 
+    # delivery (docs/delivery.md): the platform's flood limits, and how often
+    # each process looks for messages left by others, a crash or a retry
+    delivery_group_per_minute: float = 20
+    delivery_private_per_second: float = 1
+    delivery_overall_per_second: float = 30
+    delivery_poll_seconds: float = 1.0
+
+    # health and Prometheus metrics over HTTP (/healthz, /metrics); off unless a port is set
+    metrics_port: int | None = None
+    metrics_listen: str = "127.0.0.1"
+
     # table defaults
     default_language: str = "zh-Hans"
     default_preset: str = "classic"
@@ -143,7 +162,7 @@ class Settings(BaseSettings):
     @field_validator(*WHOLE_NUMBERS, mode="before")
     @classmethod
     def _whole_number(cls, v: Any, info: ValidationInfo) -> int | None:
-        if v is None and info.field_name == "discord_guild_id":
+        if v is None and info.field_name in ("discord_guild_id", "metrics_port"):
             return None
         low, high, what = WHOLE_NUMBERS[str(info.field_name)]
         text = str(v).strip()
@@ -188,6 +207,18 @@ class Settings(BaseSettings):
                 "must be a time zone name such as Asia/Shanghai, Asia/Taipei, Europe/London or UTC"
             ) from None
         return text
+
+    @field_validator(*NUMBERS, mode="before")
+    @classmethod
+    def _number(cls, v: Any, info: ValidationInfo) -> float:
+        low, high, what = NUMBERS[str(info.field_name)]
+        try:
+            value = float(str(v).strip())
+        except ValueError:
+            value = float("nan")
+        if not low <= value <= high:  # also refuses nan
+            raise ValueError(f"must be {what}")
+        return value
 
     @field_validator("pictures", mode="before")
     @classmethod

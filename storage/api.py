@@ -15,7 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from storage.delivery import OutboxEntry, TimerChange
 
 
 class StorageError(RuntimeError):
@@ -157,12 +162,16 @@ class Repository(Protocol):
         status: RoomStatus = RoomStatus.OPEN,
         round_record: RoundRecord | None = None,
         settlement: SettlementRecord | None = None,
+        outbox: Sequence[OutboxEntry] = (),
+        timer: TimerChange | None = None,
     ) -> int:
         """Write the new state as version expected_version + 1 and return it,
         with the round record and settlement in the same transaction.
         Raises StaleVersion when the stored version is not expected_version.
         A settlement already stored for (room_id, round_no) is not written
-        again (and does not raise)."""
+        again (and does not raise). ``outbox``: the views this change
+        produced, written in the same transaction (storage/delivery.py);
+        ``timer``: the room's next timer, when it moved."""
 
     async def get_round(self, room_id: str, round_no: int) -> RoundRecord | None: ...
 
@@ -173,3 +182,22 @@ class Repository(Protocol):
     ) -> list[LeaderRow]: ...
 
     async def player_stats(self, platform: str, user_id: str) -> PlayerStats | None: ...
+
+    # Read queries for matches, replays and skill stats (storage/history.py).
+
+    async def room_settlements(
+        self, room_id: str, first_round: int, last_round: int
+    ) -> list[SettlementRecord]:
+        """A room's settlements of rounds first..last, by round, with entries."""
+
+    async def chat_settlement(
+        self, platform: str, chat_id: str, n: int
+    ) -> tuple[SettlementRecord | None, int]:
+        """The n-th (from 1) settled round of a chat, oldest first, and how
+        many the chat has."""
+
+    async def settlement_details(
+        self, platform: str, *, chat_id: str | None = None, player_key: str | None = None
+    ) -> list[SettlementRecord]:
+        """The settlements (detail only, no entries) of a chat, or of every
+        round a person played (``player_key``), oldest first."""

@@ -10,8 +10,9 @@ what is stored (and non-JSON state fails here just as it would in SQL).
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from storage.api import (
@@ -34,6 +35,8 @@ from storage.common import (
     rank_leaders,
     to_utc_naive,
 )
+from storage.delivery import OutboxEntry, TimerChange
+from storage.delivery_memory import MemoryDelivery
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,10 +58,11 @@ class _LedgerRow:
     settled_at: datetime  # naive UTC
 
 
-class MemoryRepository:
+class MemoryRepository(MemoryDelivery):
     """A complete Repository kept in dicts; nothing survives the process."""
 
     def __init__(self) -> None:
+        super().__init__()
         self._lock = threading.Lock()
         self._rooms: dict[str, RoomRecord] = {}
         self._rounds: dict[tuple[str, int], RoundRecord] = {}
@@ -129,6 +133,8 @@ class MemoryRepository:
         status: RoomStatus = RoomStatus.OPEN,
         round_record: RoundRecord | None = None,
         settlement: SettlementRecord | None = None,
+        outbox: Sequence[OutboxEntry] = (),
+        timer: TimerChange | None = None,
     ) -> int:
         _check_belongs(room_id, round_record, settlement)
         stored_state = json_copy(state)
@@ -153,6 +159,11 @@ class MemoryRepository:
                 self._rounds.setdefault(key, _copy_round(round_record))
             if settlement is not None:
                 self._settle(settlement)
+            if outbox or timer is not None:
+                with self._dlock:
+                    self._upsert(outbox, datetime.now(UTC))
+                    if timer is not None:
+                        self._set_timer(room_id, timer)
             return new_version
 
     def _settle(self, settlement: SettlementRecord) -> None:
@@ -247,6 +258,57 @@ class MemoryRepository:
             chats=len({r.chat_id for r in rows}),
             best_round=max(0, max(r.points for r in rows)),
         )
+
+    # matches, replays and skill stats
+
+    def _out_settlement(self, record: SettlementRecord, entries: bool = True) -> SettlementRecord:
+        return replace(
+            record,
+            detail=json_copy(record.detail),
+            entries=tuple(record.entries) if entries else (),
+            settled_at=from_utc_naive(to_utc_naive(record.settled_at)),
+        )
+
+    async def room_settlements(
+        self, room_id: str, first_round: int, last_round: int
+    ) -> list[SettlementRecord]:
+        with self._lock:
+            found = [
+                s
+                for (rid, no), s in self._settlements.items()
+                if rid == room_id and first_round <= no <= last_round
+            ]
+            return [self._out_settlement(s) for s in sorted(found, key=lambda s: s.round_no)]
+
+    def _chat_rounds(self, platform: str, chat_id: str) -> list[SettlementRecord]:
+        found = [
+            s for s in self._settlements.values() if s.platform == platform and s.chat_id == chat_id
+        ]
+        return sorted(found, key=lambda s: (to_utc_naive(s.settled_at), s.room_id, s.round_no))
+
+    async def chat_settlement(
+        self, platform: str, chat_id: str, n: int
+    ) -> tuple[SettlementRecord | None, int]:
+        with self._lock:
+            found = self._chat_rounds(platform, chat_id)
+            if not 1 <= n <= len(found):
+                return None, len(found)
+            return self._out_settlement(found[n - 1]), len(found)
+
+    async def settlement_details(
+        self, platform: str, *, chat_id: str | None = None, player_key: str | None = None
+    ) -> list[SettlementRecord]:
+        with self._lock:
+            if player_key is not None:
+                found = [
+                    s
+                    for s in self._settlements.values()
+                    if any(e.player_key == player_key for e in s.entries)
+                ]
+                found.sort(key=lambda s: (to_utc_naive(s.settled_at), s.room_id, s.round_no))
+            else:
+                found = self._chat_rounds(platform, chat_id or "")
+            return [self._out_settlement(s, entries=False) for s in found]
 
 
 def _copy_round(record: RoundRecord) -> RoundRecord:

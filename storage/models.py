@@ -147,6 +147,91 @@ class ScoreLedger(SQLModel, table=True):
     settled_at: datetime = Field(sa_type=UtcDateTime)
 
 
+class Outbox(SQLModel, table=True):
+    """A view waiting to reach a chat (docs/delivery.md). One row per
+    (platform, chat, key): a later state of the same message replaces the
+    payload in place (``seq`` + 1), so only the latest state is sent."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (
+        UniqueConstraint("platform", "chat_id", "view_key", name="uq_outbox_key"),
+        Index("ix_outbox_due", "platform", "state", "next_attempt_at"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    platform: str = Field(max_length=32)
+    chat_id: str = Field(max_length=64)  # where it goes: the group, or the user's private chat
+    view_key: str = Field(max_length=200)
+    kind: str = Field(max_length=16)
+    payload: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    fresh: bool = False
+    seq: int = 1
+    state: str = Field(max_length=16)  # pending | sending | failed
+    attempts: int = 0
+    next_attempt_at: datetime = Field(sa_type=UtcDateTime)
+    created_at: datetime = Field(sa_type=UtcDateTime)
+    last_error: str | None = Field(default=None, max_length=512)
+
+
+class DeliveryLane(SQLModel, table=True):
+    """Which process delivers to a chat right now (a lease), so one chat's
+    messages go out in order from one sender across processes."""
+
+    __tablename__ = "delivery_lanes"
+
+    platform: str = Field(primary_key=True, max_length=32)
+    chat_id: str = Field(primary_key=True, max_length=64)
+    owner: str = Field(max_length=64)
+    lease_until: datetime = Field(sa_type=UtcDateTime)
+
+
+class SentMessage(SQLModel, table=True):
+    """The platform message that shows a view key in a chat, and what it
+    shows, so any process (and a restarted one) edits that same message."""
+
+    __tablename__ = "messages"
+    __table_args__ = (Index("ix_messages_platform_id", "platform", "chat_id", "message_id"),)
+
+    platform: str = Field(primary_key=True, max_length=32)
+    chat_id: str = Field(primary_key=True, max_length=64)
+    view_key: str = Field(primary_key=True, max_length=200)
+    message_id: str = Field(max_length=64)
+    fingerprint: str | None = Field(default=None, max_length=64)
+    round_tag: str | None = Field(default=None, max_length=16)
+    has_buttons: bool = False
+    # the view's buttons as sent (payload form), so a superseded message can
+    # keep the ones that still work (verify, leaderboard) and lose the rest
+    buttons: list[Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    updated_at: datetime = Field(sa_type=UtcDateTime)
+
+
+class RoomTimer(SQLModel, table=True):
+    """When a room's next timer (deadline, reminder, showdown step) is due,
+    in the table manager's clock (seconds), and which process holds the
+    lease to fire it: any process may fire a room's timer, so a room whose
+    process died still reaches its deadline."""
+
+    __tablename__ = "room_timers"
+    __table_args__ = (Index("ix_room_timers_due", "due_at"),)
+
+    room_id: str = Field(primary_key=True, max_length=16)
+    due_at: float | None = None
+    owner: str | None = Field(default=None, max_length=64)
+    lease_until: datetime | None = Field(default=None, sa_type=UtcDateTime)
+
+
+class Pref(SQLModel, table=True):
+    """A per-user preference (e.g. Discord's hand by DM)."""
+
+    __tablename__ = "prefs"
+
+    platform: str = Field(primary_key=True, max_length=32)
+    user_id: str = Field(primary_key=True, max_length=64)
+    name: str = Field(primary_key=True, max_length=64)
+    value: str = Field(max_length=256)
+    updated_at: datetime = Field(sa_type=UtcDateTime)
+
+
 metadata = SQLModel.metadata
 # SQLModel sets __table__ on each table model but does not declare it.
 players: Table = Player.__table__  # type: ignore[attr-defined]
@@ -155,3 +240,8 @@ rounds: Table = Round.__table__  # type: ignore[attr-defined]
 settlements: Table = Settlement.__table__  # type: ignore[attr-defined]
 arrangements: Table = Arrangement.__table__  # type: ignore[attr-defined]
 score_ledger: Table = ScoreLedger.__table__  # type: ignore[attr-defined]
+outbox: Table = Outbox.__table__  # type: ignore[attr-defined]
+delivery_lanes: Table = DeliveryLane.__table__  # type: ignore[attr-defined]
+messages: Table = SentMessage.__table__  # type: ignore[attr-defined]
+prefs: Table = Pref.__table__  # type: ignore[attr-defined]
+room_timers: Table = RoomTimer.__table__  # type: ignore[attr-defined]

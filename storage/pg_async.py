@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
@@ -47,6 +47,7 @@ from storage.api import (
     StorageError,
 )
 from storage.common import settlement_rows, to_utc_naive
+from storage.delivery import OutboxEntry, TimerChange
 from storage.engine import compact_json
 
 # Kept in step with storage/models.py (the same columns SQLAlchemy writes).
@@ -102,6 +103,23 @@ UPSERT_PLAYER = (
     " (%(player_key)s, %(platform)s, %(user_id)s, %(name)s, %(last_seen)s)"
     " ON CONFLICT (player_key) DO UPDATE SET name = EXCLUDED.name,"
     " last_seen = EXCLUDED.last_seen"
+)
+# Kept in step with storage/delivery_sql.py's upsert (a later state of one
+# message replaces an undelivered one in place: docs/delivery.md).
+UPSERT_OUTBOX = (
+    "INSERT INTO outbox (platform, chat_id, view_key, kind, payload, fresh, seq, state,"
+    " attempts, next_attempt_at, created_at, last_error) VALUES (%(platform)s, %(chat_id)s,"
+    " %(view_key)s, %(kind)s, %(payload)s::json, %(fresh)s, 1, 'pending', 0, %(now)s, %(now)s,"
+    " NULL) ON CONFLICT (platform, chat_id, view_key) DO UPDATE SET kind = EXCLUDED.kind,"
+    " payload = EXCLUDED.payload,"
+    " fresh = EXCLUDED.fresh OR (outbox.state = 'pending' AND outbox.fresh),"
+    " seq = outbox.seq + 1, state = 'pending', attempts = 0,"
+    " next_attempt_at = EXCLUDED.next_attempt_at, last_error = NULL"
+)
+UPSERT_TIMER = (
+    "INSERT INTO room_timers (room_id, due_at, owner, lease_until) VALUES (%(room_id)s,"
+    " %(due_at)s, NULL, NULL) ON CONFLICT (room_id) DO UPDATE SET due_at = EXCLUDED.due_at,"
+    " owner = NULL, lease_until = NULL"
 )
 
 
@@ -237,7 +255,10 @@ class AsyncPgRooms:
         status: RoomStatus,
         round_record: RoundRecord | None,
         settlement: SettlementRecord | None,
+        outbox: Sequence[OutboxEntry] = (),
+        timer: TimerChange | None = None,
     ) -> int:
+        now = to_utc_naive(datetime.now(UTC))
         params = {
             "room_id": room_id,
             "expected": expected_version,
@@ -245,13 +266,15 @@ class AsyncPgRooms:
             "version": expected_version + 1,
             "status": status.value,
             "language": language,
-            "updated_at": to_utc_naive(datetime.now(UTC)),
+            "updated_at": now,
         }
         # Serialize the records before taking a connection: a bad value fails early.
         round_row = None if round_record is None else _round_row(round_record)
+        outbox_rows = [_outbox_row(e, now) for e in outbox]
         try:
             async with self._pool.connection() as conn:
-                if round_row is None and settlement is None:
+                plain = round_row is None and settlement is None and timer is None
+                if plain and not outbox_rows:
                     # One statement, one round trip, its own transaction.
                     changed = await _plain_save(conn, params)
                     _check_updated(changed, room_id, expected_version)
@@ -263,6 +286,13 @@ class AsyncPgRooms:
                             await conn.execute(INSERT_ROUND, round_row)
                         if settlement is not None:
                             await _insert_settlement(conn, settlement)
+                        if outbox_rows:
+                            async with conn.cursor() as cur:
+                                await cur.executemany(UPSERT_OUTBOX, outbox_rows)
+                        if timer is not None:
+                            await conn.execute(
+                                UPSERT_TIMER, {"room_id": room_id, "due_at": timer.due_at}
+                            )
         except psycopg.errors.UniqueViolation as exc:
             # The one constraint the UPDATE can break: reopening a closed
             # room in a chat that has opened another room since.
@@ -302,6 +332,18 @@ def _check_updated(rowcount: int, room_id: str, expected_version: int) -> None:
 
 def _storage_error(exc: psycopg.Error) -> StorageError:
     return StorageError(f"database error: {exc}".splitlines()[0])
+
+
+def _outbox_row(entry: OutboxEntry, now: datetime) -> dict[str, Any]:
+    return {
+        "platform": entry.platform,
+        "chat_id": entry.chat_id,
+        "view_key": entry.key,
+        "kind": entry.kind,
+        "payload": compact_json(entry.payload),
+        "fresh": entry.fresh,
+        "now": now,
+    }
 
 
 def _round_row(record: RoundRecord) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from storage import boards
+from storage import boards, history
 from storage.api import (
     LeaderRow,
     Period,
@@ -53,6 +53,8 @@ from storage.common import (
     player_key,
     settlement_rows,
 )
+from storage.delivery import OutboxEntry, OutboxRow, OutboxStats, SentRef, TimerChange
+from storage.delivery_sql import SqlDelivery
 from storage.engine import (
     MIGRATIONS,
     Checkpointer,
@@ -111,6 +113,7 @@ class SqlRepository:
         )
         self._checkpointer: Checkpointer | None = None
         self._sql = build(self._dialect)
+        self._delivery = SqlDelivery(self._dialect)
         self._closed = False
 
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
@@ -216,6 +219,8 @@ class SqlRepository:
         status: RoomStatus = RoomStatus.OPEN,
         round_record: RoundRecord | None = None,
         settlement: SettlementRecord | None = None,
+        outbox: Sequence[OutboxEntry] = (),
+        timer: TimerChange | None = None,
     ) -> int:
         if round_record is not None and round_record.room_id != room_id:
             raise ValueError(
@@ -232,6 +237,8 @@ class SqlRepository:
                 RoomStatus(status),
                 round_record,
                 settlement,
+                tuple(outbox),
+                timer,
             )
         return await self._call(
             self._save_room,
@@ -241,6 +248,8 @@ class SqlRepository:
             RoomStatus(status),
             round_record,
             settlement,
+            tuple(outbox),
+            timer,
         )
 
     def _save_room(
@@ -251,8 +260,11 @@ class SqlRepository:
         status: RoomStatus,
         round_record: RoundRecord | None,
         settlement: SettlementRecord | None,
+        outbox: Sequence[OutboxEntry] = (),
+        timer: TimerChange | None = None,
     ) -> int:
         new_version = expected_version + 1
+        now = datetime.now(UTC)
         params = {
             "b_room_id": room_id,
             "b_expected": expected_version,
@@ -260,7 +272,7 @@ class SqlRepository:
             "version": new_version,
             "status": status.value,
             "language": _language(state),
-            "updated_at": datetime.now(UTC),
+            "updated_at": now,
         }
         with self._conns.write() as conn:
             try:
@@ -275,6 +287,10 @@ class SqlRepository:
                 conn.execute(self._sql.insert_round, _round_row(round_record))
             if settlement is not None:
                 self._insert_settlement(conn, settlement)
+            if outbox:
+                self._delivery.enqueue(conn, outbox, now)
+            if timer is not None:
+                self._delivery.set_timer(conn, room_id, timer)
         return new_version
 
     def _insert_settlement(self, conn: Connection, record: SettlementRecord) -> None:
@@ -344,9 +360,121 @@ class SqlRepository:
     async def player_stats(self, platform: str, user_id: str) -> PlayerStats | None:
         return await self._call(self._read_with, boards.player_stats, player_key(platform, user_id))
 
+    async def room_settlements(
+        self, room_id: str, first_round: int, last_round: int
+    ) -> list[SettlementRecord]:
+        return await self._call(
+            self._read_with, history.room_settlements, room_id, first_round, last_round
+        )
+
+    async def chat_settlement(
+        self, platform: str, chat_id: str, n: int
+    ) -> tuple[SettlementRecord | None, int]:
+        return await self._call(self._read_with, history.chat_settlement, platform, chat_id, n)
+
+    async def settlement_details(
+        self, platform: str, *, chat_id: str | None = None, player_key: str | None = None
+    ) -> list[SettlementRecord]:
+        return await self._call(
+            self._read_with, history.settlement_details, platform, chat_id, player_key
+        )
+
     def _read_with(self, query: Callable[..., T], *args: Any) -> T:
         with self._conns.read() as conn:
             return query(conn, *args)
+
+    # durable delivery (storage/delivery.py; the statements in delivery_sql.py)
+
+    def _write(self, fn: Callable[..., T], *args: Any) -> T:
+        with self._conns.write() as conn:
+            return fn(conn, *args)
+
+    def _read(self, fn: Callable[..., T], *args: Any) -> T:
+        with self._conns.read() as conn:
+            return fn(conn, *args)
+
+    async def enqueue(self, entries: Sequence[OutboxEntry], now: datetime) -> None:
+        if entries:
+            await self._call(self._write, self._delivery.enqueue, tuple(entries), now)
+
+    async def due_lanes(self, platform: str, now: datetime, limit: int = 100) -> list[str]:
+        return await self._call(self._read, self._delivery.due_lanes, platform, now, limit)
+
+    async def claim_lane(
+        self, platform: str, chat_id: str, owner: str, until: datetime, now: datetime
+    ) -> bool:
+        return await self._call(
+            self._write, self._delivery.claim_lane, platform, chat_id, owner, until, now
+        )
+
+    async def release_lane(self, platform: str, chat_id: str, owner: str) -> None:
+        await self._call(self._write, self._delivery.release_lane, platform, chat_id, owner)
+
+    async def lane_owners(self, platform: str) -> list[str]:
+        return await self._call(self._read, self._delivery.lane_owners, platform)
+
+    async def release_lanes_of(self, platform: str, owners: Sequence[str]) -> None:
+        await self._call(self._write, self._delivery.release_lanes_of, platform, tuple(owners))
+
+    async def release_all_lanes(self, platform: str) -> None:
+        await self._call(self._write, self._delivery.release_all_lanes, platform)
+
+    @property
+    def shared(self) -> bool:
+        """Whether other processes may use this database (PostgreSQL) or it
+        is one process's (SQLite: docs/deploy.md)."""
+        return self._dialect != "sqlite"
+
+    async def lane_rows(self, platform: str, chat_id: str, now: datetime) -> list[OutboxRow]:
+        return await self._call(self._read, self._delivery.lane_rows, platform, chat_id, now)
+
+    async def mark_sending(self, row: OutboxRow) -> bool:
+        return await self._call(self._write, self._delivery.mark_sending, row)
+
+    async def finish(self, row: OutboxRow, sent: SentRef | None) -> bool:
+        now = datetime.now(UTC)
+        return await self._call(self._write, self._delivery.finish, row, sent, now)
+
+    async def retry(self, row: OutboxRow, at: datetime, error: str) -> None:
+        await self._call(self._write, self._delivery.retry, row, at, error)
+
+    async def hold(self, row: OutboxRow, reason: str) -> None:
+        await self._call(self._write, self._delivery.hold, row, reason)
+
+    async def release_held(self, platform: str, chat_id: str, now: datetime) -> int:
+        return await self._call(self._write, self._delivery.release_held, platform, chat_id, now)
+
+    async def fail(self, row: OutboxRow, error: str) -> None:
+        await self._call(self._write, self._delivery.fail, row, error)
+
+    async def sent_message(self, platform: str, chat_id: str, key: str) -> SentRef | None:
+        return await self._call(self._read, self._delivery.sent_message, platform, chat_id, key)
+
+    async def sent_key(self, platform: str, chat_id: str, message_id: str) -> str | None:
+        return await self._call(self._read, self._delivery.sent_key, platform, chat_id, message_id)
+
+    async def put_sent(self, ref: SentRef) -> None:
+        await self._call(self._write, self._delivery.put_sent, ref, datetime.now(UTC))
+
+    async def forget_sent(self, platform: str, chat_id: str, key: str) -> None:
+        await self._call(self._write, self._delivery.forget_sent, platform, chat_id, key)
+
+    async def outbox_stats(self, platform: str | None = None) -> OutboxStats:
+        return await self._call(self._read, self._delivery.stats, platform)
+
+    async def claim_due_timers(
+        self, now: float, owner: str, until: datetime, wall_now: datetime, limit: int = 50
+    ) -> list[str]:
+        return await self._call(
+            self._write, self._delivery.claim_due_timers, now, owner, until, wall_now, limit
+        )
+
+    async def get_pref(self, platform: str, user_id: str, name: str) -> str | None:
+        return await self._call(self._read, self._delivery.get_pref, platform, user_id, name)
+
+    async def set_pref(self, platform: str, user_id: str, name: str, value: str | None) -> None:
+        now = datetime.now(UTC)
+        await self._call(self._write, self._delivery.set_pref, platform, user_id, name, value, now)
 
 
 def _language(state: dict[str, Any]) -> str | None:

@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.cli import command_parser, configure_solver, settings_or_exit
 from bot.config import MAX_ARRANGE_SECONDS, MIN_ARRANGE_SECONDS, check_database_url
+from bot.table import match
 from bot.table.actions import Action, Actor, Outcome, Verb
 from bot.table.clock import FakeClock, RealClock
 from bot.table.manager import TableManager
@@ -26,6 +27,7 @@ from bot.views.model import View, ViewKind
 from .console import HandPrinter, LineReader, Typed, parse, show
 
 CHAT = "console"
+MAX_MATCH = match.MAX_ROUNDS  # --rounds up to this plays a match (局数) with its 大结算
 LANGUAGES = ("zh-Hans", "zh-Hant", "en")
 
 
@@ -97,8 +99,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument(
         "--rounds",
         type=_bounded(int, 1, 10_000, "a whole number from 1 to 10000"),
-        default=1,
-        help="rounds to play with --auto (default 1)",
+        default=None,
+        help="a match of N rounds (1-99) ending with the final results and a review after "
+        "each round; with --auto, the rounds the AI seats play (default 1)",
     )
     p.add_argument("--db", type=_database, default=None, help="database URL (default: in memory)")
     return p.parse_args(list(argv))
@@ -162,6 +165,8 @@ class Console:
         if not out.ok:
             return False
         opts = [f"language={args.lang}", f"time={args.time}", *args.option]
+        if args.rounds is not None and args.rounds <= MAX_MATCH:
+            opts.append(f"rounds={args.rounds}")  # a match: 大结算 after the last round
         if args.jokers is not None:
             opts.append(f"jokers={args.jokers}")
         if args.players == 5 and not any(o.startswith(("added_suit", "suit")) for o in args.option):
@@ -201,6 +206,10 @@ class Console:
     async def phase(self) -> str:
         st = await self.mgr.room_state(self.room_id) if self.room_id else None
         return st["phase"] if st else "closed"
+
+    async def match_over(self) -> bool:
+        st = await self.mgr.room_state(self.room_id) if self.room_id else None
+        return bool(st and match.is_over(st))
 
     async def arranging(self) -> bool:
         return await self.phase() == "arranging"
@@ -316,6 +325,11 @@ async def interactive(args: argparse.Namespace) -> int:
                 break
             while await con.phase() == "showdown":
                 await asyncio.sleep(min(0.2, args.step + 0.01))
+            # The review (复盘) of my hand, now that the showdown is over.
+            for v in (await con.send(Verb.REVIEW, button=True, quiet=True)).views:
+                show(v)
+            if await con.match_over():
+                break  # the final results were printed by the table's sink
             line = await reader.ask(t(lang, "cli.next_round"))
             if line is not None and line.strip().lower() in ("q", "quit", "exit"):
                 break
@@ -336,7 +350,7 @@ async def auto(args: argparse.Namespace) -> int:
 
     async def sink(views: Sequence[View]) -> None:
         for v in views:
-            if v.kind is ViewKind.SETTLEMENT:
+            if v.kind is ViewKind.SETTLEMENT or v.meta.get("final"):
                 show(v)
 
     mgr = TableManager(
@@ -353,7 +367,8 @@ async def auto(args: argparse.Namespace) -> int:
         con = Console(mgr, lang)
         if not await con.setup(args, seats_for_you=False):
             return 2
-        for _ in range(args.rounds):
+        rounds = args.rounds or 1
+        for _ in range(rounds):
             out = await con.send(Verb.START, button=True, quiet=True)
             if not out.ok:
                 return 2
@@ -362,7 +377,7 @@ async def auto(args: argparse.Namespace) -> int:
         st = await mgr.room_state(con.room_id) if con.room_id else None
         if st:
             print()
-            print(f"== {t(lang, 'cli.totals', rounds=args.rounds)} ==")
+            print(f"== {t(lang, 'cli.totals', rounds=rounds)} ==")
             for key, pts in sorted(st["totals"].items(), key=lambda kv: -kv[1]):
                 print(f"  {st['names'].get(key, key)}: {pts:+d}")
     finally:

@@ -17,6 +17,9 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from bot.cli import command_parser, configure_solver, settings_or_exit
 from bot.config import Settings
+from bot.delivery.engine import DeliveryEngine, process_owner
+from bot.delivery.metrics import start_metrics
+from bot.delivery.timers import TimerPoller
 from bot.rules import make_rules
 from bot.table.clock import RealClock
 from bot.table.manager import TableManager
@@ -26,6 +29,7 @@ from storage.sql import SqlRepository
 
 log = logging.getLogger("thirteen")
 Sink = Callable[[Sequence[View]], Awaitable[None]]
+STOP_SECONDS = 20.0  # a platform that has not stopped by then is cancelled
 
 
 def _fan_out(sinks: list[Sink]) -> Sink:
@@ -76,6 +80,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
     )
     await _warm_solver(settings)
     sinks: list[Sink] = []
+    engines: list[DeliveryEngine] = []
     tasks: list[asyncio.Task[None]] = []
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -88,6 +93,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
 
         app = build_application(settings, manager, install_sink=False)
         sinks.append(adapter_of(app).sink)
+        engines.append(adapter_of(app).outbox.engine)
         tg_ready = asyncio.Event()
         ready.append(tg_ready)
         tasks.append(
@@ -117,6 +123,17 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
             waiter.cancel()
             break
     await manager.start()
+    # Any process fires any room's due timer (a lease in the database), so a
+    # deadline still fires when the process that dealt the round is gone.
+    timers = TimerPoller(
+        repo,
+        manager.fire_due,
+        manager.clock.now,
+        process_owner(),
+        interval=settings.delivery_poll_seconds,
+    )
+    timers.start()
+    metrics = await start_metrics(settings, repo, manager, engines)
     # The rooms loaded so far live for the whole process: keep the cyclic
     # garbage collector from walking them on every full collection.
     gc.freeze()
@@ -127,10 +144,18 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
     stopper = asyncio.create_task(stop.wait())
     done, _ = await asyncio.wait({stopper, *tasks}, return_when=asyncio.FIRST_COMPLETED)
     stop.set()
-    for t in tasks:
-        if t not in done:
+    await timers.stop()
+    # Let each platform stop by itself (the webhook server, the updater,
+    # then the application: cancelling it half way is what left
+    # "This Application is still running!"); cancel only what hangs.
+    pending = [t for t in tasks if not t.done()]
+    if pending:
+        _, hanging = await asyncio.wait(pending, timeout=STOP_SECONDS)
+        for t in hanging:
             t.cancel()
     results = await asyncio.gather(*tasks, return_exceptions=True)
+    if metrics is not None:
+        await metrics.stop()
     await manager.stop()
     await repo.close()
     failed = [

@@ -58,6 +58,8 @@ class Verb(StrEnum):
     LEADERBOARD = "lb"  # arg: all | week | month
     STATS = "st"
     VERIFY = "v"  # arg: round number (default: last)
+    REVIEW = "rv"  # my 复盘 of the button's round (after its showdown)
+    REPLAY = "re"  # arg: round number in this chat's history (from 1)
     HELP = "?"
 
 
@@ -133,7 +135,12 @@ def decode(data: str) -> tuple[str, int, Verb, str | None]:
 
 
 # Verbs whose argument is a number, and the largest it may be.
-NUMBER_ARGS = {Verb.PICK: 15, Verb.APPLY: 19, Verb.VERIFY: 10**MAX_ROUND_DIGITS - 1}
+NUMBER_ARGS = {
+    Verb.PICK: 15,
+    Verb.APPLY: 19,
+    Verb.VERIFY: 10**MAX_ROUND_DIGITS - 1,
+    Verb.REPLAY: 10**MAX_ROUND_DIGITS - 1,
+}
 
 
 def small_number(text: str | None, high: int) -> int | None:

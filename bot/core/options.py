@@ -34,5 +34,6 @@ def summary(state: dict[str, Any]) -> dict[str, Any]:
     merged["arrange_seconds"] = opts["arrange_seconds"]
     merged["deal_style"] = opts["deal_style"]
     merged["pictures"] = bool(opts.get("pictures", True))
+    merged["rounds"] = int(opts.get("rounds") or 0)
     merged["language"] = state["language"]
     return merged

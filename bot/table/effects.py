@@ -17,6 +17,7 @@ class Effects:
     table_fresh: bool = False  # ... as a new message
     hands: list[str] = field(default_factory=list)  # player keys whose hand views to send
     settlement: bool = False  # post the settlement view of the current round
+    final: bool = False  # the round ended a match: post the 大结算
     notices: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # group notices
     views: list[View] = field(default_factory=list)  # views rendered already
     round_record: RoundRecord | None = None

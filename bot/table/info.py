@@ -3,13 +3,15 @@ panel and showing a hand again. They change nothing."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from bot.views import render
-from bot.views.i18n import normalize_language
+from bot.views import render, render_match
+from bot.views.i18n import normalize_language, t
 from storage.api import Period, RoomRecord
 
+from . import history
 from .actions import MAX_ROUND_DIGITS, Action, Outcome, Verb, small_number
 from .deal import verify
 from .hand import Refused
@@ -35,8 +37,20 @@ async def roomless(
     platform = action.actor.platform
     if verb is Verb.HELP:
         view = render.help_view(lang, state, action.chat_id, action.actor)
+        view = dataclasses.replace(view, lines=(*view.lines, t(lang, "help.matches")))
     elif verb is Verb.RULES:
         view = render.rules_view(lang, state, action.chat_id, action.actor)
+    elif verb is Verb.REPLAY:
+        chat_id = state["chat_id"] if state else action.chat_id
+        return await history.replay(mgr, dataclasses.replace(action, chat_id=chat_id), lang)
+    elif verb is Verb.LEADERBOARD and (action.arg or "").lower() == "skill":
+        chat_id = state["chat_id"] if state else action.chat_id
+        if not chat_id:
+            raise Refused("err.no_chat")
+        records = await mgr.repo.settlement_details(platform, chat_id=chat_id)
+        view = render_match.arrangers_view(
+            lang, history.arrangers(records), chat_id, history.ARRANGERS_MIN_ROUNDS
+        )
     elif verb is Verb.LEADERBOARD:
         period_text = (action.arg or "all").lower()
         try:
@@ -53,6 +67,11 @@ async def roomless(
     elif verb is Verb.STATS:
         stats = await mgr.repo.player_stats(platform, action.actor.user_id)
         view = render.stats_view(lang, stats, action.actor)
+        records = await mgr.repo.settlement_details(platform, player_key=action.actor.key)
+        skill = history.skill_of(records, action.actor.key)
+        view = dataclasses.replace(
+            view, lines=view.lines + tuple(render_match.skill_lines(lang, skill))
+        )
     else:
         raise Refused("err.unknown")
     return Outcome(ok=True, views=(view,), room_id=room_id)

@@ -19,14 +19,17 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from bot.delivery.entries import Durable
 from bot.rules.options import OptionError
 from bot.views import render
 from bot.views.deadline import DEFAULT_TIMEZONE
 from bot.views.i18n import t
-from bot.views.model import View
+from bot.views.model import View, ViewKind
 from storage.api import Repository, RoomExists, RoomRecord, RoomStatus, StaleVersion
+from storage.delivery import TimerChange
 
-from . import info, lobby, solving
+from . import history, info, lobby, match, solving
+from . import review as RV
 from . import round as R
 from .actions import Action, Outcome, Verb
 from .clock import Clock, RealClock, TimerHandle
@@ -50,7 +53,7 @@ ARRANGE_VERBS = {
     Verb.CONFIRM: "confirm",
 }
 # Verbs that answer without a room (or without changing one).
-ROOMLESS = {Verb.HELP, Verb.LEADERBOARD, Verb.STATS, Verb.RULES}
+ROOMLESS = {Verb.HELP, Verb.LEADERBOARD, Verb.STATS, Verb.RULES, Verb.REPLAY}
 READ_ONLY = {Verb.SETTINGS, Verb.SHOW_HAND, Verb.VERIFY}
 MAX_ARG_CHARS = 64
 PANEL_VERBS = {Verb.SET_OPTION, Verb.ADD_AI, Verb.REMOVE_AI, Verb.REMOVE_PLAYER, Verb.LANGUAGE}
@@ -92,6 +95,9 @@ class TableManager:
         self._rooms: dict[str, RoomRecord] = {}
         self._by_chat: dict[tuple[str, str], str] = {}  # (platform, chat) -> open room
         self._timers: dict[str, tuple[float, TimerHandle]] = {}
+        # Platforms whose views are written to the outbox with the state
+        # change that produced them (docs/delivery.md); set by their adapters.
+        self.durable = Durable()
 
     # ------------------------------------------------------------ lifecycle
 
@@ -233,6 +239,8 @@ class TableManager:
                 lang = rec.state.get("language", self.default_language)
                 try:
                     self._check(rec, action)
+                    if verb is Verb.REVIEW:
+                        return await history.review(self, rec, action)
                     if verb in ROOMLESS or verb in READ_ONLY:
                         return await info.in_room(self, rec, action, verb)
                     state = _copy(rec.state)
@@ -258,16 +266,19 @@ class TableManager:
                         views=shown,
                         room_id=room_id,
                     )
+                views = self._views(state, fx)
+                if verb is Verb.CANCEL and (m := match.current(rec.state)) and not m["over"]:
+                    # Closed mid-match: the 大结算 of the rounds played.
+                    views += await history.final_views(self, state, m)
+                if verb in PANEL_VERBS and state["phase"] != "closed":
+                    # The owner's settings panel must show the new values too.
+                    views.append(render.settings_view(state, action.actor))
                 try:
-                    saved = await self._save(rec, state, fx)
+                    saved, views = await self._save(rec, state, fx, views)
                 except StaleVersion:
                     self._forget(room_id)
                     fresh = True
                     continue
-                views = self._views(saved.state, fx)
-                if verb in PANEL_VERBS and saved.state["phase"] != "closed":
-                    # The owner's settings panel must show the new values too.
-                    views.append(render.settings_view(saved.state, action.actor))
                 reply = t(saved.state["language"], fx.toast[0], **fx.toast[1]) if fx.toast else None
                 return Outcome(ok=True, reply=reply, views=tuple(views), room_id=room_id)
             return Outcome(ok=False, reply=t(self.default_language, "err.busy"), room_id=room_id)
@@ -276,7 +287,7 @@ class TableManager:
         state = rec.state
         if rec.status is RoomStatus.CLOSED or state["phase"] == "closed":
             raise Refused("err.room_closed")
-        informative = action.verb in ROOMLESS or action.verb is Verb.VERIFY
+        informative = action.verb in ROOMLESS or action.verb in (Verb.VERIFY, Verb.REVIEW)
         # Information buttons of an old post (rules, verify) still answer.
         if action.round_no is not None and action.round_no != state["round_no"] and not informative:
             raise Refused("err.stale")
@@ -308,9 +319,18 @@ class TableManager:
             return lobby.close(state, actor, arg)
         raise Refused("err.unknown")
 
-    async def _save(self, rec: RoomRecord, state: dict[str, Any], fx: Effects) -> RoomRecord:
+    async def _save(
+        self, rec: RoomRecord, state: dict[str, Any], fx: Effects, views: list[View]
+    ) -> tuple[RoomRecord, list[View]]:
+        """Store ``state`` with the views it produced (those of durable
+        platforms go to the outbox in the same transaction); the saved
+        record and the views, marked where they were written."""
         closed = state["phase"] == "closed"
         status = RoomStatus.CLOSED if closed else RoomStatus.OPEN
+        views, entries = self.durable.split(views, f"{rec.room_id}.{rec.version + 1}")
+        due = None if closed else self._next_event(state)
+        # Stored where it moved, so any process can fire it (fire_due).
+        moved = TimerChange(due) if due != self._next_event(rec.state) else None
         version = await self.repo.save_room(
             rec.room_id,
             state,
@@ -318,6 +338,8 @@ class TableManager:
             status=status,
             round_record=fx.round_record,
             settlement=fx.settlement_record,
+            outbox=entries,
+            timer=moved,
         )
         saved = RoomRecord(rec.room_id, rec.platform, rec.chat_id, state, version, status)
         if closed:
@@ -325,7 +347,7 @@ class TableManager:
         else:
             self._remember(saved)
         self._arm(rec.room_id, state)
-        return saved
+        return saved, views
 
     def _views(self, state: dict[str, Any], fx: Effects) -> list[View]:
         now = self.clock.now()
@@ -340,6 +362,35 @@ class TableManager:
             out.append(render.notice_view(state, key, params))
         out.extend(fx.views)
         return out
+
+    @staticmethod
+    async def _review(state: dict[str, Any]) -> dict[str, Any]:
+        """Each person's review, stored with the settlement: solver work, so
+        in a worker thread. A failure costs the review, never the round's pay."""
+        try:
+            return await asyncio.to_thread(RV.review_round, state)
+        except Exception:
+            log.exception(
+                "the review of room %s round %s failed", state.get("room_id"), state["round_no"]
+            )
+            return {}
+
+    def _offer_review(self, state: dict[str, Any], views: list[View]) -> list[View]:
+        """After the showdown: a review button on the group's settlement and
+        on each person's private hand message."""
+        from bot.views.render_match import review_button
+
+        rnd = state["round"]
+        more = (review_button(state, rnd["no"]),)
+        out = [
+            dataclasses.replace(v, buttons=(*v.buttons, more))
+            if v.kind is ViewKind.SETTLEMENT
+            else v
+            for v in views
+        ]
+        hands = [render.hand_view(state, k) for k in rnd.get("review") or {} if k in rnd["hands"]]
+        # Private edits first: the group's settlement stays the last thing said.
+        return [dataclasses.replace(h, buttons=(*h.buttons, more)) for h in hands] + out
 
     # ------------------------------------------------------------ timers
 
@@ -429,19 +480,34 @@ class TableManager:
                 elif due == "remind":
                     fx = R.remind(state, ctx)
                 else:
+                    if R.finishing(state):
+                        state["round"]["review"] = await self._review(state)
                     fx = R.showdown_step(state, ctx)
+                views = self._views(state, fx)
+                if fx.settlement:
+                    views = self._offer_review(state, views)
+                if fx.final and (m := match.current(state)):
+                    # The last round's settlement is stored with these views.
+                    views += await history.final_views(self, state, m, fx.settlement_record)
                 try:
-                    saved = await self._save(rec, state, fx)
+                    _, views = await self._save(rec, state, fx, views)
                 except StaleVersion:
                     self._forget(room_id)
                     continue
-                views = self._views(saved.state, fx)
                 break
         if views and self._sink is not None:
             try:
                 await self._sink(views)
             except Exception:  # the adapter's failure must not stop the table
                 log.exception("sink failed for room %s", room_id)
+
+    async def fire_due(self, room_id: str) -> None:
+        """Fire a room's timer that another process may have armed (its
+        lease was taken from the database): from fresh state, so a step
+        already taken elsewhere is not taken again."""
+        async with self._lock(room_id):
+            self._forget(room_id)
+        await self._on_timer(room_id)
 
     # ------------------------------------------------------------ helpers for tests / console
 

@@ -26,7 +26,7 @@ __all__ = [
 
 # Rule options the owner may set, with their short aliases (action args are
 # at most 32 characters).
-TABLE_OPTIONS = ("preset", "arrange_seconds", "deal_style", "language", "pictures")
+TABLE_OPTIONS = ("preset", "arrange_seconds", "deal_style", "language", "pictures", "rounds")
 ALIASES = {
     "draw_scoop": "draw_counts_as_scoop",
     "scoop": "scoop_double",
@@ -38,6 +38,7 @@ ALIASES = {
     "lang": "language",
     "extra3": "extra_three",
     "pics": "pictures",
+    "match": "rounds",
 }
 BOOL_OPTIONS = ("scoop_double", "draw_counts_as_scoop", "banker", "escape_penalty", "extra_three")
 
@@ -141,6 +142,12 @@ def apply_option(state: dict[str, Any], arg: str | None, current_players: int) -
         # Card pictures with the hand, showdown and settlement; off: text only.
         opts["pictures"] = _bool(name, value)
         return name, "on" if opts["pictures"] else "off"
+    elif name == "rounds":
+        from .match import parse_rounds, sync_option
+
+        opts["rounds"] = parse_rounds(value)
+        sync_option(state)
+        return name, str(opts["rounds"] or "off")
     elif name == "deal_style":
         if value.lower() not in ("one", "three", "1", "3"):
             raise OptionError("deal_style must be one or three", "deal_style")

@@ -19,7 +19,7 @@ from bot.rules.types import Arrangement, Lane
 from storage.api import RoundRecord, SettlementEntry, SettlementRecord
 
 from . import hand as H
-from . import solving
+from . import match, solving
 from .actions import small_number
 from .deal import make_deal
 from .effects import Effects
@@ -80,6 +80,7 @@ def start_round(state: dict[str, Any], ctx: Ctx) -> Effects:
         rng=ctx.rng,
     )
     rules = rules_for(state, n, deal.wild_rank)
+    match.before_deal(state)
     state["round_no"] += 1
     no = state["round_no"]
     deadline = ctx.now + opts["arrange_seconds"]
@@ -311,6 +312,16 @@ def begin_showdown(state: dict[str, Any], ctx: Ctx, fx: Effects) -> None:
     fx.table = True
 
 
+def finishing(state: dict[str, Any]) -> bool:
+    """The next showdown step pays the round."""
+    rnd = state.get("round")
+    return (
+        state["phase"] == "showdown"
+        and rnd is not None
+        and rnd["step"] + 1 >= len(rnd["result"]["steps"])
+    )
+
+
 def showdown_step(state: dict[str, Any], ctx: Ctx) -> Effects:
     rnd = state["round"]
     fx = Effects(table=True)
@@ -362,13 +373,42 @@ def finish_round(state: dict[str, Any], ctx: Ctx, fx: Effects) -> None:
         chat_id=state["chat_id"],
         settled_at=datetime.fromtimestamp(ctx.now, UTC),
         entries=tuple(entries),
-        detail={**settlement, "deck_hash": rnd["hash"], "salt": rnd["salt"], "deck": rnd["deck"]},
+        detail={
+            **settlement,
+            "deck_hash": rnd["hash"],
+            "salt": rnd["salt"],
+            "deck": rnd["deck"],
+            "round": replay_detail(state),
+            "review": rnd.get("review") or {},
+        },
     )
     fx.settlement = True
+    fx.final = match.after_pay(state)
     gone = set(rnd["escaped"]) | set(rnd["leaving"])
     if gone:
         state["players"] = [p for p in state["players"] if p["key"] not in gone]
         fix_owner(state)
+
+
+def replay_detail(state: dict[str, Any]) -> dict[str, Any]:
+    """What a replay and the judge line need of a round, kept with its
+    settlement: the hands as played, the rules, seats, names, banker and
+    escapes, and the match round it was."""
+    rnd = state["round"]
+    m = match.current(state)
+    return {
+        "seats": list(rnd["seats"]),
+        "names": {k: name_of(state, k) for k in rnd["seats"]},
+        "hands": {k: H.arrangement_tokens(rnd["hands"][k]) for k in rnd["seats"]},
+        "cards": {k: list(rnd["hands"][k]["cards"]) for k in rnd["seats"]},
+        "declared": {k: rnd["hands"][k]["declared"] for k in rnd["seats"]},
+        "rules": dict(rnd["rules"]),
+        "banker": rnd["banker"],
+        "escaped": list(rnd["escaped"]),
+        "match": None
+        if m is None
+        else {"seq": m["seq"], "no": rnd["no"] - m["start"], "of": m["rounds"]},
+    }
 
 
 def fix_owner(state: dict[str, Any]) -> None:

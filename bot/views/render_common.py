@@ -220,6 +220,10 @@ def option_value(lang: str, option: str, value: Any) -> str:
         return t(lang, "set.time", value=value)
     if option == "language":
         return LANGUAGE_NAMES.get(str(value), str(value))
+    if option == "rounds":
+        if text in ("0", "off", "none", ""):
+            return t(lang, "opt.off")
+        return t(lang, "match.rounds_value", n=value)
     return str(value)
 
 

@@ -11,6 +11,7 @@ from bot.rules.options import OptionError, Preset, Rules, make_rules
 from bot.rules.specials import special_points
 from bot.rules.types import SpecialHand
 
+from . import render_match
 from .i18n import t
 from .model import Audience, Button, ButtonStyle, View, ViewKind
 from .render_common import (
@@ -285,6 +286,7 @@ def settings_view(state: dict[str, Any], actor: Actor) -> View:
     deal_next = "three" if s["deal_style"] == "one" else "one"
     wheel_next = "low" if s["wheel"] == "second" else "second"
     seconds = int(s["arrange_seconds"])
+    match_next = render_match.next_rounds(int(s["rounds"]))
     buttons = [
         cycle("preset", f"preset={other}", option_value(lang, "preset", s["preset"])),
         cycle("jokers", f"jokers={jokers}", s["jokers"]),
@@ -308,6 +310,7 @@ def settings_view(state: dict[str, Any], actor: Actor) -> View:
             option_value(lang, "added_suit", s["added_suit"]),
         ),
         cycle("base", f"base={base_next}", s["base"]),
+        cycle("rounds", f"rounds={match_next or 'off'}", option_value(lang, "rounds", s["rounds"])),
         *(
             choice(label, state["language"] == code, Verb.LANGUAGE, code)
             for code, label in (("zh-Hans", "简体"), ("zh-Hant", "繁體"), ("en", "English"))

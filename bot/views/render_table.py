@@ -9,6 +9,7 @@ from bot.core.actions import Verb
 from bot.core.lanes import arrangement_tokens
 from bot.core.options import summary
 
+from . import render_match
 from .deadline import deadline_text
 from .i18n import t
 from .model import Audience, Button, ButtonStyle, View, ViewKind
@@ -95,12 +96,14 @@ def _lobby(state: dict[str, Any]) -> tuple[list[str], list[Button]]:
     rnd = state.get("round")
     if rnd and rnd.get("settled"):
         lines.append(t(lang, "table.last_round", round=rnd["no"]))
+    lines += render_match.match_lines(state)
     lines.append(t(lang, "table.lobby_hint"))
     buttons = [
         button(t(lang, "btn.join"), rid, no, Verb.JOIN, style=ButtonStyle.SUCCESS),
         button(t(lang, "btn.leave"), rid, no, Verb.LEAVE),
         button(
-            t(lang, "btn.start") if no == 0 else t(lang, "btn.next_round"),
+            render_match.start_label(state)
+            or (t(lang, "btn.start") if no == 0 else t(lang, "btn.next_round")),
             rid,
             no,
             Verb.START,
@@ -121,6 +124,7 @@ def _round_head(state: dict[str, Any]) -> list[str]:
     rnd = state["round"]
     seats = rnd["seats"]
     lines = [
+        *render_match.match_lines(state),
         t(lang, "table.round", round=rnd["no"]),
         t(
             lang,
@@ -198,7 +202,10 @@ def showdown_lines(state: dict[str, Any], upto: int) -> list[str]:
 
 def _showdown(state: dict[str, Any]) -> tuple[list[str], list[Button]]:
     lang = lang_of(state)
-    lines = [t(lang, "table.showdown", round=state["round"]["no"])]
+    lines = [
+        *render_match.match_lines(state),
+        t(lang, "table.showdown", round=state["round"]["no"]),
+    ]
     lines += showdown_lines(state, state["round"]["step"])
     return lines, []
 

@@ -55,7 +55,7 @@ async def test_hand_by_dm_and_arranging_there(game: Game) -> None:
     await game.advance(121)
     await game.finish_showdown()
     dm = bob.user.dm_channel.history()[-1]
-    assert not action_ids(dm)
+    assert verbs(dm) == [Verb.REVIEW]  # after the showdown only the review (复盘) is left
     assert (await game.state())["phase"] == "lobby"
     assert len(game.table.settlement_messages()) == 1
 
@@ -97,7 +97,7 @@ async def test_deadline_auto_arranges_and_settles_through_the_sink(game: Game) -
     assert len(settle) == 1 and alice.name in embed_text(settle[0])
     # bob's open ephemeral hand was refreshed with the auto-arranged hand
     refreshed = [m for m in game.table.channel.history(viewer=bob) if m.id == bob_hand.id]
-    assert refreshed and not action_ids(refreshed[0])
+    assert refreshed and verbs(refreshed[0]) == [Verb.REVIEW]  # only the review (复盘) left
     assert (await game.hand_state(bob))["auto"]
 
 
@@ -120,6 +120,8 @@ async def test_commands_are_localized(game: Game) -> None:
         "language",
         "cancel",
         "verify",
+        "replay",
+        "rounds",
         "help",
     }
     assert subs["join"]["name_localizations"]["zh-CN"] == "加入"

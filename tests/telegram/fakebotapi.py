@@ -13,6 +13,7 @@ import asyncio
 import itertools
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,12 +71,22 @@ class FakeBotAPI:
     opened: set[int] = field(default_factory=set)
     # method name -> retry_after seconds for the next call of that method (once)
     fail_429_once: dict[str, int] = field(default_factory=dict)
+    # method name -> [how many calls in a row to refuse with 429, retry_after]
+    fail_429_times: dict[str, list[int]] = field(default_factory=dict)
+    # Called with (method, params) before a call is handled / with (method,
+    # params, result) after it was handled and before the answer goes out:
+    # tests kill the bot process there (a send that "may have succeeded").
+    # (before_call returns True to drop the call unhandled: the caller is gone)
+    before_call: Callable[[str, dict[str, Any]], bool] | None = None
+    after_call: Callable[[str, dict[str, Any], Any], None] | None = None
     port: int = 0
     webhook: dict[str, Any] | None = None  # the last setWebhook call's parameters
     # group chat id -> supergroup id it was upgraded to (calls to the old id fail)
     migrated: dict[int, int] = field(default_factory=dict)
     # group chat id -> its members' user ids; in a group not listed everyone is a member
     members: dict[int, set[int]] = field(default_factory=dict)
+    # sendDocument: (chat id, file name, bytes)
+    documents: list[tuple[int, str, bytes]] = field(default_factory=list)
     _updates: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
     _message_ids: itertools.count = field(default_factory=lambda: itertools.count(100))
     _update_ids: itertools.count = field(default_factory=lambda: itertools.count(1))
@@ -123,15 +134,24 @@ class FakeBotAPI:
         form = await request.post()
         params: dict[str, Any] = {}
         files: dict[str, bytes] = {}
+        names: dict[str, str] = {}
         for name, value in form.items():
-            if isinstance(value, web.FileField):
+            if isinstance(value, web.FileField):  # an uploaded file (photo, document)
                 files[name] = value.file.read()
+                names[name] = value.filename
                 continue
             text = str(value)
             params[name] = json.loads(text) if name in _JSON_FIELDS else text
         if files:
             params["_files"] = files
+            params["_names"] = names
+        if self.before_call is not None and self.before_call(method, params):
+            return _error(500, "Internal Server Error: the caller was killed")
         retry = self.fail_429_once.pop(method, None)
+        times = self.fail_429_times.get(method)
+        if times is not None and times[0] > 0:
+            times[0] -= 1
+            retry = times[1]
         if retry is not None:
             self.calls.append(Call(method, params, 429))
             return _error(429, f"Too Many Requests: retry after {retry}", retry_after=retry)
@@ -151,6 +171,8 @@ class FakeBotAPI:
             return _error(404, "Not Found: method not found")
         status, result = await handler(params)
         self.calls.append(Call(method, params, status))
+        if self.after_call is not None:
+            self.after_call(method, params, result)
         if status != 200:
             return _error(status, result)
         return web.json_response({"ok": True, "result": result})
@@ -252,6 +274,23 @@ class FakeBotAPI:
         )
         self.messages[(chat_id, msg.message_id)] = msg
         return 200, self._message_json(msg)
+
+    async def _m_sendDocument(self, params: dict[str, Any]) -> tuple[int, Any]:
+        chat_id = int(params["chat_id"])
+        refused = self._refused(chat_id)
+        if refused:
+            return 403, refused
+        filename, data = params["_names"]["document"], params["_files"]["document"]
+        self.documents.append((chat_id, filename, data))
+        msg = StoredMessage(chat_id, next(self._message_ids), "", None)
+        self.messages[(chat_id, msg.message_id)] = msg
+        out = self._message_json(msg)
+        out["document"] = {
+            "file_id": f"doc{msg.message_id}",
+            "file_unique_id": f"u{msg.message_id}",
+            "file_name": filename,
+        }
+        return 200, out
 
     def _find(self, params: dict[str, Any]) -> StoredMessage | None:
         return self.messages.get((int(params["chat_id"]), int(params["message_id"])))

@@ -13,6 +13,7 @@ from telegram import Update
 from telegram.ext import AIORateLimiter, Application
 
 from bot.config import Settings
+from bot.delivery import Limits
 from bot.platforms.telegram import adapter_of, build_application
 from bot.platforms.telegram.app import close_adapter, open_adapter
 from bot.table.actions import ActionIdError, Verb, decode
@@ -50,7 +51,12 @@ def buttons_of(message: StoredMessage, verb: Verb) -> list[dict[str, Any]]:
 
 class Harness:
     def __init__(
-        self, api: FakeBotAPI, manager: Any, *, coalesce_seconds: float = 0.0, max_retries: int = 1
+        self,
+        api: FakeBotAPI,
+        manager: Any,
+        *,
+        coalesce_seconds: float = 0.0,
+        max_retries: int | None = None,
     ) -> None:
         self.api = api
         self.manager = manager
@@ -59,11 +65,20 @@ class Harness:
             telegram_base_url=api.base_url,
             telegram_base_file_url=api.base_url.replace("/bot", "/file/bot"),
         )
-        # The real AIORateLimiter with its limits off (the suite must not wait
-        # 60 s for a group's minute budget) but its RetryAfter retries on.
-        limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=max_retries)
+        # As in production, no rate limiter: the delivery engine keeps to the
+        # limits (off here: the suite must not wait 60 s for a group's minute
+        # budget) and retries 429s. ``max_retries`` adds the AIORateLimiter.
+        limiter = (
+            None
+            if max_retries is None
+            else AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=max_retries)
+        )
         self.app: Application = build_application(
-            settings, manager, rate_limiter=limiter, coalesce_seconds=coalesce_seconds
+            settings,
+            manager,
+            rate_limiter=limiter,
+            coalesce_seconds=coalesce_seconds,
+            limits=Limits.off(),
         )
         self._message_ids = itertools.count(1)
 

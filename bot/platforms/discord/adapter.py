@@ -15,6 +15,7 @@ Private views (ephemerals, DMs) are delivered by ``private.PrivateViews``.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from typing import Any
 
@@ -187,7 +188,21 @@ class DiscordAdapter:
         if not outcome.ok:
             await self._say(turn, outcome.reply or t(language, "dc.error.refused"))
             return
+        if outcome.extra.get("file_text"):
+            await self._attach(turn, outcome.extra)
         await self._finish(turn, outcome.reply, language)
+
+    async def _attach(self, turn: Turn, extra: dict[str, str]) -> None:
+        """A replay's judge line, as a file to feed `thirteen judge`."""
+        file = discord.File(
+            io.BytesIO(extra["file_text"].encode()), filename=extra.get("file_name", "round.jsonl")
+        )
+        interaction = turn.interaction
+        if interaction.response.is_done():
+            await interaction.followup.send(file=file)
+            turn.followed_up = True
+        else:
+            await interaction.response.send_message(file=file)
 
     async def _finish(self, turn: Turn, reply: str | None, language: str | None = None) -> None:
         """Make sure the interaction is acknowledged exactly once, with the toast if any."""

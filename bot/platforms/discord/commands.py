@@ -31,6 +31,7 @@ PERIODS = [
     Choice(name=cmd("dc.cmd.period.all"), value="all"),
     Choice(name=cmd("dc.cmd.period.week"), value="week"),
     Choice(name=cmd("dc.cmd.period.month"), value="month"),
+    Choice(name=cmd("dc.cmd.period.skill"), value="skill"),
 ]
 LANGUAGES = [
     Choice(name=cmd("dc.cmd.language.zh-Hans"), value="zh-Hans"),
@@ -111,6 +112,24 @@ class ThirteenGroup(
         round: app_commands.Range[int, 1, 999_999_999] | None = None,
     ) -> None:
         await _run(interaction, Verb.VERIFY, str(round) if round is not None else None)
+
+    @app_commands.command(name=cmd("dc.cmd.rounds.name"), description=cmd("dc.cmd.rounds.desc"))
+    @app_commands.describe(count=cmd("dc.cmd.rounds.count"))
+    @app_commands.rename(count=cmd("dc.cmd.rounds.count.name"))
+    async def rounds(
+        self, interaction: discord.Interaction[Any], count: app_commands.Range[int, 0, 99]
+    ) -> None:
+        await _run(interaction, Verb.SET_OPTION, f"rounds={count or 'off'}")
+
+    @app_commands.command(name=cmd("dc.cmd.replay.name"), description=cmd("dc.cmd.replay.desc"))
+    @app_commands.describe(round=cmd("dc.cmd.replay.round"))
+    @app_commands.rename(round=cmd("dc.cmd.replay.round.name"))
+    async def replay(
+        self,
+        interaction: discord.Interaction[Any],
+        round: app_commands.Range[int, 1, 999_999_999],
+    ) -> None:
+        await _run(interaction, Verb.REPLAY, str(round))
 
     @app_commands.command(name=cmd("dc.cmd.help.name"), description=cmd("dc.cmd.help.desc"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:

@@ -22,14 +22,14 @@ from bot.platforms.telegram.outbox import Outbox, call_once_more
 from bot.platforms.telegram.render import NOOP
 from bot.table.actions import Action, ActionIdError, Actor, Outcome, Verb, decode
 from bot.views.i18n import normalize_language, t
-from bot.views.model import Audience, View
+from bot.views.model import Audience, View, ViewKind
 
 log = logging.getLogger(__name__)
 # What python-telegram-bot's handlers take: a coroutine function of (update, context).
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 
 # Verbs whose first command word is passed on as the action's arg.
-_ARG_VERBS = {Verb.NEW, Verb.LANGUAGE, Verb.LEADERBOARD, Verb.VERIFY}
+_ARG_VERBS = {Verb.NEW, Verb.LANGUAGE, Verb.LEADERBOARD, Verb.VERIFY, Verb.REPLAY}
 # Presses made on a hand message / on a settings panel (to re-adopt the
 # message after a restart, when the adapter has forgotten its ids).
 _HAND_VERBS = {
@@ -86,7 +86,7 @@ class TelegramAdapter:
 
     # ---- views produced without an action (timers) ------------------------------------
     async def sink(self, views: Sequence[View]) -> None:
-        self.outbox.submit(views)
+        await self.outbox.submit(views)
 
     def _seen(self, user: User) -> Actor:
         self.outbox.reach.names[str(user.id)] = user.full_name
@@ -111,6 +111,8 @@ class TelegramAdapter:
                 await self._reply(message, t(user.language_code, "tg.anonymous"))
                 return
             arg = context.args[0][:32] if verb in _ARG_VERBS and context.args else None
+            if verb is Verb.SET_OPTION:  # /rounds N
+                arg = "rounds=" + (context.args[0][:8] if context.args else "")
             action = Action(self._seen(user), verb, chat_id=str(chat.id), arg=arg)
             outcome = await self.manager.handle(action)
             if outcome.room_id:
@@ -120,16 +122,40 @@ class TelegramAdapter:
                 and verb in _PRIVATE_ANSWERS
                 and not await can_write_to(context.bot, str(user.id))
             ):
-                # The answer is for the private chat, which is not open yet:
-                # say where, with the link (nothing is held for a help text).
+                # The answer is for the private chat, which is not open yet: say
+                # where, with the link (nothing is held for a help text).
                 link = f"https://t.me/{context.bot.username}"
                 language = _language_of(outcome, user.language_code)
-                await self._reply(message, t(language, "tg.open_private", link=link))
+                # One group notice per member, edited when asked again (an
+                # informational key: the outbox merges repeats), not a reply each time.
+                where = View(
+                    ViewKind.NOTICE,
+                    Audience.GROUP,
+                    f"help:open:{user.id}",
+                    "",
+                    (t(language, "tg.open_private", link=link),),
+                    platform="telegram",
+                    chat_id=str(chat.id),
+                    language=language,
+                )
+                await self.outbox.submit((where,))
                 return
-            self.outbox.submit(outcome.views)
+            # A panel asked for by command is posted anew at the bottom of
+            # the private chat (presses on it then edit that one).
+            await self.outbox.submit(
+                dataclasses.replace(v, fresh=True) if v.key.startswith("settings:") else v
+                for v in outcome.views
+            )
             if not outcome.ok:
                 await self._reply(message, outcome.reply or t(user.language_code, "tg.refused"))
                 return
+            if outcome.extra.get("file_text"):
+                # A replay's judge line, as a file to feed `thirteen judge`.
+                await call_once_more(
+                    message.reply_document,
+                    document=outcome.extra["file_text"].encode(),
+                    filename=outcome.extra.get("file_name", "round.jsonl"),
+                )
             # A toast only when nothing visible changed in the group: every
             # extra message counts against the group's flood limit.
             if outcome.reply and not any(v.audience is Audience.GROUP for v in outcome.views):
@@ -143,7 +169,7 @@ class TelegramAdapter:
         if message is None or user is None:
             return
         self._seen(user)
-        self.outbox.user_opened(str(user.id))
+        await self.outbox.user_opened(str(user.id))
         await self._reply(message, t(user.language_code, "tg.group_only"))
 
     # ---- private chat -----------------------------------------------------------------
@@ -154,7 +180,7 @@ class TelegramAdapter:
         if message is None or user is None:
             return
         actor = self._seen(user)
-        held = self.outbox.user_opened(actor.user_id)
+        held = await self.outbox.user_opened(actor.user_id)
         payload = parse_payload(context.args[0] if context.args else None)
         if payload is None:
             if not held:
@@ -173,7 +199,7 @@ class TelegramAdapter:
             if not outcome.ok:
                 await self._reply(message, outcome.reply or t(user.language_code, "tg.refused"))
                 return
-            self.outbox.submit(outcome.views)
+            await self.outbox.submit(outcome.views)
             await self._reply(message, outcome.reply or t(user.language_code, "tg.joined_private"))
         elif not held:
             outcome = await self.manager.handle(
@@ -183,7 +209,7 @@ class TelegramAdapter:
                 await self._reply(message, outcome.reply or t(user.language_code, "tg.refused"))
                 return
             # Asked for explicitly: post it at the bottom of the chat.
-            self.outbox.submit(
+            await self.outbox.submit(
                 dataclasses.replace(v, fresh=True) if v.audience is Audience.PLAYER else v
                 for v in outcome.views
             )
@@ -193,7 +219,7 @@ class TelegramAdapter:
         if message is None or user is None:
             return
         self._seen(user)
-        if not self.outbox.user_opened(str(user.id)):
+        if not await self.outbox.user_opened(str(user.id)):
             await self._reply(message, t(user.language_code, "tg.welcome"))
 
     # ---- buttons ----------------------------------------------------------------------
@@ -216,7 +242,7 @@ class TelegramAdapter:
         message = query.message if isinstance(query.message, Message) else None
         private = message is None or message.chat.type == ChatType.PRIVATE
         if private:
-            self.outbox.user_opened(actor.user_id)
+            await self.outbox.user_opened(actor.user_id)
         # The chat the press came from; "" for the private chat, where the
         # manager lets only who is at the table act (a join is vouched for here).
         chat_id = "" if message is None or private else str(message.chat.id)
@@ -239,7 +265,7 @@ class TelegramAdapter:
                 await self._answer(query, text, alert=True)
                 return
             await self._answer(query, t(room_language, "tg.sent_private"))
-            self.outbox.submit(outcome.views)
+            await self.outbox.submit(outcome.views)
             return
         if outcome.ok:
             await self._answer(query, outcome.reply)
@@ -247,7 +273,7 @@ class TelegramAdapter:
             await self._answer(query, outcome.reply or t(language, "tg.refused"), alert=True)
         views = outcome.views
         if message is not None and private:
-            pressed = self.outbox.key_of(message)
+            pressed = await self.outbox.key_of(message)
             if (
                 outcome.ok
                 and verb in _SETTINGS_VERBS
@@ -264,7 +290,7 @@ class TelegramAdapter:
                 if view.key == pressed or (
                     pressed is None and self._is_pressed_message(view, actor.user_id, verb)
                 ):
-                    self.outbox.adopt(view.key, message)
+                    await self.outbox.adopt(view.key, message)
         if verb is Verb.SHOW_HAND and not private:
             # "My hand" pressed in the group: post it at the bottom of the
             # private chat rather than editing a message scrolled far up.
@@ -274,7 +300,7 @@ class TelegramAdapter:
             )
         # A refusal may still carry a view (the hand showing why an
         # arrangement was refused); nothing in the game changed.
-        self.outbox.submit(views)
+        await self.outbox.submit(views)
 
     async def _vouch(self, bot: Bot, actor: Actor, room_id: str) -> str | None:
         """The room's group when ``actor`` belongs to it (a join from the

@@ -14,7 +14,6 @@ from urllib.parse import urlparse
 
 from telegram import Update
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     BaseRateLimiter,
@@ -24,16 +23,32 @@ from telegram.ext import (
 )
 
 from bot.config import Settings
+from bot.delivery import Limits
 from bot.platforms.telegram.adapter import TableLike, TelegramAdapter
 from bot.platforms.telegram.menu import GROUP_COMMANDS, register_menu
 from bot.platforms.telegram.outbox import Outbox
 from bot.platforms.telegram.reach import PrivateReach
 from bot.table.actions import ACTION_PREFIX
+from storage.delivery import DeliveryStore
+from storage.delivery_memory import MemoryDelivery
 
 log = logging.getLogger(__name__)
 ADAPTER_KEY = "thirteen.adapter"
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
 CONCURRENT_UPDATES = 16
+
+
+def limits_of(settings: Settings) -> Limits:
+    """Telegram's flood limits as Settings give them (0: no limit)."""
+    group = settings.delivery_group_per_minute / 60
+    return Limits(
+        group_per_second=group,
+        group_burst=max(settings.delivery_group_per_minute, 1),
+        private_per_second=settings.delivery_private_per_second,
+        private_burst=3,
+        overall_per_second=settings.delivery_overall_per_second,
+        overall_burst=max(settings.delivery_overall_per_second, 1),
+    )
 
 
 def adapter_of(application: Application) -> TelegramAdapter:
@@ -47,6 +62,10 @@ async def open_adapter(app: Application) -> None:
     run_webhook call it as post_init; run_telegram calls it itself."""
     adapter = adapter_of(app)
     adapter.outbox.bot_username = app.bot.username
+    durable = getattr(adapter.manager, "durable", None)
+    if durable is not None and adapter.outbox.store is getattr(adapter.manager, "repo", None):
+        # The manager writes Telegram's views with its state changes from now on.
+        durable.platforms.add("telegram")
     adapter.outbox.start()
     if adapter.install_sink:
         adapter.manager.set_sink(adapter.sink)  # type: ignore[attr-defined]
@@ -65,6 +84,7 @@ def build_application(
     rate_limiter: BaseRateLimiter | None = None,
     coalesce_seconds: float = 0.3,
     install_sink: bool = True,
+    limits: Limits | None = None,
 ) -> Application:
     """The Application for ``manager``. With ``install_sink`` the manager's
     timer views (reminders, auto-arrange, showdown steps) go to this bot;
@@ -72,15 +92,18 @@ def build_application(
     sink and calls ``adapter_of(app).sink`` for Telegram's views."""
     if settings.telegram_token is None:
         raise ValueError("TELEGRAM_TOKEN is not set")
-    # At most 20 messages a minute per group; on 429 wait and retry once.
-    limiter = rate_limiter or AIORateLimiter(max_retries=1)
-
-    application = (
+    builder = (
         ApplicationBuilder()
         .token(settings.telegram_token.get_secret_value())
         .base_url(settings.telegram_base_url)
         .base_file_url(settings.telegram_base_file_url)
-        .rate_limiter(limiter)
+    )
+    if rate_limiter is not None:
+        # The delivery engine keeps to the flood limits and retries 429s
+        # itself (docs/delivery.md); a limiter here is for tests.
+        builder = builder.rate_limiter(rate_limiter)
+    application = (
+        builder
         # Updates of different rooms need not wait for each other; the table
         # manager serialises each room with its own lock (FIFO, in arrival order).
         .concurrent_updates(CONCURRENT_UPDATES)
@@ -88,9 +111,18 @@ def build_application(
         .post_stop(close_adapter)
         .build()
     )
-    adapter = TelegramAdapter(
-        manager, Outbox(application.bot, PrivateReach(), coalesce_seconds=coalesce_seconds)
+    store = getattr(manager, "repo", None)
+    if not isinstance(store, DeliveryStore):
+        store = MemoryDelivery()  # a manager without storage (tests): nothing survives
+    outbox = Outbox(
+        application.bot,
+        PrivateReach(),
+        store,
+        coalesce_seconds=coalesce_seconds,
+        limits=limits or limits_of(settings),
+        poll_seconds=settings.delivery_poll_seconds,
     )
+    adapter = TelegramAdapter(manager, outbox)
     adapter.install_sink = install_sink
     application.bot_data[ADAPTER_KEY] = adapter
 

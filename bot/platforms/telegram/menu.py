@@ -22,6 +22,8 @@ GROUP_COMMANDS: dict[str, Verb] = {
     "language": Verb.LANGUAGE,
     "cancel": Verb.CANCEL,
     "verify": Verb.VERIFY,
+    "replay": Verb.REPLAY,
+    "rounds": Verb.SET_OPTION,  # /rounds N: the match length (局数), the only typed option
     "help": Verb.HELP,
 }
 

@@ -1,30 +1,40 @@
-"""Delivery of Views to Telegram: edit in place, coalesce, survive flood limits.
+"""Delivery of Views to Telegram over the durable outbox (docs/delivery.md).
 
-Every View goes through one queue, in order. A View whose key is already
-queued replaces the queued state in place (only the latest state of a
-message is worth an API call), and the worker waits a short window before
-flushing so a burst of presses costs one edit. NOTICE views are one-off and
-never merged. Message ids are remembered per view key, so successive states
-of ``table:<room>`` or ``hand:<room>:<player>`` edit one message.
+Views of accepted actions are in the database already (written with the
+state change); the others (answers to read-only presses, held private
+views) are written here. Either way a per-chat lane of the DeliveryEngine
+sends them: the latest state of each message, edited in place under the
+message id stored in the database, so a restarted process or another one
+edits the same message. This module is the Telegram Transport: how one row
+becomes a sendMessage or an editMessageText, and what Telegram's errors mean.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
-import itertools
+import hashlib
 import logging
 import warnings
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from telegram import Bot, InputFile, InputMediaPhoto, Message
-from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+)
 from telegram.warnings import PTBDeprecationWarning
 
+from bot.delivery import DeliveryEngine, Limits, Permanent, RetryLater, view_entries
+from bot.delivery.entries import INFO_NOTICES, is_durable, is_one_off_key, target_chat
+from bot.delivery.payload import view_from_payload
+from bot.delivery.transport import Hold
 from bot.pictures import render_async
 from bot.platforms.telegram.reach import PrivateReach, room_of_key
 from bot.platforms.telegram.render import (
@@ -33,12 +43,16 @@ from bot.platforms.telegram.render import (
     render_markup,
     render_text,
 )
-from bot.views.model import Audience, View, ViewKind
+from bot.table.actions import ActionIdError, Verb, decode
+from bot.views.model import Audience, Button, Picture, View, ViewKind
+from storage.delivery import DeliveryStore, OutboxRow, OutboxState, SentRef
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 PLATFORM = "telegram"
-KEYS_KEPT = 20_000  # older messages fall back to judging a press by its verb
+# An information post (rules, help, leaderboard) asked again within this
+# time edits the one posted before instead of posting another.
+INFO_MERGE = timedelta(minutes=10)
 
 
 def _seconds(error: RetryAfter) -> float:
@@ -49,8 +63,8 @@ def _seconds(error: RetryAfter) -> float:
 
 
 async def call_once_more(fn: Callable[..., Awaitable[T]], /, **kwargs: Any) -> T:
-    """Call the Bot API; on 429 wait the time Telegram asks for and try once
-    more (AIORateLimiter retries first; this is the last line)."""
+    """A direct Bot API call (a press's answer, a short reply): on 429 wait
+    the time Telegram asks for and try once more."""
     try:
         return await fn(**kwargs)
     except RetryAfter as error:
@@ -66,177 +80,206 @@ def _unreachable(error: Exception) -> bool:
     return isinstance(error, BadRequest) and "chat not found" in error.message.lower()
 
 
+def _gone(error: BadRequest) -> bool:
+    text = error.message.lower()
+    return "not found" in text or "can't be edited" in text or "no caption" in text
+
+
+# A stored fingerprint of a photo message starts with this: the message keeps
+# its photo (and is edited by media or caption) for as long as it lives.
+PHOTO = "p:"
+
+
+def _digest(text: str, markup: Any, picture: str | None = None, *, photo: bool = False) -> str:
+    digest = hashlib.sha256(fingerprint(text, markup, picture).encode()).hexdigest()
+    return PHOTO + digest if photo else digest
+
+
+def is_group_chat(chat_id: str) -> bool:
+    return chat_id.startswith("-")
+
+
 class Outbox:
-    def __init__(self, bot: Bot, reach: PrivateReach, *, coalesce_seconds: float = 0.3) -> None:
+    """The Telegram side of delivery: the adapter's entry point (submit,
+    adopt, key_of, user_opened) and the engine's Transport (deliver)."""
+
+    platform = PLATFORM
+
+    def __init__(
+        self,
+        bot: Bot,
+        reach: PrivateReach,
+        store: DeliveryStore,
+        *,
+        coalesce_seconds: float = 0.3,
+        limits: Limits | None = None,
+        poll_seconds: float = 1.0,
+    ) -> None:
         self._bot = bot
         self.reach = reach
-        self.window = coalesce_seconds
+        self.store = store
         self.bot_username = ""
-        self.messages: dict[str, tuple[int, int]] = {}  # view key -> (chat id, message id)
+        self.pictures = True  # the PICTURES setting: False sends every view as text
         self.rooms: dict[str, str] = {}  # room id -> group chat id
         self._room_language: dict[str, str] = {}
-        self._shown: dict[str, str] = {}  # view key -> fingerprint of what it shows
-        self._rounds: dict[str, str] = {}  # view key -> round shown (hand views)
-        # (chat id, message id) -> view key, for the most recent messages only
-        self._keys: OrderedDict[tuple[int, int], str] = OrderedDict()
-        self._in_place: set[str] = set()  # NOTICE keys to edit once (a pressed panel)
-        self._photos: set[str] = set()  # view keys whose message is a photo (caption, not text)
-        self.pictures = True  # the PICTURES setting: False sends every view as text
         # A group upgraded to a supergroup changes its id; the room keeps the old one.
         self.migrated: dict[int, int] = {}
-        self._queue: OrderedDict[str, View] = OrderedDict()
-        self._seq = itertools.count()
-        self._wake = asyncio.Event()
-        self._idle = asyncio.Event()
-        self._idle.set()
-        self._task: asyncio.Task[None] | None = None
+        self.engine = DeliveryEngine(
+            store,
+            self,
+            limits=limits,
+            poll_seconds=poll_seconds,
+            coalesce_seconds=coalesce_seconds,
+            exclusive=not getattr(store, "shared", False),
+        )
 
-    # ---- queue --------------------------------------------------------------------
-    def submit(self, views: Iterable[View]) -> None:
+    @property
+    def window(self) -> float:
+        return self.engine.coalesce_seconds
+
+    @window.setter
+    def window(self, seconds: float) -> None:
+        self.engine.coalesce_seconds = seconds
+
+    # ---- what the adapter calls -------------------------------------------------------
+    async def submit(self, views: Iterable[View]) -> None:
+        """Deliver ``views``: those written with their state change already
+        only wake their chats' lanes; the others are written first."""
+        chats: list[str] = []
+        fresh: list[View] = []
         for view in views:
             if view.platform and view.platform != PLATFORM:
                 continue  # another platform's view from a shared manager
+            view = view if view.platform else _with_platform(view)
             room_id = room_of_key(view.key)
             if room_id and view.audience is Audience.GROUP and view.chat_id:
                 self.rooms[room_id] = view.chat_id
             if room_id:
                 self._room_language[room_id] = view.language
-            slot = f"{view.key}#{next(self._seq)}" if view.kind is ViewKind.NOTICE else view.key
-            old = self._queue.get(slot)
-            # Assigning to an existing slot keeps its place in the order.
-            self._queue[slot] = dataclasses.replace(view, fresh=True) if old and old.fresh else view
-        if self._queue:
-            self._idle.clear()
-            self._wake.set()
+            chat = target_chat(view)
+            if not chat:
+                log.warning("no chat for view %s", view.key)
+                continue
+            if not is_durable(view):
+                fresh.append(view)
+            chats.append(chat)
+        if fresh:
+            await self.store.enqueue(view_entries(fresh), datetime.now(UTC))
+        for chat in dict.fromkeys(chats):
+            self.engine.wake(chat)
 
-    def adopt(self, key: str, message: Message) -> None:
-        """A press on ``message`` answered with a view of ``key``: edit the
-        pressed message (also after a restart, when the ids were forgotten;
-        also for a NOTICE panel such as the settings, edited once in place)."""
-        self.messages[key] = (message.chat_id, message.message_id)
-        self._in_place.add(key)
-        if message.photo:
-            self._photos.add(key)
-        else:
-            self._photos.discard(key)
+    async def adopt(self, key: str, message: Message) -> None:
+        """A press on ``message`` answered with a view of ``key``: when no
+        message is stored for that key (a message of an older version of the
+        bot), edit the pressed one."""
+        chat = str(message.chat_id)
+        if await self.store.sent_message(PLATFORM, chat, key) is None:
+            await self.store.put_sent(
+                SentRef(PLATFORM, chat, key, str(message.message_id), has_buttons=True)
+            )
 
-    def key_of(self, message: Message) -> str | None:
+    async def key_of(self, message: Message) -> str | None:
         """The view key a message was sent for (None if not known)."""
-        return self._keys.get((message.chat_id, message.message_id))
+        return await self.store.sent_key(PLATFORM, str(message.chat_id), str(message.message_id))
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run())
+        self.engine.start()
 
     async def drain(self) -> None:
-        """Wait until everything queued has been delivered."""
-        if self._task is None:
-            await self._flush()
-            return
-        while not self._idle.is_set():
-            await self._idle.wait()
+        """Wait until everything this process was given has been delivered."""
+        await self.engine.drain()
 
     async def stop(self) -> None:
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.drain(), timeout=10)
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-
-    async def _run(self) -> None:
-        while True:
-            await self._wake.wait()
-            if self.window > 0:
-                await asyncio.sleep(self.window)  # let a burst of states pile up
-            self._wake.clear()
-            await self._flush()
-            if not self._queue:
-                self._idle.set()
-
-    async def _flush(self) -> None:
-        while self._queue:
-            _, view = self._queue.popitem(last=False)
-            try:
-                await self._deliver(view)
-            except Exception:  # one failed message must not stop the others
-                log.exception("could not deliver view %s", view.key)
-        self._idle.set()
+        await self.engine.stop()
 
     # ---- private reach --------------------------------------------------------------
-    def user_opened(self, user_id: str) -> int:
-        """The user wrote to us in private: queue what was held for them and
-        update the group notices. Returns how many views were held."""
-        views, rooms = self.reach.opened(user_id)
-        self.submit(views)
+    async def user_opened(self, user_id: str) -> int:
+        """The user wrote to us in private: deliver what was held for them
+        (held in the database: also what another process or an earlier run
+        held) and update the group notices. Returns how many views were held."""
+        _, rooms = self.reach.opened(user_id)
+        held = await self.store.release_held(PLATFORM, user_id, datetime.now(UTC))
+        if held:
+            self.engine.wake(user_id)
         for room_id in rooms:
-            self._notify_room(room_id)
-        return len(views)
+            await self._notify_room(room_id)
+        return held
 
-    def _notify_room(self, room_id: str) -> None:
+    async def _notify_room(self, room_id: str) -> None:
         chat_id = self.rooms.get(room_id)
         if chat_id and self.bot_username:
             language = self._room_language.get(room_id, "zh-Hans")
-            self.submit([self.reach.notice(room_id, chat_id, language, self.bot_username)])
+            await self.submit([self.reach.notice(room_id, chat_id, language, self.bot_username)])
 
-    def _hold(self, view: View) -> None:
+    async def _hold(self, view: View) -> None:
         room_id = self.reach.hold(view)
         if room_id:
-            self._notify_room(room_id)
+            await self._notify_room(room_id)
 
-    # ---- delivery -------------------------------------------------------------------
-    def _target(self, view: View) -> int | None:
-        if view.audience is Audience.PLAYER:
-            return (
-                int(view.user_id) if view.user_id and view.user_id.lstrip("-").isdigit() else None
-            )
-        chat = view.chat_id or self.rooms.get(room_of_key(view.key) or "", "")
-        if not chat.lstrip("-").isdigit():
-            return None
-        return self.migrated.get(int(chat), int(chat))
+    # ---- the Transport ----------------------------------------------------------------
+    def is_group(self, chat_id: str) -> bool:
+        return is_group_chat(chat_id)
 
-    async def _deliver(self, view: View) -> None:
-        chat_id = self._target(view)
-        if chat_id is None:
-            log.warning("no chat for view %s", view.key)
-            return
+    def _chat(self, row: OutboxRow) -> int:
+        if not row.chat_id.lstrip("-").isdigit():
+            raise Permanent(f"not a Telegram chat id: {row.chat_id!r}", "bad_chat")
+        chat = int(row.chat_id)
+        return self.migrated.get(chat, chat)
+
+    async def deliver(self, row: OutboxRow) -> SentRef | None:
+        view = view_from_payload(row.payload)
         private = view.audience is Audience.PLAYER
-        if private and self.reach.is_unreachable(str(view.user_id)):
-            self._hold(view)
-            return
+        if private and self.reach.is_unreachable(row.chat_id):
+            await self._hold(view)
+            raise Hold("the user has not opened the private chat")
+        chat_id = self._chat(row)
         picture = view.picture if self.pictures else None
         text = render_caption(view) if picture else render_text(view)
         markup = render_markup(view, self.bot_username)
-        shown = fingerprint(text, markup, picture.fingerprint if picture else None)
-        one_off = view.kind is ViewKind.NOTICE and view.key not in self._in_place
-        self._in_place.discard(view.key)
-        known = None if one_off or view.fresh else self.messages.get(view.key)
+        seen = picture.fingerprint if picture else None
+        shown = _digest(text, markup, seen, photo=picture is not None)
+        one_off = is_one_off_key(row.key)
         round_tag = view.meta.get("round")
-        if known is not None and round_tag and self._rounds.get(view.key, round_tag) != round_tag:
-            # A new round's hand: a new message, so the player gets notified
-            # (an edit of last round's message makes no sound).
-            known = None
-        if round_tag:
-            self._rounds[view.key] = round_tag
-        photo = known is not None and view.key in self._photos
+        known = None if one_off else await self.store.sent_message(PLATFORM, row.chat_id, row.key)
+        uncertain = row.state is OutboxState.SENDING and (known is None or row.fresh)
+        if uncertain and view.kind is ViewKind.SETTLEMENT:
+            # It may have been posted just before a crash: a second
+            # settlement post would be worse than none (docs/delivery.md).
+            log.warning(
+                "delivery: settlement %s may have been posted already; not repeated", row.key
+            )
+            return None
+        ref = SentRef(
+            PLATFORM,
+            row.chat_id,
+            row.key,
+            "",
+            shown,
+            round_tag,
+            markup is not None,
+            buttons=row.payload.get("buttons"),
+        )
+        edit = known is not None and not row.fresh
+        if edit and known is not None and round_tag and known.round_tag not in (None, round_tag):
+            edit = False  # a new round's hand: a new message, so the player hears it
+        if edit and known is not None and row.key.startswith(INFO_NOTICES):
+            edit = known.at is not None and datetime.now(UTC) - known.at < INFO_MERGE
         try:
-            if known is not None:
-                if self._shown.get(view.key) == shown:
-                    return  # same text and buttons: an edit would be refused anyway
-                if picture is not None and photo:
-                    png = await render_async(picture.render, picture.data)
-                    edited = await self._edit_media(known, png, text, markup)
-                elif photo:
-                    # A photo message cannot lose its photo: the caption changes.
-                    edited = await self._edit_caption(known, render_caption(view), markup)
-                elif picture is None:
-                    edited = await self._edit(known, text, markup)
-                else:
-                    edited = False  # a text message cannot become a photo: send one
-                if edited:
-                    self._shown[view.key] = shown
-                    return
+            if edit and known is not None:
+                photo = (known.fingerprint or "").startswith(PHOTO)
+                if photo and picture is None:
+                    # A photo message cannot lose its photo: its caption changes.
+                    text = render_caption(view)
+                    shown = _digest(text, markup, photo=True)
+                if known.fingerprint == shown:
+                    return known  # same text and buttons: an edit would be refused anyway
+                if await self._edit_any(chat_id, known, photo, picture, text, markup):
+                    return _replace_id(
+                        dataclasses.replace(ref, fingerprint=shown), known.message_id
+                    )
+                # Gone (deleted by someone), or a text message that now has a
+                # picture (it cannot become a photo): post it again.
+            await self.store.mark_sending(row)
             if picture is not None:
                 png = await render_async(picture.render, picture.data)
                 message = await self._send_photo(chat_id, png, text, markup, picture.filename)
@@ -244,41 +287,32 @@ class Outbox:
                 message = await self._send(chat_id, text, markup)
         except (Forbidden, BadRequest) as error:
             if private and _unreachable(error):
-                self._hold(view)
-                return
-            raise
-        self._keys[(message.chat_id, message.message_id)] = view.key
-        if len(self._keys) > KEYS_KEPT:
-            self._keys.popitem(last=False)
-        if not one_off:
-            replaced = self.messages.get(view.key)
-            self.messages[view.key] = (message.chat_id, message.message_id)
-            self._shown[view.key] = shown
-            if picture is not None:
-                self._photos.add(view.key)
-            else:
-                self._photos.discard(view.key)
-            if replaced is not None and view.fresh and not private:
-                await self._retire(replaced)
+                await self._hold(view)
+                raise Hold(f"the user has not opened the private chat: {error.message}") from error
+            raise _classify(error) from error
+        except TelegramError as error:
+            raise _classify(error) from error
+        if known is not None and known.has_buttons and known.message_id != str(message.message_id):
+            await self._retire(chat_id, known)
+        if view.kind is ViewKind.TABLE and round_tag and round_tag.isdigit():
+            await self._retire_settlement(chat_id, row, int(round_tag) - 1)
+        return None if one_off else _replace_id(ref, str(message.message_id))
 
     async def _send(self, chat_id: int, text: str, markup: Any) -> Message:
         try:
-            return await call_once_more(
-                self._bot.send_message, chat_id=chat_id, text=text, reply_markup=markup
-            )
+            return await self._bot.send_message(chat_id=chat_id, text=text, reply_markup=markup)
         except ChatMigrated as moved:
             # Follow the group to its new id, now and for every later view.
             self.migrated[chat_id] = moved.new_chat_id
-            return await call_once_more(
-                self._bot.send_message, chat_id=moved.new_chat_id, text=text, reply_markup=markup
+            return await self._bot.send_message(
+                chat_id=moved.new_chat_id, text=text, reply_markup=markup
             )
 
     async def _send_photo(
         self, chat_id: int, png: bytes, caption: str, markup: Any, filename: str
     ) -> Message:
         async def send(chat: int) -> Message:
-            return await call_once_more(
-                self._bot.send_photo,
+            return await self._bot.send_photo(
                 chat_id=chat,
                 photo=InputFile(png, filename=filename),
                 caption=caption,
@@ -291,73 +325,85 @@ class Outbox:
             self.migrated[chat_id] = moved.new_chat_id
             return await send(moved.new_chat_id)
 
-    async def _edit_media(
-        self, known: tuple[int, int], png: bytes, caption: str, markup: Any
+    async def _edit_any(
+        self,
+        chat_id: int,
+        known: SentRef,
+        photo: bool,
+        picture: Picture | None,
+        text: str,
+        markup: Any,
     ) -> bool:
-        """Replace a photo message's picture and caption in place
-        (editMessageMedia); False when it is gone and a new one is needed."""
-        chat_id, message_id = known
-        media = InputMediaPhoto(InputFile(png, filename="cards.png"), caption=caption)
-        return await self._edited(
-            known,
-            self._bot.edit_message_media,
-            chat_id=chat_id,
-            message_id=message_id,
-            media=media,
-            reply_markup=markup,
-        )
+        """Edit ``known`` in place the way its kind of message allows; False
+        when a new message is needed."""
+        message_id = int(known.message_id)
+        if photo and picture is not None:
+            png = await render_async(picture.render, picture.data)
+            media = InputMediaPhoto(InputFile(png, filename=picture.filename), caption=text)
+            return await self._edited(
+                self._bot.edit_message_media,
+                chat_id=chat_id,
+                message_id=message_id,
+                media=media,
+                reply_markup=markup,
+            )
+        if photo:
+            return await self._edited(
+                self._bot.edit_message_caption,
+                chat_id=chat_id,
+                message_id=message_id,
+                caption=text,
+                reply_markup=markup,
+            )
+        if picture is not None:
+            return False  # a text message cannot become a photo
+        return await self._edit(chat_id, known, text, markup)
 
-    async def _edit_caption(self, known: tuple[int, int], caption: str, markup: Any) -> bool:
-        chat_id, message_id = known
-        return await self._edited(
-            known,
-            self._bot.edit_message_caption,
-            chat_id=chat_id,
-            message_id=message_id,
-            caption=caption,
-            reply_markup=markup,
-        )
-
-    async def _edited(
-        self, known: tuple[int, int], fn: Callable[..., Awaitable[Any]], **kwargs: Any
-    ) -> bool:
+    async def _edited(self, fn: Callable[..., Awaitable[Any]], **kwargs: Any) -> bool:
         try:
-            await call_once_more(fn, **kwargs)
+            await fn(**kwargs)
         except ChatMigrated as moved:
-            self.migrated[known[0]] = moved.new_chat_id
+            self.migrated[int(kwargs["chat_id"])] = moved.new_chat_id
             return False
         except BadRequest as error:
-            text = error.message.lower()
-            if "not modified" in text:
+            if "not modified" in error.message.lower():
                 return True
-            if "not found" in text or "can't be edited" in text or "no caption" in text:
+            if _gone(error):
                 return False
             raise
         return True
 
-    async def _retire(self, known: tuple[int, int]) -> None:
-        """A fresh table message took over: take the buttons off the old one
-        so nobody keeps pressing a message that no longer changes."""
+    async def _retire(self, chat_id: int, old: SentRef, *, keep_info: bool = False) -> None:
+        """A new message took over: take the buttons off the old one so
+        nobody keeps pressing a message that no longer changes (with
+        ``keep_info``, the ones that still answer - verify, leaderboard - stay)."""
+        kept = _still_working(old.buttons) if keep_info else ()
+        view = View(ViewKind.NOTICE, Audience.GROUP, old.key, "", (), buttons=kept)
+        markup = render_markup(view, None) if kept else None
         try:
-            await call_once_more(
-                self._bot.edit_message_reply_markup,
-                chat_id=known[0],
-                message_id=known[1],
-                reply_markup=None,
+            await self._bot.edit_message_reply_markup(
+                chat_id=chat_id, message_id=int(old.message_id), reply_markup=markup
             )
-        except BadRequest:
-            log.debug("old message %s already gone or unchanged", known)
+        except TelegramError:
+            log.debug("old message %s already gone or unchanged", old.message_id)
 
-    async def _edit(self, known: tuple[int, int], text: str, markup: Any) -> bool:
+    async def _retire_settlement(self, chat_id: int, row: OutboxRow, round_no: int) -> None:
+        """A new round's table is up: last round's settlement loses its
+        "next round" button."""
+        room_id = room_of_key(row.key)
+        if round_no < 1 or not room_id:
+            return
+        key = f"settle:{room_id}:{round_no}"
+        old = await self.store.sent_message(PLATFORM, row.chat_id, key)
+        if old is not None and old.has_buttons:
+            await self._retire(chat_id, old, keep_info=True)
+            await self.store.put_sent(dataclasses.replace(old, has_buttons=False))
+
+    async def _edit(self, chat_id: int, known: SentRef, text: str, markup: Any) -> bool:
         """Edit in place; False when the message is gone and a new one is needed."""
-        chat_id, message_id = known
         try:
-            await call_once_more(
-                self._bot.edit_message_text,
-                chat_id=chat_id,
-                message_id=message_id,
-                text=text,
-                reply_markup=markup,
+            await self._bot.edit_message_text(
+                chat_id=chat_id, message_id=int(known.message_id), text=text, reply_markup=markup
             )
         except ChatMigrated as moved:
             self.migrated[chat_id] = moved.new_chat_id
@@ -365,7 +411,55 @@ class Outbox:
         except BadRequest as error:
             if "not modified" in error.message.lower():
                 return True
-            if "not found" in error.message.lower() or "can't be edited" in error.message.lower():
+            if _gone(error):
                 return False
             raise
         return True
+
+
+def _replace_id(ref: SentRef, message_id: str) -> SentRef:
+    return dataclasses.replace(ref, message_id=message_id)
+
+
+# Buttons that answer whatever the round: kept on a superseded message.
+_INFORMATIVE = {Verb.VERIFY, Verb.LEADERBOARD, Verb.RULES, Verb.HELP, Verb.STATS}
+
+
+def _still_working(buttons: list[Any] | None) -> tuple[tuple[Button, ...], ...]:
+    rows = view_from_payload(
+        {"kind": "notice", "audience": "group", "key": "", "buttons": buttons or []}
+    ).buttons
+    kept = []
+    for row in rows:
+        keep = tuple(b for b in row if _informative(b.action_id))
+        if keep:
+            kept.append(keep)
+    return tuple(kept)
+
+
+def _informative(action_id: str | None) -> bool:
+    try:
+        return action_id is not None and decode(action_id)[2] in _INFORMATIVE
+    except ActionIdError:
+        return False
+
+
+def _with_platform(view: View) -> View:
+    return dataclasses.replace(view, platform=PLATFORM)
+
+
+def _classify(error: TelegramError) -> RetryLater | Permanent:
+    """What a Bot API error means for delivery."""
+    if isinstance(error, RetryAfter):
+        return RetryLater("429 Too Many Requests", _seconds(error), "rate_limited")
+    if isinstance(error, ChatMigrated):
+        return RetryLater("group migrated", 0.0, "migrated")
+    if isinstance(error, Forbidden):
+        return Permanent(f"forbidden: {error.message}", "forbidden")
+    if isinstance(error, BadRequest):
+        if "chat not found" in error.message.lower():
+            return Permanent(error.message, "chat_not_found")
+        return Permanent(f"bad request: {error.message}", "bad_request")
+    if isinstance(error, NetworkError):  # timeouts, 5xx, connection errors
+        return RetryLater(f"network: {error.message}", None, "network")
+    return RetryLater(f"{type(error).__name__}: {error.message}", None, "other")

@@ -1,0 +1,88 @@
+"""Which views go to the outbox, under which key.
+
+A view's outbox key names the message it shows within its chat: successive
+states of ``table:<room>`` or ``hand:<room>:<player>`` are one message (a
+later one supersedes an undelivered earlier one). One-off notices
+(reminders, verify answers) get a unique suffix, so each is its own post.
+Settings panels (one per user and room) and the information posts (rules,
+help, leaderboard: one per chat) are keyed too, so repeated taps edit one
+message instead of posting again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+from collections.abc import Iterable, Sequence
+
+from bot.delivery.payload import view_to_payload
+from bot.views.model import Audience, View, ViewKind
+from storage.delivery import OutboxEntry
+
+OUTBOX_META = "outbox"  # set on a view already written to the outbox
+KEYED_NOTICES = ("settings:", "help:", "rules:", "leaderboard:")
+INFO_NOTICES = ("help:", "rules:", "leaderboard:")
+
+
+def target_chat(view: View) -> str:
+    """Where a view goes: the player's private chat, or the group."""
+    if view.audience is Audience.PLAYER:
+        return view.user_id or ""
+    return view.chat_id
+
+
+def is_one_off(view: View) -> bool:
+    return view.kind is ViewKind.NOTICE and not view.key.startswith(KEYED_NOTICES)
+
+
+def is_one_off_key(key: str) -> bool:
+    return "#" in key
+
+
+def view_entries(views: Iterable[View], tag: str | None = None) -> list[OutboxEntry]:
+    """Outbox entries for ``views``; one-off notices are keyed ``<key>#<tag>.<n>``
+    (``tag``: e.g. the room version that produced them, or a random one)."""
+    tag = tag or uuid.uuid4().hex[:12]
+    out: list[OutboxEntry] = []
+    for n, view in enumerate(views):
+        chat = target_chat(view)
+        if not chat or not view.platform:
+            continue
+        key = f"{view.key}#{tag}.{n}" if is_one_off(view) else view.key
+        out.append(
+            OutboxEntry(
+                view.platform, chat, key, view.kind.value, view_to_payload(view), view.fresh
+            )
+        )
+    return out
+
+
+def is_durable(view: View) -> bool:
+    return OUTBOX_META in view.meta
+
+
+class Durable:
+    """The table manager's switch for the outbox: views of the platforms in
+    ``platforms`` are written with the state change that produced them and
+    handed back marked (``is_durable``) so the adapter only wakes delivery."""
+
+    def __init__(self) -> None:
+        self.platforms: set[str] = set()
+
+    def split(self, views: Sequence[View], tag: str) -> tuple[list[View], list[OutboxEntry]]:
+        if not self.platforms:
+            return list(views), []
+        marked: list[View] = []
+        entries: list[OutboxEntry] = []
+        for view in views:
+            if view.platform not in self.platforms:
+                marked.append(view)
+                continue
+            found = view_entries([view], f"{tag}.{len(entries)}")
+            if not found:
+                marked.append(view)
+                continue
+            entries.extend(found)
+            meta = {**view.meta, OUTBOX_META: found[0].key}
+            marked.append(dataclasses.replace(view, meta=meta))
+        return marked, entries

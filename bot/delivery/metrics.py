@@ -1,0 +1,156 @@
+"""``/healthz`` and Prometheus ``/metrics`` over HTTP, on METRICS_PORT (off
+unless set). A tiny asyncio HTTP server on the bot's own event loop: the
+outbox's depth is read from the database when scraped, the counters are
+the delivery engines' and the table manager's."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily
+from prometheus_client.registry import Collector
+
+from bot.config import Settings
+from bot.delivery.engine import DeliveryEngine
+
+log = logging.getLogger(__name__)
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
+
+
+class _EngineCounters(Collector):
+    def __init__(self, engines: list[DeliveryEngine]) -> None:
+        self.engines = engines
+
+    def collect(self) -> Iterator[CounterMetricFamily]:
+        sent = CounterMetricFamily(
+            "thirteen_deliveries", "Views delivered", labels=["platform", "kind"]
+        )
+        errors = CounterMetricFamily(
+            "thirteen_delivery_errors", "Delivery errors", labels=["platform", "kind"]
+        )
+        for engine in self.engines:
+            for kind, n in engine.delivered.items():
+                sent.add_metric([engine.platform, kind], n)
+            for kind, n in engine.errors.items():
+                errors.add_metric([engine.platform, kind], n)
+        yield sent
+        yield errors
+
+
+class Metrics:
+    def __init__(self, repo: Any, engines: list[DeliveryEngine]) -> None:
+        self.repo = repo
+        self.engines = engines
+        self.registry = CollectorRegistry()
+        self.actions = Counter(
+            "thirteen_actions", "Actions handled", ["verb", "ok"], registry=self.registry
+        )
+        self.latency = Histogram(
+            "thirteen_action_seconds",
+            "Time to handle an action",
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.delivery_latency = Histogram(
+            "thirteen_delivery_seconds",
+            "Time from a view's first write to its delivery",
+            ["platform"],
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.depth = Gauge(
+            "thirteen_outbox_depth", "Views not yet delivered", registry=self.registry
+        )
+        self.oldest = Gauge(
+            "thirteen_outbox_oldest_seconds",
+            "Age of the oldest view not yet delivered",
+            registry=self.registry,
+        )
+        self.failed = Gauge(
+            "thirteen_outbox_failed", "Views given up (permanent errors)", registry=self.registry
+        )
+        self.rooms = Gauge("thirteen_open_rooms", "Open rooms", registry=self.registry)
+        self.registry.register(_EngineCounters(engines))
+        for engine in engines:
+            engine.on_delivered = self._delivered(engine.platform)
+        self._server: asyncio.Server | None = None
+
+    def _delivered(self, platform: str) -> Callable[[Any, float], None]:
+        histogram = self.delivery_latency.labels(platform)
+        return lambda row, age: histogram.observe(max(age, 0.0))
+
+    def instrument(
+        self, handle: Callable[[Any], Awaitable[Any]]
+    ) -> Callable[[Any], Awaitable[Any]]:
+        """Wrap the table manager's ``handle``: count and time every action."""
+
+        async def timed(action: Any) -> Any:
+            started = time.perf_counter()
+            outcome = await handle(action)
+            self.latency.observe(time.perf_counter() - started)
+            self.actions.labels(str(getattr(action, "verb", "?")), str(outcome.ok).lower()).inc()
+            return outcome
+
+        return timed
+
+    async def render(self) -> bytes:
+        stats = await self.repo.outbox_stats()
+        self.depth.set(stats.depth)
+        self.failed.set(stats.failed)
+        age = 0.0 if stats.oldest is None else (datetime.now(UTC) - stats.oldest).total_seconds()
+        self.oldest.set(max(age, 0.0))
+        self.rooms.set(len(await self.repo.load_open_rooms()))
+        return bytes(generate_latest(self.registry))
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            line = await asyncio.wait_for(reader.readline(), 10)
+            while (await asyncio.wait_for(reader.readline(), 10)) not in (b"\r\n", b"\n", b""):
+                pass  # headers: nothing in them matters here
+            parts = line.decode("latin-1").split()
+            path = parts[1] if len(parts) >= 2 else ""
+            if path == "/healthz":
+                await self.repo.outbox_stats()  # the database answers
+                status, body, kind = "200 OK", b"ok\n", "text/plain"
+            elif path == "/metrics":
+                status, body, kind = "200 OK", await self.render(), "text/plain; version=0.0.4"
+            else:
+                status, body, kind = "404 Not Found", b"not found\n", "text/plain"
+        except Exception:
+            log.warning("metrics: request failed", exc_info=True)
+            status, body, kind = "503 Service Unavailable", b"unhealthy\n", "text/plain"
+        head = f"HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {len(body)}\r\n"
+        writer.write(head.encode() + b"Connection: close\r\n\r\n" + body)
+        with contextlib.suppress(Exception):
+            await writer.drain()
+            writer.close()
+            await writer.wait_closed()
+
+    async def start(self, host: str, port: int) -> None:
+        self._server = await asyncio.start_server(self._serve, host, port)
+        log.info("metrics: /healthz and /metrics on %s:%d", host, port)
+
+    async def stop(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+
+
+async def start_metrics(
+    settings: Settings, repo: Any, manager: Any, engines: list[DeliveryEngine]
+) -> Metrics | None:
+    """The metrics server when METRICS_PORT is set (else None); wraps
+    ``manager.handle`` to count and time actions."""
+    if settings.metrics_port is None:
+        return None
+    metrics = Metrics(repo, engines)
+    manager.handle = metrics.instrument(manager.handle)
+    await metrics.start(settings.metrics_listen, settings.metrics_port)
+    return metrics

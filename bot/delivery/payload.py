@@ -1,0 +1,103 @@
+"""A View as the JSON an outbox row carries, and back.
+
+A view's picture is its renderer and its input (frozen dataclasses of
+``bot.pictures``), pickled: the PNG is drawn when the message is sent, by
+whichever process sends it. Reading one back only admits the project's own
+picture types and a few builtins, so a row cannot make the loader call
+anything else."""
+
+from __future__ import annotations
+
+import base64
+import io
+import pickle
+import logging
+from typing import Any
+
+from bot.views.model import Audience, Button, ButtonStyle, Picture, View, ViewKind
+
+log = logging.getLogger(__name__)
+_SAFE_BUILTINS = frozenset({"tuple", "list", "dict", "frozenset", "set", "str", "int", "float"})
+
+
+class _PictureUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        if module.startswith(("bot.pictures.", "bot.rules.")) or (
+            module == "builtins" and name in _SAFE_BUILTINS
+        ):
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"not a picture type: {module}.{name}")
+
+
+def picture_to_text(picture: Picture) -> str:
+    raw = pickle.dumps((picture.render, picture.data, picture.filename), protocol=5)
+    return base64.b64encode(raw).decode("ascii")
+
+
+def picture_from_text(text: str) -> Picture | None:
+    try:
+        render, data, filename = _PictureUnpickler(io.BytesIO(base64.b64decode(text))).load()
+    except Exception:  # an unreadable picture: the message goes out as text
+        log.warning("delivery: a stored picture could not be read; sent as text", exc_info=True)
+        return None
+    return Picture(render, data, str(filename))
+
+
+def view_to_payload(view: View) -> dict[str, Any]:
+    return {
+        "kind": view.kind.value,
+        "audience": view.audience.value,
+        "key": view.key,
+        "title": view.title,
+        "lines": list(view.lines),
+        "buttons": [
+            [
+                {
+                    "label": b.label,
+                    "action_id": b.action_id,
+                    "style": b.style.value,
+                    "url": b.url,
+                    "disabled": b.disabled,
+                }
+                for b in row
+            ]
+            for row in view.buttons
+        ],
+        "platform": view.platform,
+        "chat_id": view.chat_id,
+        "user_id": view.user_id,
+        "language": view.language,
+        "fresh": view.fresh,
+        "meta": dict(view.meta),
+        "picture": picture_to_text(view.picture) if view.picture is not None else None,
+    }
+
+
+def view_from_payload(data: dict[str, Any]) -> View:
+    return View(
+        kind=ViewKind(data["kind"]),
+        audience=Audience(data["audience"]),
+        key=str(data["key"]),
+        title=str(data.get("title", "")),
+        lines=tuple(str(line) for line in data.get("lines", ())),
+        buttons=tuple(
+            tuple(
+                Button(
+                    label=str(b["label"]),
+                    action_id=b.get("action_id"),
+                    style=ButtonStyle(b.get("style", ButtonStyle.SECONDARY.value)),
+                    url=b.get("url"),
+                    disabled=bool(b.get("disabled", False)),
+                )
+                for b in row
+            )
+            for row in data.get("buttons", ())
+        ),
+        platform=str(data.get("platform", "")),
+        chat_id=str(data.get("chat_id", "")),
+        user_id=data.get("user_id"),
+        language=str(data.get("language", "zh-Hans")),
+        fresh=bool(data.get("fresh", False)),
+        meta={str(k): str(v) for k, v in (data.get("meta") or {}).items()},
+        picture=picture_from_text(data["picture"]) if data.get("picture") else None,
+    )

@@ -1,0 +1,43 @@
+"""What a platform supplies to the delivery engine, and how it reports failures."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from storage.delivery import OutboxRow, SentRef
+
+
+class RetryLater(Exception):  # noqa: N818 - a signal, not a failure
+    """A transient failure (429, 5xx, network): try again after ``after``
+    seconds (the platform's retry_after), or after the engine's back-off."""
+
+    def __init__(self, reason: str, after: float | None = None, kind: str = "transient") -> None:
+        super().__init__(reason)
+        self.after = after
+        self.kind = kind
+
+
+class Permanent(Exception):  # noqa: N818
+    """A failure that retrying cannot cure (blocked, chat gone): recorded, not retried."""
+
+    def __init__(self, reason: str, kind: str = "permanent") -> None:
+        super().__init__(reason)
+        self.kind = kind
+
+
+class Hold(Exception):  # noqa: N818
+    """The chat cannot be reached until its user does something (opens the
+    private chat): kept, and sent when the platform releases it."""
+
+
+class Transport(Protocol):
+    platform: str
+
+    def is_group(self, chat_id: str) -> bool:
+        """Whether the chat is a group (the group limit applies) or private."""
+
+    async def deliver(self, row: OutboxRow) -> SentRef | None:
+        """Post or edit the message for ``row``; the message now showing it
+        (None for a one-off or a view dropped on purpose). Raises RetryLater
+        or Permanent. ``row.state`` SENDING means an earlier try may have
+        posted it just before a crash."""

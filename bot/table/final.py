@@ -1,0 +1,131 @@
+"""The 大结算 of a match: final totals and ranking, the biggest single round,
+scoops (打枪), home runs (全垒打), specials, fouls and each player's best
+lane — all derived from the stored settlements of the match's rounds (the
+ledger entries and the settlement detail), never from running counters.
+
+Pure: the manager reads the records (``Repository.room_settlements``) and
+renders the result (``bot.views.render_final``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from bot.rules.types import Arrangement, Category
+from storage.api import SettlementRecord
+
+from .round import LANE_NAMES, _rules_cached
+
+_BY_SLUG = {c.slug: c for c in Category}
+
+
+def summary(
+    state: dict[str, Any], m: dict[str, Any], records: Sequence[SettlementRecord]
+) -> dict[str, Any]:
+    """The JSON-ready 大结算 of match ``m`` from its rounds' records."""
+    rows: dict[str, dict[str, Any]] = {}
+    biggest: dict[str, Any] | None = None
+
+    def row(key: str, name: str) -> dict[str, Any]:
+        r = rows.get(key)
+        if r is None:
+            r = rows[key] = {
+                "key": key,
+                "name": state.get("names", {}).get(key, name),
+                "total": 0,
+                "rounds": 0,
+                "wins": 0,
+                "scoops": 0,
+                "home_runs": 0,
+                "specials": 0,
+                "fouls": 0,
+                "best_lane": None,
+            }
+        return r
+
+    for rec in records:
+        k = rec.round_no - m["start"]
+        detail = rec.detail or {}
+        lanes_of = {p["id"]: p.get("lanes") for p in detail.get("players", [])}
+        rules = _round_rules(detail)
+        for e in rec.entries:
+            r = row(e.player_key, e.name)
+            r["total"] += e.points
+            r["rounds"] += 1
+            r["wins"] += int(e.points > 0)
+            r["scoops"] += e.scoops
+            r["home_runs"] += int(e.home_run)
+            r["specials"] += int(e.special is not None)
+            r["fouls"] += int(_fouled(e.arrangement, e.special, rules))
+            if biggest is None or e.points > biggest["points"]:
+                biggest = {"key": e.player_key, "name": r["name"], "points": e.points, "round": k}
+            best = _best_lane(lanes_of.get(e.player_key), k)
+            if best is not None and (
+                r["best_lane"] is None or _lane_key(best) > _lane_key(r["best_lane"])
+            ):
+                r["best_lane"] = best
+    ranked = sorted(rows.values(), key=lambda r: (-r["total"], -r["wins"], r["name"], r["key"]))
+    for i, r in enumerate(ranked):
+        prev = ranked[i - 1] if i else None
+        r["rank"] = prev["rank"] if prev and prev["total"] == r["total"] else i + 1
+    played = max((rec.round_no - m["start"] for rec in records), default=0)
+    return {
+        "seq": m["seq"],
+        "rounds": m["rounds"],
+        "played": played,
+        "early": played < m["rounds"],
+        "players": ranked,
+        "biggest": biggest if biggest and biggest["points"] > 0 else None,
+    }
+
+
+def _round_rules(detail: dict[str, Any]) -> Any:
+    rules = (detail.get("round") or {}).get("rules")
+    if not rules:
+        return None
+    try:
+        return _rules_cached(json.dumps(rules, sort_keys=True))
+    except Exception:  # an old or odd record: no foul check for it
+        return None
+
+
+def _fouled(lanes: dict[str, list[str]] | None, special: str | None, rules: Any) -> bool:
+    """A shown (not declared) arrangement whose lanes do not rise (相公).
+    The bot refuses such an arrangement at confirm, so this stays 0 unless a
+    round was stored by other means; counted from the record all the same."""
+    if rules is None or not lanes or special is not None:
+        return False
+    from bot.rules.cards import parse_card
+
+    from .solving import foul_lanes
+
+    try:
+        arr = Arrangement.of(*([parse_card(t) for t in lanes[n]] for n in LANE_NAMES))
+    except (KeyError, ValueError):
+        return False
+    return bool(foul_lanes(arr, rules))
+
+
+def _best_lane(lanes: list[dict[str, Any]] | None, k: int) -> dict[str, Any] | None:
+    if not lanes:
+        return None
+    best = None
+    for i, lane in enumerate(lanes):
+        cat = _BY_SLUG.get(lane.get("category", ""))
+        if cat is None:
+            continue
+        item = {
+            "lane": LANE_NAMES[i],
+            "category": cat.slug,
+            "points": lane.get("points", 1),
+            "round": k,
+        }
+        if best is None or _lane_key(item) > _lane_key(best):
+            best = item
+    return best
+
+
+def _lane_key(item: dict[str, Any]) -> tuple[int, int]:
+    return int(_BY_SLUG[item["category"]]), int(item["points"])

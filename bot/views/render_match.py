@@ -1,0 +1,292 @@
+"""Views of matches and of looking back: the match line on the table, the
+大结算, the private review (复盘), a replayed round, skill figures in /stats
+and the "best arrangers" board. Catalog keys: ``locales/*/matches.json``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.table import match
+from bot.table.actions import Verb
+
+from .i18n import t
+from .model import Audience, Button, ButtonStyle, View, ViewKind
+from .render_common import button, category, lane, lane_text, lang_of, rows, signed, special
+
+LANES = ("head", "middle", "tail")
+
+
+def match_line(state: dict[str, Any]) -> str | None:
+    """ "第 3/10 局" while a match runs; "match over" once it ended."""
+    pos = match.position(state)
+    if pos is None:
+        return None
+    lang = lang_of(state)
+    if match.is_over(state) and state["phase"] == "lobby":
+        return t(lang, "match.over_line", rounds=pos[1])
+    if state["phase"] == "lobby":
+        return t(lang, "match.next_line", k=min(pos[0] + 1, pos[1]), n=pos[1])
+    return t(lang, "match.line", k=pos[0], n=pos[1])
+
+
+def match_lines(state: dict[str, Any]) -> list[str]:
+    line = match_line(state)
+    return [line] if line else []
+
+
+def start_label(state: dict[str, Any]) -> str | None:
+    """The START button's label when a match has ended: rematch."""
+    return t(lang_of(state), "btn.rematch") if match.is_over(state) else None
+
+
+def next_rounds(now: int) -> int:
+    """The settings panel's match-length cycle: off → 6 → 8 → … → 20 → off."""
+    later = [n for n in match.PRESETS if n > now]
+    return later[0] if later else 0
+
+
+def final_view(state: dict[str, Any], final: dict[str, Any]) -> View:
+    """The 大结算 posted in the group after a match's last round."""
+    lang = lang_of(state)
+    lines = [
+        t(lang, "final.played_early", played=final["played"], rounds=final["rounds"])
+        if final["early"]
+        else t(lang, "final.played", rounds=final["rounds"])
+    ]
+    medals = {1: "🥇", 2: "🥈", 3: "🥉"}
+    for r in final["players"]:
+        lines.append(
+            t(
+                lang,
+                "final.row",
+                medal=medals.get(r["rank"], f"{r['rank']}."),
+                name=r["name"],
+                total=signed(r["total"]),
+                wins=r["wins"],
+                rounds=r["rounds"],
+            )
+        )
+    lines.append(t(lang, "final.counts_title"))
+    for r in final["players"]:
+        lines.append(
+            t(
+                lang,
+                "final.counts",
+                name=r["name"],
+                scoops=r["scoops"],
+                home_runs=r["home_runs"],
+                specials=r["specials"],
+                fouls=r["fouls"],
+            )
+        )
+    big = final["biggest"]
+    if big:
+        lines.append(
+            t(lang, "final.biggest", name=big["name"], points=signed(big["points"]), k=big["round"])
+        )
+    bests = [r for r in final["players"] if r["best_lane"]]
+    if bests:
+        lines.append(t(lang, "final.best_lanes"))
+        for r in bests:
+            b = r["best_lane"]
+            lines.append(
+                t(
+                    lang,
+                    "final.best_lane",
+                    name=r["name"],
+                    lane=lane(lang, b["lane"]),
+                    category=category(lang, b["category"]),
+                    k=b["round"],
+                )
+            )
+    buttons: list[Button] = []
+    if state["phase"] != "closed":
+        lines.append(t(lang, "final.next"))
+        rid, no = state["room_id"], state["round_no"]
+        buttons = [
+            button(t(lang, "btn.rematch"), rid, no, Verb.START, style=ButtonStyle.PRIMARY),
+            button(t(lang, "btn.close"), rid, no, Verb.CANCEL, style=ButtonStyle.DANGER),
+        ]
+    return View(
+        kind=ViewKind.NOTICE,
+        audience=Audience.GROUP,
+        key=f"final:{state['room_id']}:{final['seq']}",
+        title=t(lang, "final.title", seq=final["seq"]),
+        lines=tuple(lines),
+        buttons=tuple(rows(buttons)),
+        platform=state["platform"],
+        chat_id=state["chat_id"],
+        language=lang,
+        fresh=True,
+        meta={"final": "1"},
+    )
+
+
+def review_button(state: dict[str, Any], round_no: int) -> Button:
+    return button(
+        t(lang_of(state), "btn.review"),
+        state["room_id"],
+        round_no,
+        Verb.REVIEW,
+        style=ButtonStyle.PRIMARY,
+    )
+
+
+def _arr_lines(lang: str, arr: dict[str, list[str]]) -> list[str]:
+    return [f"  {lane(lang, n)}: {lane_text(arr[n])}" for n in LANES]
+
+
+def review_view(
+    state: dict[str, Any], round_no: int, key: str, user_id: str, review: dict[str, Any]
+) -> View:
+    """One person's 复盘 of one round, privately."""
+    lang = lang_of(state)
+    lines = [t(lang, "review.mine")]
+    if review["declared"]:
+        lines.append("  " + t(lang, "review.declared", special=special(lang, review["declared"])))
+    lines += _arr_lines(lang, review["mine"])
+    if review.get("auto"):
+        lines.append("  " + t(lang, "review.auto"))
+    lines.append(t(lang, "review.best"))
+    if review["best_declare"]:
+        lines.append(
+            "  " + t(lang, "review.declared", special=special(lang, review["best_declare"]))
+        )
+    lines += _arr_lines(lang, review["best"])
+    lines.append(
+        t(
+            lang,
+            "review.expected",
+            mine=signed(float(review["mine_ev"])),
+            best=signed(float(review["best_ev"])),
+        )
+    )
+    lines.append(
+        t(
+            lang,
+            "review.actual",
+            mine=signed(int(review["actual"])),
+            best=signed(int(review["best_actual"])),
+        )
+    )
+    given = float(review["given_up"])
+    lines.append(
+        t(lang, "review.given_up", points=f"{given:.2f}")
+        if given > 0.005
+        else t(lang, "review.perfect")
+    )
+    return View(
+        kind=ViewKind.NOTICE,
+        audience=Audience.PLAYER,
+        key=f"review:{state['room_id']}:{round_no}:{user_id}",
+        title=t(lang, "review.title", round=round_no),
+        lines=tuple(lines),
+        platform=state["platform"],
+        chat_id=state["chat_id"],
+        user_id=user_id,
+        language=lang,
+        fresh=True,
+    )
+
+
+def replay_view(
+    lang: str,
+    platform: str,
+    chat_id: str,
+    n: int,
+    count: int,
+    detail: dict[str, Any],
+    judge_line: str,
+) -> View:
+    """Round ``n`` of the chat's history: hands as arranged, the settlement,
+    and the judge input line that reproduces it."""
+    info = detail["round"]
+    players = {p["id"]: p for p in detail["players"]}
+    names = info["names"]
+    lines = [t(lang, "replay.head", n=n, count=count)]
+    if info.get("match"):
+        lines.append(t(lang, "match.line", k=info["match"]["no"], n=info["match"]["of"]))
+    for key in info["seats"]:
+        p = players.get(key, {})
+        mark = ""
+        if info["declared"].get(key):
+            mark = " · " + special(lang, info["declared"][key])
+        lines.append(f"{names.get(key, key)}: {signed(int(detail['totals'].get(key, 0)))}{mark}")
+        lanes = p.get("lanes")
+        for i, name_ in enumerate(LANES):
+            cat = f" ({category(lang, lanes[i]['category'])})" if lanes else ""
+            lines.append(f"  {lane(lang, name_)}: {lane_text(info['hands'][key][name_])}{cat}")
+    for q in detail["pairs"]:
+        scoop = (
+            " " + t(lang, "replay.scoop", name=names.get(q["scoop"], q["scoop"]))
+            if q["scoop"]
+            else ""
+        )
+        lines.append(
+            f"  {names.get(q['a'], q['a'])} – {names.get(q['b'], q['b'])}: {signed(int(q['score']))}{scoop}"
+        )
+    if detail.get("home_run"):
+        lines.append(
+            t(lang, "replay.home_run", name=names.get(detail["home_run"], detail["home_run"]))
+        )
+    lines.append(t(lang, "replay.judge"))
+    lines.append(judge_line)
+    return View(
+        kind=ViewKind.NOTICE,
+        audience=Audience.GROUP,
+        key=f"replay:{chat_id}:{n}",
+        title=t(lang, "replay.title", n=n),
+        lines=tuple(lines),
+        platform=platform,
+        chat_id=chat_id,
+        language=lang,
+        fresh=True,
+        meta={"file_name": f"round-{n}.jsonl", "file_text": judge_line + "\n"},
+    )
+
+
+def skill_lines(lang: str, skill: dict[str, Any] | None) -> list[str]:
+    if not skill or not skill["rounds"]:
+        return [t(lang, "skill.none")]
+    return [
+        t(
+            lang,
+            "skill.line1",
+            given_up=f"{skill['given_up']:.2f}",
+            luck=signed(float(skill["luck"])),
+            rounds=skill["rounds"],
+        ),
+        t(
+            lang,
+            "skill.line2",
+            fouls=f"{skill['fouls_100']:.1f}",
+            specials=f"{skill['specials_100']:.1f}",
+        ),
+    ]
+
+
+def arrangers_view(lang: str, rows_: list[dict[str, Any]], chat_id: str, minimum: int) -> View:
+    lines = [t(lang, "arrangers.hint", minimum=minimum)]
+    if not rows_:
+        lines.append(t(lang, "arrangers.empty", minimum=minimum))
+    for i, r in enumerate(rows_, 1):
+        lines.append(
+            t(
+                lang,
+                "arrangers.row",
+                n=i,
+                name=r["name"],
+                given_up=f"{r['given_up']:.2f}",
+                luck=signed(float(r["luck"])),
+                rounds=r["rounds"],
+            )
+        )
+    return View(
+        kind=ViewKind.NOTICE,
+        audience=Audience.GROUP,
+        key=f"arrangers:{chat_id}",
+        title=t(lang, "arrangers.title"),
+        lines=tuple(lines),
+        chat_id=chat_id,
+        language=lang,
+    )

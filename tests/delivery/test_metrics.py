@@ -1,0 +1,54 @@
+"""/healthz and /metrics over HTTP, as Prometheus and a load balancer call them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bot.config import Settings
+from bot.delivery import DeliveryEngine, Limits
+from bot.delivery.metrics import start_metrics
+from bot.table.actions import Action, Actor, Verb
+from bot.table.manager import TableManager
+from storage.delivery import OutboxEntry
+from storage.sql import SqlRepository
+from tests.delivery.test_engine import Script
+from tests.procs.botproc import free_port
+from tests.procs.botproc import http_get as fetch
+
+
+async def test_off_unless_a_port_is_set(tmp_path) -> None:
+    repo = SqlRepository(f"sqlite:///{tmp_path / 'm.db'}")
+    manager = TableManager(repo)
+    assert await start_metrics(Settings(metrics_port=None), repo, manager, []) is None
+
+
+async def test_health_and_metrics(tmp_path) -> None:
+    repo = SqlRepository(f"sqlite:///{tmp_path / 'm.db'}")
+    await repo.init()
+    manager = TableManager(repo)
+    engine = DeliveryEngine(repo, Script(), limits=Limits.off())
+    port = free_port()
+    metrics = await start_metrics(Settings(metrics_port=port), repo, manager, [engine])
+    assert metrics is not None
+    try:
+        ann = Actor("telegram", "1", "Ann")
+        assert (await manager.handle(Action(ann, Verb.NEW, chat_id="-5"))).ok
+        await repo.enqueue(
+            [OutboxEntry("telegram", "-5", "n#1", "notice", {"text": "x"})], datetime.now(UTC)
+        )
+        assert await fetch(port, "/healthz") == (200, "ok\n")
+        status, body = await fetch(port, "/metrics")
+        assert status == 200
+        assert 'thirteen_actions_total{ok="true",verb="new"} 1.0' in body
+        assert "thirteen_outbox_depth 1.0" in body
+        assert "thirteen_open_rooms 1.0" in body
+        assert "thirteen_action_seconds_count 1.0" in body
+        engine.wake("-5")
+        await engine.drain()
+        _, body = await fetch(port, "/metrics")
+        assert 'thirteen_deliveries_total{kind="notice",platform="telegram"} 1.0' in body
+        assert "thirteen_outbox_depth 0.0" in body
+        assert (await fetch(port, "/nothing"))[0] == 404
+    finally:
+        await metrics.stop()
+        await repo.close()

@@ -1,0 +1,275 @@
+"""The bot as users meet it: ``thirteen run`` as a separate process against
+the fake Bot API (tests/telegram/fakebotapi.py), which tests can tell to
+SIGKILL the process at a chosen call; scripted players that only inject
+updates and read what the bot sent."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bot.table.actions import Verb
+from bot.views.i18n import t
+from tests.telegram.fakebotapi import FakeBotAPI, StoredMessage
+from tests.telegram.harness import GROUP_ID, TOKEN, TgUser, button_verb, buttons_of
+
+HANG_GUARD = 30.0  # seconds: a hang guard, never a speed limit
+ANN, BO, CY = TgUser(41, "Ann"), TgUser(42, "Bo"), TgUser(43, "Cy")
+
+
+def _before_value(key: str, **params: object) -> str:
+    """The catalog's text of ``key`` up to where its first parameter goes."""
+    marker = "\x00"
+    return t("en", key, **{k: marker for k in params}).split(marker)[0]
+
+
+TABLE_TITLE = _before_value("table.title", room="")
+
+
+def bot_env(api: FakeBotAPI, database_url: str, **extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        TELEGRAM_TOKEN=TOKEN,
+        TELEGRAM_BASE_URL=api.base_url,
+        TELEGRAM_BASE_FILE_URL=api.base_url.replace("/bot", "/file/bot"),
+        TELEGRAM_WEBHOOK_URL="",
+        DISCORD_TOKEN="",
+        DATABASE_URL=database_url,
+        DEFAULT_LANGUAGE="en",
+        ARRANGE_SECONDS="120",
+        REMINDER_SECONDS="0",
+        SHOWDOWN_STEP_SECONDS="0.2",
+        PICTURES="false",
+        DELIVERY_GROUP_PER_MINUTE="0",
+        DELIVERY_PRIVATE_PER_SECOND="0",
+        DELIVERY_OVERALL_PER_SECOND="0",
+        DELIVERY_POLL_SECONDS="0.2",
+        LOG_LEVEL="INFO",
+        # The smallest solver models: suggestions stay legal, the start is quick.
+        THIRTEEN_SOLVER_MODEL_HANDS="50",
+        THIRTEEN_SOLVER_POOL_HANDS="50",
+        THIRTEEN_SOLVER_POOL_HANDS_16="20",
+        THIRTEEN_SOLVER_CACHE="off",
+    )
+    env.update(extra)
+    return env
+
+
+class BotProcess:
+    """One ``thirteen run`` process; its log goes to ``<tmp>/bot-<n>.log``."""
+
+    _numbers = itertools.count(1)
+
+    def __init__(self, env: dict[str, str], workdir: Path) -> None:
+        self.env = env
+        self.workdir = workdir
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.logs: list[Path] = []
+
+    def start(self) -> None:
+        log = self.workdir / f"bot-{next(self._numbers)}.log"
+        self.logs.append(log)
+        with log.open("wb") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "bot", "run"],
+                env=self.env,
+                cwd=self.workdir,  # no .env of the checkout is read
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash: nothing is flushed, nothing is closed."""
+        if self.alive:
+            assert self.proc is not None
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+    async def terminate(self) -> int:
+        assert self.proc is not None
+        if self.alive:
+            self.proc.send_signal(signal.SIGTERM)
+        for _ in range(int(HANG_GUARD * 10)):
+            if self.proc.poll() is not None:
+                return self.proc.returncode
+            await asyncio.sleep(0.1)
+        self.proc.kill()
+        raise AssertionError(f"bot did not stop on SIGTERM; log: {self.log_text()[-2000:]}")
+
+    def log_text(self) -> str:
+        return "\n".join(p.read_text(errors="replace") for p in self.logs if p.exists())
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def http_get(port: int, path: str) -> tuple[int, str]:
+    """GET http://127.0.0.1:<port><path>: the status and the body."""
+    import aiohttp
+
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"http://127.0.0.1:{port}{path}") as answer,
+    ):
+        return answer.status, await answer.text()
+
+
+async def until(check: Callable[[], Any], what: str, timeout: float = HANG_GUARD) -> Any:
+    for _ in range(int(timeout * 20)):
+        value = check()
+        if value:
+            return value
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+class Players:
+    """Scripted people: they inject updates and read the fake API's messages."""
+
+    def __init__(
+        self,
+        api: FakeBotAPI,
+        group_id: int = GROUP_ID,
+        send: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
+        self.api = api
+        self.group_id = group_id
+        self.send = send or api.inject  # polling by default; a webhook proxy otherwise
+        self._message_ids = itertools.count(1)
+        self.pressed: dict[str, Verb] = {}  # callback query id -> the verb tapped
+
+    # ---- what users do -----------------------------------------------------------
+    def command(self, user: TgUser, text: str, private: bool = False) -> None:
+        if private:
+            self.api.opened.add(user.id)
+            chat = {"id": user.id, "type": "private", "first_name": user.first_name}
+        else:
+            chat = {"id": self.group_id, "type": "supergroup", "title": "g"}
+        command = text.split()[0]
+        self.send(
+            {
+                "update_id": self.api.next_update_id(),
+                "message": {
+                    "message_id": next(self._message_ids),
+                    "date": 1_700_000_000,
+                    "chat": chat,
+                    "from": user.json(),
+                    "text": text,
+                    "entities": [{"type": "bot_command", "offset": 0, "length": len(command)}],
+                },
+            }
+        )
+
+    def press(self, user: TgUser, message: StoredMessage, verb: Verb) -> str:
+        """Tap the first ``verb`` button of ``message``; the query id."""
+        buttons = buttons_of(message, verb)
+        assert buttons, f"no {verb.name} button in {message.text!r}"
+        query_id = f"q{self.api.next_update_id()}"
+        self.pressed[query_id] = verb
+        self.send(
+            {
+                "update_id": self.api.next_update_id(),
+                "callback_query": {
+                    "id": query_id,
+                    "from": user.json(),
+                    "chat_instance": "ci",
+                    "data": buttons[0]["callback_data"],
+                    "message": self.api._message_json(message),
+                },
+            }
+        )
+        return query_id
+
+    def answer(self, query_id: str) -> dict[str, Any] | None:
+        for call in self.api.calls_of("answerCallbackQuery"):
+            if call.params.get("callback_query_id") == query_id and call.status == 200:
+                return call.params
+        return None
+
+    # ---- what users see ----------------------------------------------------------
+    def group(self) -> list[StoredMessage]:
+        return self.api.chat_messages(self.group_id)
+
+    def tables(self) -> list[StoredMessage]:
+        return [m for m in self.group() if TABLE_TITLE in m.text.split("\n")[0]]
+
+    def live_tables(self) -> list[StoredMessage]:
+        """Table messages with buttons that act on the game (a superseded one
+        keeps only information buttons such as the rules)."""
+        informative = {Verb.VERIFY, Verb.LEADERBOARD, Verb.RULES, Verb.HELP, Verb.STATS}
+        return [
+            m
+            for m in self.tables()
+            if any(button_verb(b) not in informative | {None} for b in m.buttons)
+        ]
+
+    def settlements(self, round_no: int | None = None) -> list[StoredMessage]:
+        if round_no is not None:
+            title = t("en", "settle.title", round=round_no)
+            return [m for m in self.group() if m.text.startswith(title)]
+        return [m for m in self.group() if buttons_of(m, Verb.VERIFY)]
+
+    def hands(self, user: TgUser, round_no: int) -> list[StoredMessage]:
+        title = t("en", "hand.title", round=round_no)
+        return [m for m in self.api.chat_messages(user.id) if m.text.startswith(title)]
+
+    def hand(self, user: TgUser, round_no: int = 1) -> StoredMessage | None:
+        found = self.hands(user, round_no)
+        return found[-1] if found else None
+
+    def hand_messages(self, user: TgUser) -> list[StoredMessage]:
+        return self.api.chat_messages(user.id)
+
+
+class RoundRobinProxy:
+    """What a load balancer in front of N webhook workers does: each update
+    goes to the next worker (a worker that is down gets none: the next one
+    takes it, as a proxy's health check would arrange)."""
+
+    def __init__(self, ports: list[int], path: str, secret: str) -> None:
+        self.ports = ports
+        self.path = path
+        self.secret = secret
+        self.alive: Callable[[int], bool] = lambda index: True
+        self.sent_to: list[int] = []  # the worker index of each update
+        self._next = itertools.count()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def __call__(self, update: dict[str, Any]) -> None:
+        for _ in range(len(self.ports)):
+            index = next(self._next) % len(self.ports)
+            if self.alive(index):
+                break
+        self.sent_to.append(index)
+        task = asyncio.get_running_loop().create_task(self._post(index, update))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _post(self, index: int, update: dict[str, Any]) -> None:
+        import aiohttp
+
+        url = f"http://127.0.0.1:{self.ports[index]}/{self.path}"
+        headers = {"X-Telegram-Bot-Api-Secret-Token": self.secret}
+        async with aiohttp.ClientSession() as session:
+            for _ in range(50):  # the worker may still be starting
+                try:
+                    async with session.post(url, json=update, headers=headers) as answer:
+                        assert answer.status == 200, answer.status
+                        return
+                except aiohttp.ClientConnectionError:
+                    await asyncio.sleep(0.1)

@@ -1,0 +1,103 @@
+"""Several ``thirteen run`` processes on one PostgreSQL behind one webhook
+URL (updates round-robin, as a load balancer sends them): whole games with
+one table per room, one settlement post per round, one hand message per
+player and round; a worker killed mid-round and the others finish the
+round (its deadline fires); SIGTERM stops each worker with exit code 0;
+/healthz and /metrics answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.table.actions import Verb
+from storage.sql import SqlRepository
+from tests.procs.botproc import (
+    ANN,
+    BO,
+    CY,
+    BotProcess,
+    Players,
+    RoundRobinProxy,
+    bot_env,
+    free_port,
+    http_get,
+    until,
+)
+from tests.procs.game import Fleet, Script
+from tests.telegram.fakebotapi import FakeBotAPI
+from tests.telegram.harness import GROUP_ID, buttons_of
+
+SECRET = "s3cret"
+PATH = "tg-hook"
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("workers", [2, 3])
+async def test_workers_behind_one_webhook_play_and_survive_a_kill(
+    api: FakeBotAPI, tmp_path, pg_schema_url, workers: int
+) -> None:
+    url = pg_schema_url()
+    seated = [ANN, BO, CY][:workers]
+    api.opened |= {u.id for u in seated}
+    ports = [free_port() for _ in range(workers)]
+    metrics_ports = [free_port() for _ in range(workers)]
+    proxy = RoundRobinProxy(ports, PATH, SECRET)
+    bots = [
+        BotProcess(
+            bot_env(
+                api,
+                url,
+                TELEGRAM_WEBHOOK_URL=f"https://bot.example.org/{PATH}",
+                TELEGRAM_WEBHOOK_LISTEN="127.0.0.1",
+                TELEGRAM_WEBHOOK_PORT=str(port),
+                TELEGRAM_WEBHOOK_SECRET=SECRET,
+                ARRANGE_SECONDS="15",
+                METRICS_PORT=str(metrics_port),
+            ),
+            tmp_path,
+        )
+        for port, metrics_port in zip(ports, metrics_ports, strict=True)
+    ]
+    proxy.alive = lambda index: bots[index].alive
+    fleet = Fleet(api, bots)
+    players = Players(api, send=proxy)
+    script = Script(players, fleet)
+    await fleet.start_all()
+    try:
+        await script.play_first_round(seated)
+        assert fleet.restarts == 0
+        # Round 2 from the settlement's button; the worker that dealt it dies
+        # before anyone arranges: another one fires the deadline.
+        first = players.settlements(1)[0]
+        assert await script.tap(ANN, first, Verb.START)
+        await until(lambda: all(players.hand(u, 2) for u in seated), "round 2's hands")
+        dealer = proxy.sent_to[-1]
+        bots[dealer].kill()
+        await until(lambda: players.settlements(2), "round 2 settled by the deadline", 60)
+        survivor = next(i for i, b in enumerate(bots) if b.alive)
+        status, body = await http_get(metrics_ports[survivor], "/healthz")
+        assert status == 200 and body.strip() == "ok"
+        status, body = await http_get(metrics_ports[survivor], "/metrics")
+        assert status == 200
+        assert "thirteen_actions_total" in body and "thirteen_outbox_depth" in body
+        assert 'thirteen_deliveries_total{kind="table",platform="telegram"}' in body
+    finally:
+        codes = [await b.terminate() for b in bots if b.alive]
+    log = fleet.log_text()
+    assert codes == [0] * (workers - 1), log[-3000:]
+    assert "still running" not in log
+    assert len(players.settlements(1)) == 1 and len(players.settlements(2)) == 1
+    assert len(players.tables()) == 3  # the lobby, then one per deal
+    assert len(players.live_tables()) == 1
+    for user in seated:
+        assert len(players.hands(user, 1)) == 1 and len(players.hands(user, 2)) == 1
+        # last round's hand keeps no buttons
+        assert not buttons_of(players.hands(user, 1)[0], Verb.PICK)
+    repo = SqlRepository(url)
+    await repo.init()
+    try:
+        room = await repo.open_room_for_chat("telegram", str(GROUP_ID))
+        assert room is not None and room.state["round_no"] == 2
+        assert await repo.has_settlement(room.room_id, 2)
+    finally:
+        await repo.close()

@@ -1,0 +1,166 @@
+"""Telegram delivery over the durable outbox, through the real client and
+the fake Bot API: 429 storms, a deleted table, repeated information posts,
+message ids that survive a new adapter (a restart) on the same database."""
+
+from __future__ import annotations
+
+import logging
+
+from bot.table.actions import Verb
+from storage.sql import SqlRepository
+from tests.telegram.fakebotapi import FakeBotAPI
+from tests.telegram.harness import GROUP_ID, Harness, button_verb, buttons_of
+from tests.telegram.play import arrange_by_suggestion, reveal, settlements
+from tests.telegram.test_e2e_game import USERS, table
+
+ANN, BO = USERS[:2]
+
+
+INFORMATIVE = {Verb.VERIFY, Verb.LEADERBOARD, Verb.RULES, Verb.HELP, Verb.STATS}
+
+
+def game_buttons(message) -> list:  # type: ignore[no-untyped-def,type-arg]
+    """Buttons that act on the game (a retired settlement keeps only the others)."""
+    return [b for b in message.buttons if button_verb(b) not in INFORMATIVE | {None}]
+
+
+def live(h: Harness) -> list:  # type: ignore[type-arg]
+    return [m for m in h.group_messages() if game_buttons(m)]
+
+
+async def test_ten_429s_in_a_row_on_every_method_lose_nothing(api: FakeBotAPI, caplog) -> None:
+    api.opened |= {ANN.id, BO.id}
+    async with table(api) as (h, manager, clock):
+        await h.command(ANN, "/newgame")
+        await h.command(BO, "/join")
+        for method in ("sendMessage", "editMessageText"):
+            api.fail_429_times[method] = [10, 1]  # retry_after: 1 s, ten times in a row
+        with caplog.at_level(logging.WARNING):
+            await h.command(ANN, "/startgame")
+            for user in (ANN, BO):
+                await arrange_by_suggestion(h, user)
+            result = await reveal(h, clock)
+        assert "Ann" in result.text and "Bo" in result.text
+        refused = [c for c in api.calls if c.status == 429]
+        assert len(refused) == 20  # every one of them was retried until it went through
+        assert len(settlements(h)) == 1 and len(live(h)) == 2  # table + settlement
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+        assert not [r for r in caplog.records if r.exc_info]
+
+
+async def test_a_deleted_table_message_is_posted_again(api: FakeBotAPI) -> None:
+    api.opened |= {ANN.id, BO.id}
+    async with table(api) as (h, manager, clock):
+        await h.command(ANN, "/newgame")
+        first = h.group_messages()[0]
+        del api.messages[(first.chat_id, first.message_id)]  # an admin deleted it
+        await h.command(BO, "/join")
+        [again] = h.group_messages()
+        assert again.message_id != first.message_id and "Bo" in again.text
+        assert buttons_of(again, Verb.START)
+
+
+async def test_repeated_rules_are_one_message(api: FakeBotAPI) -> None:
+    async with table(api) as (h, manager, clock):
+        await h.command(ANN, "/newgame")
+        before = len(h.group_messages())
+        for _ in range(30):
+            await h.command(BO, "/rules")
+        assert len(h.group_messages()) == before + 1
+        assert len([c for c in api.calls_of("sendMessage") if c.status == 200]) == before + 1
+
+
+async def test_a_new_adapter_on_the_same_database_edits_the_same_messages(
+    api: FakeBotAPI, tmp_path
+) -> None:
+    """What a restart keeps: the table's and hands' message ids."""
+    api.opened |= {ANN.id, BO.id}
+    url = f"sqlite:///{tmp_path / 'bot.db'}"
+    async with table(api, repo=SqlRepository(url)) as (h, manager, clock):
+        await h.command(ANN, "/newgame")
+        await h.command(BO, "/join")
+        await h.command(ANN, "/startgame")
+        hand = h.hand_message(ANN)
+        await manager.repo.close()
+    async with table(api, repo=SqlRepository(url), clock=clock) as (h, manager, clock):
+        await arrange_by_suggestion(h, ANN)  # presses on the message sent before
+        await arrange_by_suggestion(h, BO)
+        await reveal(h, clock)
+        assert len(live(h)) == 2  # one table, one settlement
+        # the same hand message, edited by the new adapter
+        assert [m.message_id for m in h.private_messages(ANN)] == [hand.message_id]
+        assert api.messages[(ANN.id, hand.message_id)].edits >= 3
+        assert await manager.repo.open_room_for_chat("telegram", str(GROUP_ID)) is not None
+        await manager.repo.close()
+
+
+async def test_last_round_s_settlement_loses_its_next_round_button(api: FakeBotAPI) -> None:
+    api.opened |= {ANN.id, BO.id}
+    async with table(api) as (h, manager, clock):
+        await h.command(ANN, "/newgame")
+        await h.command(BO, "/join")
+        await h.command(ANN, "/startgame")
+        for user in (ANN, BO):
+            await arrange_by_suggestion(h, user)
+        first = await reveal(h, clock)
+        assert buttons_of(first, Verb.START)
+        await h.press_verb(ANN, first, Verb.START)  # round 2 is dealt
+        assert not buttons_of(first, Verb.START)  # no live-looking "next round" any more
+        assert buttons_of(first, Verb.VERIFY)  # what still answers stays
+        assert len(live(h)) == 1  # the table; round 1's settlement keeps verify only
+        tables = [m for m in h.group_messages() if m.message_id < first.message_id]
+        assert all(not m.buttons for m in tables)  # the replaced tables keep nothing
+        first_hand = h.private_messages(ANN)[0]
+        assert not buttons_of(first_hand, Verb.PICK)  # last round's hand is not tappable
+
+
+async def test_two_quick_taps_on_the_settings_panel_keep_one_panel(api: FakeBotAPI) -> None:
+    import asyncio
+
+    from telegram import Update
+
+    api.opened |= {ANN.id, BO.id}
+    async with table(api) as (h, manager, clock):
+        await h.command(ANN, "/newgame")
+        await h.command(BO, "/join")
+        await h.command(ANN, "/settings")
+        panel = h.message_with(ANN.id, Verb.SET_OPTION)
+        options = buttons_of(panel, Verb.SET_OPTION) + buttons_of(panel, Verb.LANGUAGE)
+        taps = [options[0]["callback_data"], options[-1]["callback_data"]]
+        updates = [
+            {
+                "update_id": api.next_update_id(),
+                "callback_query": {
+                    "id": f"quick{n}",
+                    "from": ANN.json(),
+                    "chat_instance": "ci",
+                    "data": data,
+                    "message": api._message_json(panel),
+                },
+            }
+            for n, data in enumerate(taps)
+        ]
+        await asyncio.gather(*(h.app.process_update(Update.de_json(u, h.app.bot)) for u in updates))
+        await h.outbox.drain()
+        panels = [m for m in h.private_messages(ANN) if buttons_of(m, Verb.SET_OPTION)]
+        assert [m.message_id for m in panels] == [panel.message_id]  # one panel, edited
+        assert panel.edits >= 1
+
+
+async def test_a_hand_held_for_a_user_is_sent_by_a_restarted_adapter(
+    api: FakeBotAPI, tmp_path
+) -> None:
+    """Held views live in the database: /start reaching another process (or
+    the bot after a restart) still delivers them."""
+    api.opened |= {ANN.id}  # Bo has never opened the bot
+    url = f"sqlite:///{tmp_path / 'bot.db'}"
+    async with table(api, repo=SqlRepository(url)) as (h, manager, clock):
+        await h.command(ANN, "/newgame")
+        await h.command(BO, "/join")
+        await h.command(ANN, "/startgame")
+        assert h.private_messages(BO) == []  # held: Telegram refused the first message
+        await manager.repo.close()
+    async with table(api, repo=SqlRepository(url), clock=clock) as (h, manager, clock):
+        await h.start_private(BO)
+        assert buttons_of(h.hand_message(BO), Verb.PICK)
+        await manager.repo.close()
