@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import base64
 import io
-import pickle
 import logging
+import pickle
 from typing import Any
 
 from bot.views.model import Audience, Button, ButtonStyle, Picture, View, ViewKind
