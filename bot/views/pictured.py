@@ -21,6 +21,7 @@ from bot.pictures import (
     settlement_picture,
     showdown_picture,
 )
+from bot.pictures.final import final_picture, render_final
 
 from .model import Picture, View, ViewKind
 
@@ -67,3 +68,11 @@ def with_settlement(view: View, state: dict[str, Any]) -> View:
     if not pictures_on(state):
         return view
     return dataclasses.replace(view, picture=Picture(render_settlement, settlement_picture(state)))
+
+
+def with_final(view: View, state: dict[str, Any], final: dict[str, Any]) -> View:
+    """The 大结算 with its picture: totals, ranking and the match's counts."""
+    if not pictures_on(state):
+        return view
+    picture = Picture(render_final, final_picture(view.language, final), "final.png")
+    return dataclasses.replace(view, picture=picture)

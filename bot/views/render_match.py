@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.table import match
-from bot.table.actions import Verb
+from bot.core import match
+from bot.core.actions import Verb
 
+from . import pictured
 from .i18n import t
 from .model import Audience, Button, ButtonStyle, View, ViewKind
 from .render_common import button, category, lane, lane_text, lang_of, rows, signed, special
@@ -107,7 +108,7 @@ def final_view(state: dict[str, Any], final: dict[str, Any]) -> View:
             button(t(lang, "btn.rematch"), rid, no, Verb.START, style=ButtonStyle.PRIMARY),
             button(t(lang, "btn.close"), rid, no, Verb.CANCEL, style=ButtonStyle.DANGER),
         ]
-    return View(
+    view = View(
         kind=ViewKind.NOTICE,
         audience=Audience.GROUP,
         key=f"final:{state['room_id']}:{final['seq']}",
@@ -120,6 +121,7 @@ def final_view(state: dict[str, Any], final: dict[str, Any]) -> View:
         fresh=True,
         meta={"final": "1"},
     )
+    return pictured.with_final(view, state, final)
 
 
 def review_button(state: dict[str, Any], round_no: int) -> Button:

@@ -65,6 +65,8 @@ async def test_a_two_round_match_to_its_final(api: FakeBotAPI) -> None:
         assert len(finals) == 1
         final = finals[0]
         assert "Ann" in final.text and "Bo" in final.text and "2 rounds played" in final.text
+        # the 大结算 goes out as its picture, the text as the caption
+        assert final.photo is not None and final.photo.startswith(b"\x89PNG")
         state = await manager.room_state(rid)
         for pts in state["totals"].values():
             assert f"{pts:+d}" in final.text
