@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from bot.views import render, render_match
 from bot.views.i18n import normalize_language, t
+from bot.views.render_common import commands
 from storage.api import Period, RoomRecord
 
 from . import history
@@ -37,7 +38,8 @@ async def roomless(
     platform = action.actor.platform
     if verb is Verb.HELP:
         view = render.help_view(lang, state, action.chat_id, action.actor)
-        view = dataclasses.replace(view, lines=(*view.lines, t(lang, "help.matches")))
+        matches = t(lang, "help.matches", **commands(action.actor.platform))
+        view = dataclasses.replace(view, lines=(*view.lines, matches))
     elif verb is Verb.RULES:
         view = render.rules_view(lang, state, action.chat_id, action.actor)
     elif verb is Verb.REPLAY:

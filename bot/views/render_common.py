@@ -102,6 +102,8 @@ COMMANDS = {
         "cancel": "/cancel",
         "verify": "/verify",
         "help": "/help",
+        "rounds": "/rounds",
+        "replay": "/replay",
     },
     "discord": {
         name: f"/thirteen {name}"
@@ -118,6 +120,8 @@ COMMANDS = {
             "cancel",
             "verify",
             "help",
+            "rounds",
+            "replay",
         )
     },
 }

@@ -120,6 +120,8 @@ async def test_commands_answer(memory_game: Game) -> None:
     assert res.response is not None and res.ephemeral and res.response.embeds
     help_text = res.response.embeds[0].description or ""
     assert "/thirteen new" in help_text and "/newgame" not in help_text
+    assert "/thirteen replay" in help_text and "/thirteen rounds" in help_text
+    assert " /replay" not in help_text and " /rounds" not in help_text
     await seat_everyone(game, 2)
     posts = len(game.table.bot_messages())
     rules = await bob.slash(channel, "thirteen rules")
