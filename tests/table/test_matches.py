@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.table import match
 from bot.table.actions import Verb
 from bot.views.model import Audience
+from bot.views.render_common import signed
 
 from .helpers import act, make_manager, ok, open_table, play_round, state_of
 
@@ -59,7 +60,7 @@ async def test_four_round_match_to_its_final(any_repo, clock):
         assert any(f"+{biggest}" in line for line in final.lines)
     # the view shows every player's total
     for p in s["players"]:
-        assert any(p["name"] in line and f"{p['total']:+d}" in line for line in final.lines)
+        assert any(p["name"] in line and signed(p["total"]) in line for line in final.lines)
     # the table offers a rematch; the rematch is the same players and settings
     table = next(v for v in reversed(sink.views) if v.key == f"table:{rid}")
     labels = [b.label for row in table.buttons for b in row]

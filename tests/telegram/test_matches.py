@@ -9,6 +9,7 @@ import json
 
 from bot.cli.judge import judge
 from bot.table.actions import Verb, encode
+from bot.views.render_common import signed
 from tests.telegram.fakebotapi import FakeBotAPI
 from tests.telegram.harness import GROUP_ID, buttons_of
 from tests.telegram.play import alerted, arrange_by_suggestion, reveal
@@ -69,7 +70,7 @@ async def test_a_two_round_match_to_its_final(api: FakeBotAPI) -> None:
         assert final.photo is not None and final.photo.startswith(b"\x89PNG")
         state = await manager.room_state(rid)
         for pts in state["totals"].values():
-            assert f"{pts:+d}" in final.text
+            assert signed(pts) in final.text  # "+5", "−3", and a level total as "0"
         # rematch from the final's button: same players, a new match
         assert not alerted(await h.press_verb(ann, final, Verb.START))
         state = await manager.room_state(rid)
