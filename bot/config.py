@@ -13,11 +13,11 @@ anything: :func:`load_settings` turns a bad value into a
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Annotated, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 LANGUAGES = ("zh-Hans", "zh-Hant", "en")
 PRESETS = ("classic", "extended")
@@ -39,6 +39,7 @@ SECRET_FIELDS = ("telegram_token", "telegram_webhook_secret", "discord_token")
 WHOLE_NUMBERS = {
     "telegram_webhook_port": (1, 65535, "a port number from 1 to 65535"),
     "discord_guild_id": (1, 2**64 - 1, "a server id (a whole number of up to 20 digits), or empty"),
+    "discord_shard_count": (1, 10_000, "a number of shards from 1 to 10000, or empty (no shards)"),
     "arrange_seconds": (
         MIN_ARRANGE_SECONDS,
         MAX_ARRANGE_SECONDS,
@@ -114,6 +115,9 @@ class Settings(BaseSettings):
     # Discord
     discord_token: SecretStr | None = None
     discord_guild_id: int | None = None  # sync commands to one guild at once (development)
+    # shards (docs/deploy.md): how many in all, and which of them this process serves
+    discord_shard_count: int | None = None
+    discord_shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
 
     # delivery (docs/delivery.md): the platform's flood limits, and how often
     # each process looks for messages left by others, a crash or a retry
@@ -162,7 +166,11 @@ class Settings(BaseSettings):
     @field_validator(*WHOLE_NUMBERS, mode="before")
     @classmethod
     def _whole_number(cls, v: Any, info: ValidationInfo) -> int | None:
-        if v is None and info.field_name in ("discord_guild_id", "metrics_port"):
+        if v is None and info.field_name in (
+            "discord_guild_id",
+            "metrics_port",
+            "discord_shard_count",
+        ):
             return None
         low, high, what = WHOLE_NUMBERS[str(info.field_name)]
         text = str(v).strip()
@@ -172,6 +180,23 @@ class Settings(BaseSettings):
         if not low <= int(text) <= high:
             raise ValueError(f"must be {what}")
         return int(text)
+
+    @field_validator("discord_shard_ids", mode="before")
+    @classmethod
+    def _shard_ids(cls, v: Any, info: ValidationInfo) -> tuple[int, ...] | None:
+        if v is None:
+            return None
+        count = info.data.get("discord_shard_count")
+        if not count:
+            raise ValueError("needs DISCORD_SHARD_COUNT (the number of shards in all)")
+        parts = [p.strip() for p in v.split(",")] if isinstance(v, str) else [str(p) for p in v]
+        what = f"must be shard numbers from 0 to {count - 1}, comma-separated, each once"
+        if not all(p.isascii() and p.isdigit() for p in parts) or not parts:
+            raise ValueError(what)
+        ids = tuple(int(p) for p in parts)
+        if len(set(ids)) != len(ids) or any(i >= count for i in ids):
+            raise ValueError(what)
+        return ids
 
     @field_validator(*ONE_OF, mode="before")
     @classmethod

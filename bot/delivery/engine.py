@@ -72,6 +72,7 @@ class DeliveryEngine:
         lease_seconds: float = 15.0,
         coalesce_seconds: float = 0.0,
         exclusive: bool = False,
+        accepts: Callable[[str], bool] | None = None,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self.store = store
@@ -85,7 +86,10 @@ class DeliveryEngine:
         # The only process on this database: leases left by a crashed run are
         # dropped at start instead of waited out.
         self.exclusive = exclusive
-        self._now = now
+        # Which chats' rows this process's poller takes up (None: every
+        # chat); e.g. a Discord shard process: the channels of its own guilds.
+        self.accepts = accepts
+        self.now = now  # the clock of leases and retry times (a test may move it)
         self._lanes: dict[str, asyncio.Task[None]] = {}
         self._wakes: dict[str, asyncio.Event] = {}
         self._buckets: dict[str, TokenBucket] = {}
@@ -97,6 +101,11 @@ class DeliveryEngine:
         self.errors: Counter[str] = Counter()  # by error kind
         self.latency: list[float] = []  # seconds from first write to delivery (bounded)
         self.on_delivered: Callable[[OutboxRow, float], None] | None = None
+
+    def set_limits(self, limits: Limits) -> None:
+        self.limits = limits
+        self._buckets.clear()
+        self._overall = TokenBucket(limits.overall_per_second, limits.overall_burst)
 
     # ---- lifecycle ------------------------------------------------------------------
     def start(self) -> None:
@@ -151,8 +160,10 @@ class DeliveryEngine:
                     await self.store.release_lanes_of(self.platform, dead)
         while True:
             try:
-                for chat_id in await self.store.due_lanes(self.platform, self._now()):
-                    if chat_id not in self._lanes:
+                for chat_id in await self.store.due_lanes(self.platform, self.now()):
+                    if chat_id not in self._lanes and (
+                        self.accepts is None or self.accepts(chat_id)
+                    ):
                         self.wake(chat_id)
             except Exception:  # the database may be down for a moment: try again
                 log.warning("delivery: could not look for due messages", exc_info=True)
@@ -176,7 +187,7 @@ class DeliveryEngine:
         try:
             while True:
                 wake.clear()
-                now = self._now()
+                now = self.now()
                 if self.exclusive:
                     lease_until = now + timedelta(days=1)  # the only process: no lease needed
                 elif lease_until is None or now > lease_until - timedelta(
@@ -190,7 +201,7 @@ class DeliveryEngine:
                     lease_until = until
                 if self.coalesce_seconds > 0:
                     await asyncio.sleep(self.coalesce_seconds)  # let a burst of states pile up
-                rows = await self.store.lane_rows(self.platform, chat_id, self._now())
+                rows = await self.store.lane_rows(self.platform, chat_id, self.now())
                 if not rows:
                     if wake.is_set():
                         continue
@@ -228,7 +239,7 @@ class DeliveryEngine:
             log.warning(
                 "delivery: %s for %s in chat %s; retrying in %.1fs", exc, row.key, chat_id, delay
             )
-            await self.store.retry(row, self._now() + timedelta(seconds=delay), str(exc))
+            await self.store.retry(row, self.now() + timedelta(seconds=delay), str(exc))
             return max(delay, 0.001)
         except Hold as exc:
             self.errors["held"] += 1
@@ -247,11 +258,11 @@ class DeliveryEngine:
                 return 0.0
             delay = backoff(row.attempts)
             log.warning("delivery: %r for %s; retrying in %.1fs", exc, row.key, delay)
-            await self.store.retry(row, self._now() + timedelta(seconds=delay), repr(exc))
+            await self.store.retry(row, self.now() + timedelta(seconds=delay), repr(exc))
             return delay
         await self.store.finish(row, sent)
         self.delivered[row.kind] += 1
-        age = (self._now() - row.created_at).total_seconds()
+        age = (self.now() - row.created_at).total_seconds()
         if len(self.latency) < 100_000:
             self.latency.append(age)
         if self.on_delivered is not None:

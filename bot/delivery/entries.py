@@ -64,10 +64,14 @@ def is_durable(view: View) -> bool:
 class Durable:
     """The table manager's switch for the outbox: views of the platforms in
     ``platforms`` are written with the state change that produced them and
-    handed back marked (``is_durable``) so the adapter only wakes delivery."""
+    handed back marked (``is_durable``) so the adapter only wakes delivery.
+    Platforms in ``group_only`` too have only their group views written:
+    their private views are bound to the player's own interaction (Discord's
+    ephemerals), which only the adapter answering it can show."""
 
     def __init__(self) -> None:
         self.platforms: set[str] = set()
+        self.group_only: set[str] = set()
 
     def split(self, views: Sequence[View], tag: str) -> tuple[list[View], list[OutboxEntry]]:
         if not self.platforms:
@@ -75,7 +79,9 @@ class Durable:
         marked: list[View] = []
         entries: list[OutboxEntry] = []
         for view in views:
-            if view.platform not in self.platforms:
+            if view.platform not in self.platforms or (
+                view.audience is Audience.PLAYER and view.platform in self.group_only
+            ):
                 marked.append(view)
                 continue
             found = view_entries([view], f"{tag}.{len(entries)}")

@@ -4,19 +4,44 @@ offline simulated Discord, with helpers to find the room's messages."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import discord
 import simcord
 
 from bot.config import Settings
+from bot.delivery import Limits
 from bot.platforms.discord import build_client
 from bot.platforms.discord.client import ThirteenClient
 from bot.table.actions import ActionIdError, Verb, decode
 
+# Longer than SimCord's settle timeout (5 s): the delivery poller's sleep
+# then parks; it runs when a test advances the simulated time.
+POLL_SECONDS = 30
 
-def settings() -> Settings:
-    return Settings(_env_file=None, discord_token=None, discord_guild_id=None)  # type: ignore[call-arg]
+
+def settings(**more: Any) -> Settings:
+    return Settings(  # type: ignore[call-arg]
+        _env_file=None,
+        discord_token=None,
+        discord_guild_id=None,
+        delivery_poll_seconds=POLL_SECONDS,
+        **more,
+    )
+
+
+def simulated_clock(env: simcord.Env, client: Any) -> None:
+    """Delivery's clock: the wall clock plus the simulated time advanced, so
+    a retry waited out in simulated time is due when the lane wakes. The
+    engine's own token buckets are off (they run on the monotonic clock,
+    which SimCord does not move); their pacing is tested in tests/delivery."""
+
+    def now() -> datetime:
+        return datetime.now(UTC) + timedelta(seconds=env.backend.clock.elapsed)
+
+    client.adapter.outbox.engine.now = now
+    client.adapter.outbox.engine.set_limits(Limits.off())
 
 
 def action_ids(message: Any) -> list[str]:
@@ -106,14 +131,18 @@ class Table:
 
     async def from_timers(self, work: Any) -> None:
         """Run manager work that happens without an interaction (a FakeClock
-        advance, a deadline) under SimCord's virtual clock, then let the
-        simulated Discord settle."""
+        advance, a deadline) under SimCord's virtual clock, let the outbox
+        deliver what it produced, then let the simulated Discord settle."""
         with self.env.time_context():
             await work
+            # Lanes woken here run outside SimCord's bot work: wait for them.
+            await self.client.adapter.outbox.drain()
         await self.env.settle()
 
     async def restart(self, manager: Any) -> ThirteenClient:
         client = build_client(settings(), manager)
+        assert isinstance(client, ThirteenClient)
+        simulated_clock(self.env, client)
         await self.env.restart_bot(client)
         self.client = client
         return client
@@ -121,7 +150,9 @@ class Table:
 
 async def open_env(manager: Any, names: list[str]) -> tuple[simcord.Env, Table]:
     client = build_client(settings(), manager)
+    assert isinstance(client, ThirteenClient)
     env = simcord.Env(client)
+    simulated_clock(env, client)
     await env.start()
     guild = env.create_guild("club")
     channel = guild.create_text_channel("thirteen")

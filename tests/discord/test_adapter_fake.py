@@ -25,16 +25,20 @@ async def table():
 async def _lobby(table):
     alice, bob, _ = table.members
     res = await alice.slash(table.channel, "thirteen new")
-    assert res.acknowledged and not res.ephemeral
+    # the command is answered privately; the table is posted by the outbox
+    assert res.ephemeral and res.response is not None and not res.response.embeds
+    assert len(table.bot_messages()) == 1
     msg = table.table_message()
+    table.extra["first_table"] = msg.id
     res = await bob.click(msg, custom_id=button_id(msg, Verb.JOIN))
     return res
 
 
 async def test_lobby_press_edits_table_in_place(table):
     res = await _lobby(table)
-    assert res.acknowledged and not res.ephemeral
-    assert res.response.id == table.table_message().id
+    # acknowledged without a message of its own; the outbox edits the table by its id
+    assert res.acknowledged and res.deferred and not res.ephemeral and not res.followups
+    assert table.table_message().id == table.extra["first_table"]
     assert "alice" in embed_text(table.table_message()) and "bob" in embed_text(
         table.table_message()
     )
@@ -114,7 +118,7 @@ async def test_a_slow_manager_is_acknowledged_before_discord_gives_up(table):
     _, bob, carol = table.members
     msg = table.table_message()
     quick = await bob.click(msg, custom_id=button_id(msg, Verb.JOIN))
-    assert quick.acknowledged and not quick.deferred  # answered by the edit itself
+    assert quick.acknowledged and not quick.followups  # deferred; the outbox edits
     # SimCord runs the bot on virtual time: a manager taking 10 s gets the
     # interaction deferred (at 2 s), then edits the message when it is done
     table.extra["manager"].delay = 10.0
@@ -122,7 +126,7 @@ async def test_a_slow_manager_is_acknowledged_before_discord_gives_up(table):
     assert res.acknowledged and res.deferred
     assert "carol" not in embed_text(table.table_message())
     await table.env.advance_time(10)
-    assert res.response is not None and res.response.id == msg.id
+    assert table.table_message().id == msg.id
     assert "carol" in embed_text(table.table_message())
     cmd = await bob.slash(table.channel, "thirteen join")
     assert cmd.deferred  # "thinking…" first, then the private toast

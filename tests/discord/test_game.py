@@ -34,8 +34,10 @@ async def memory_game(request):
 async def seat_everyone(game: Game, players: int) -> None:
     owner, *others = game.members[:players]
     opened = await owner.slash(game.table.channel, "thirteen new")
-    assert opened.acknowledged and not opened.ephemeral
+    # answered privately; the table is posted to the channel by the outbox
+    assert opened.ephemeral and opened.response is not None and not opened.response.embeds
     assert Verb.JOIN in verbs(game.table.table_message())
+    first = game.table.table_message().id
     for n, member in enumerate(others):
         if n == 0:
             # one joins by command: the table message is edited, the toast is private
@@ -44,7 +46,8 @@ async def seat_everyone(game: Game, players: int) -> None:
         else:
             msg = game.table.table_message()
             res = await member.click(msg, custom_id=button_id(msg, Verb.JOIN))
-            assert res.response is not None and res.response.id == msg.id
+            assert res.deferred and not res.followups  # the outbox edits the table
+    assert game.table.table_message().id == first  # one table, edited in place
     seated = {p["key"] for p in (await game.state())["players"]}
     assert seated == {f"discord:{m.id}" for m in game.members[:players]}
     text = embed_text(game.table.table_message())

@@ -3,8 +3,9 @@
 No game decision is taken here. An interaction (slash command or button)
 becomes an ``Action`` whose actor is ``interaction.user``; the manager's
 ``Outcome`` is rendered: refusals as an ephemeral reply, group views as the
-room's messages (edited in place by view key), a player's views as
-ephemeral messages (or DMs when the player asked for them).
+room's messages, sent through the durable outbox (outbox.py: posted once,
+then edited in place by the message id stored in the database), a player's
+views as ephemeral messages (or DMs when the player asked for them).
 
 Discord wants every interaction answered within 3 seconds, so verbs that may
 run the solver or settle a round are deferred before the manager is called,
@@ -24,10 +25,12 @@ import discord
 from bot.table.actions import Action, ActionIdError, Outcome, Verb, decode
 from bot.views.i18n import t
 from bot.views.model import Audience, View, ViewKind
+from storage.delivery import DeliveryStore
+from storage.delivery_memory import MemoryDelivery
 
-from .private import PrivateViews
-from .refs import MessageRef, Registry, is_table_message
-from .render import Rendered, prepare
+from .outbox import DiscordOutbox
+from .private import HAND_DM, PrivateViews
+from .refs import Registry, pressed_key
 from .turn import PLATFORM, Turn, actor_of, language_of
 
 log = logging.getLogger(__name__)
@@ -51,8 +54,6 @@ SLOW_PRESSES = frozenset(
 SLOW_COMMANDS = frozenset({Verb.START, Verb.LEAVE})
 # Any other action still gets acknowledged when the manager takes this long.
 ACK_AFTER = 2.0
-# How far back to look for a room's table message after a restart.
-RECOVER_HISTORY = 50
 
 
 def _language_of(outcome: Outcome, interaction: discord.Interaction[Any]) -> str:
@@ -67,11 +68,28 @@ def _language_of(outcome: Outcome, interaction: discord.Interaction[Any]) -> str
 class DiscordAdapter:
     """Routes interactions to the manager and renders its views."""
 
-    def __init__(self, manager: Any) -> None:
+    def __init__(self, manager: Any, *, poll_seconds: float = 1.0) -> None:
         self.manager = manager
         self.client: discord.Client | None = None
         self.refs = Registry()
-        self.private = PrivateViews(self.refs, lambda: self.client)
+        store = getattr(manager, "repo", None)
+        if not isinstance(store, DeliveryStore):
+            store = MemoryDelivery()  # a manager without storage (tests): nothing survives
+        self.outbox = DiscordOutbox(lambda: self.client, store, poll_seconds=poll_seconds)
+        self.private = PrivateViews(self.refs, lambda: self.client, store)
+
+    def open(self) -> None:
+        """The client is connected: the manager writes Discord's group views
+        with its state changes from now on, and delivery starts."""
+        durable = getattr(self.manager, "durable", None)
+        if durable is not None and self.outbox.store is getattr(self.manager, "repo", None):
+            durable.platforms.add(PLATFORM)
+            durable.group_only.add(PLATFORM)  # ephemerals answer their own interaction
+        self.outbox.start()
+
+    async def close(self) -> None:
+        """Deliver what is due, then stop delivery."""
+        await self.outbox.stop()
 
     # ------------------------------------------------------------ entry points
 
@@ -96,9 +114,7 @@ class DiscordAdapter:
             return
         turn = Turn(interaction, verb, pressed=interaction.message)
         if turn.pressed is not None:
-            turn.pressed_key = self.refs.learn_pressed(
-                turn.pressed, room_id, round_no, verb, turn.user_id
-            )
+            turn.pressed_key = await self._pressed_key(turn.pressed, room_id, round_no, verb, turn)
         if verb in SLOW_PRESSES:
             await self._defer(turn)
         # In a DM the manager takes the chat from the room.
@@ -124,26 +140,29 @@ class DiscordAdapter:
             return
         for view in outcome.views:
             if view.kind is ViewKind.HAND and view.user_id == turn.user_id:
-                self.refs.dm_wanted.add(view.key)
                 if await self.private.send_dm(view, interaction.user):
+                    await self.private.set_pref(turn.user_id, HAND_DM, True)
                     await self._say(turn, t(lang, "dc.hand.sent_dm"))
                 else:
-                    self.refs.dm_wanted.discard(view.key)
+                    await self.private.set_pref(turn.user_id, HAND_DM, False)
                     await self._say(turn, t(lang, "dc.hand.dm_failed"))
                     await self.private.new_ephemeral(turn, view)
-            else:
+            elif view.audience is not Audience.GROUP:
                 await self._deliver(view, turn)
+        await self.outbox.submit(outcome.views)
         await self._finish(turn, None)
 
     async def sink(self, views: Any) -> None:
         """Views produced without an interaction (timers, AI moves)."""
+        views = list(views)
         for view in views:
-            if view.platform and view.platform != PLATFORM:
+            if (view.platform and view.platform != PLATFORM) or view.audience is Audience.GROUP:
                 continue
             try:
                 await self._deliver(view, None)
             except Exception:  # the next view (and the table) must still go out
                 log.exception("could not deliver view %s", view.key)
+        await self.outbox.submit(views)
 
     # ------------------------------------------------------------ one turn
 
@@ -174,11 +193,16 @@ class DiscordAdapter:
         if outcome is None:
             return
         # A refusal may still refresh the actor's hand (e.g. to show why it fouls).
-        # The pressed message's own view goes first: it answers the press
-        # (an UPDATE_MESSAGE response) before anything is sent elsewhere.
-        views = sorted(outcome.views, key=lambda v: v.key != turn.pressed_key)
+        # A group message pressed is answered first (deferred; the outbox
+        # edits it), the actor's private views then come as followups.
+        views = [v for v in outcome.views if not v.platform or v.platform == PLATFORM]
+        if turn.pressed is not None and any(
+            v.audience is Audience.GROUP and v.key == turn.pressed_key for v in views
+        ):
+            await self._answer_press(turn)
+        await self.outbox.submit(views)
         for view in views:
-            if view.platform and view.platform != PLATFORM:
+            if view.audience is Audience.GROUP:
                 continue
             try:
                 await self._deliver(view, turn)
@@ -209,8 +233,11 @@ class DiscordAdapter:
         if not turn.responded:
             if reply:
                 await turn.interaction.response.send_message(reply, ephemeral=True)
-            else:
+            elif turn.pressed is not None:
                 await turn.interaction.response.defer()
+            else:  # a command whose posts go out through the outbox: a private "done"
+                lang = language or language_of(turn.interaction)
+                await turn.interaction.response.send_message(t(lang, "dc.done"), ephemeral=True)
         elif turn.deferred and not turn.followed_up and turn.pressed is None:
             # A deferred command shows "thinking…" until its first followup.
             await turn.interaction.followup.send(
@@ -229,97 +256,37 @@ class DiscordAdapter:
     # ------------------------------------------------------------ delivering views
 
     async def _deliver(self, view: View, turn: Turn | None) -> None:
-        if view.audience is Audience.GROUP:
-            await self._deliver_group(view, turn)
-        elif turn is not None and view.user_id == turn.user_id:
+        """A player's view (group views go through the outbox)."""
+        if turn is not None and view.user_id == turn.user_id:
             await self.private.deliver_to_actor(view, turn)
         elif view.kind is ViewKind.HAND:
             await self.private.refresh_hand(view)
-        elif view.user_id is not None and view.key in self.refs.dm_wanted:
+        elif view.user_id is not None and await self.private.wants_dm(view.user_id):
             await self.private.send_dm_to(view)
         # Any other private view for someone who is not here cannot be shown:
         # Discord has no unprompted ephemerals; the table keeps "my hand".
 
-    async def _deliver_group(self, view: View, turn: Turn | None) -> None:
-        rendered = await prepare(view)
-        one_off = view.kind is ViewKind.NOTICE or view.fresh
-        ref = self.refs.messages.get(view.key)
-        if ref is None and view.kind is ViewKind.TABLE and not (turn and turn.verb is Verb.NEW):
-            ref = await self._recover(view)
-        if (
-            turn is not None
-            and turn.pressed is not None
-            and not one_off
-            and view.key == turn.pressed_key
-        ):
-            await turn.edit_pressed(rendered)
-            self.refs.remember(view.key, turn.pressed.channel.id, turn.pressed.id)
-            return
-        if ref is not None and not one_off:
-            try:
-                await self._channel_message(ref).edit(**rendered.kwargs())
-                return
-            except discord.NotFound:
-                log.info("message of %s is gone; posting a new one", view.key)
-        message = await self._post(view, rendered, turn)
-        if view.kind is not ViewKind.NOTICE:
-            self.refs.remember(view.key, message.channel.id, message.id)
-            if ref is not None and ref.message_id != message.id and view.kind is ViewKind.TABLE:
-                await self._retire(ref)
+    async def _pressed_key(
+        self, message: discord.Message, room_id: str, round_no: int, verb: Verb, turn: Turn
+    ) -> str:
+        """The view key of the pressed message: stored with the message when
+        the outbox sent it, else read from its buttons."""
+        private = message.flags.ephemeral or message.guild is None
+        if not private:
+            key = await self.outbox.key_of(message)
+            if key is not None:
+                return key
+            return pressed_key(message, room_id, round_no, verb, turn.user_id)
+        return self.refs.learn_pressed(message, room_id, round_no, verb, turn.user_id)
 
-    async def _recover(self, view: View) -> MessageRef | None:
-        """After a restart the registry is empty: look for the room's table
-        message among the channel's recent messages (once per key), so the
-        table keeps being edited in place instead of being posted again."""
-        client = self.client
-        if (
-            view.key in self.refs.searched
-            or not view.chat_id
-            or client is None
-            or client.user is None
-        ):
-            return None
-        self.refs.searched.add(view.key)
-        room_id = view.key.split(":", 1)[1]
-        channel = client.get_partial_messageable(int(view.chat_id))
-        try:
-            async for message in channel.history(limit=RECOVER_HISTORY):
-                if message.author.id == client.user.id and is_table_message(
-                    message, room_id, view.title
-                ):
-                    self.refs.remember(view.key, message.channel.id, message.id)
-                    return self.refs.messages[view.key]
-        except discord.HTTPException:
-            log.info("cannot read the history of channel %s", view.chat_id)
-        return None
-
-    async def _retire(self, ref: MessageRef) -> None:
-        """A table message replaced by a fresh one loses its buttons, so the
-        channel shows one live table."""
-        try:
-            await self._channel_message(ref).edit(view=None)
-        except discord.HTTPException:
-            log.info("could not retire message %s", ref.message_id)
-
-    async def _post(self, view: View, rendered: Rendered, turn: Turn | None) -> discord.Message:
-        """A new group message: the command's own response when still unused."""
-        if turn is not None and turn.pressed is None and not turn.responded:
-            await turn.interaction.response.send_message(**rendered.send_kwargs())
-            return await turn.interaction.original_response()
-        channel_id = int(view.chat_id) if view.chat_id else None
-        if channel_id is None and turn is not None:
-            channel_id = turn.interaction.channel_id
-        if channel_id is None:
-            raise discord.InvalidData(f"no channel for view {view.key}")
-        assert self.client is not None
-        channel = self.client.get_partial_messageable(channel_id)
-        return await channel.send(**rendered.send_kwargs())
-
-    def _channel_message(self, ref: MessageRef) -> discord.PartialMessage:
-        assert self.client is not None
-        return self.client.get_partial_messageable(ref.channel_id).get_partial_message(
-            ref.message_id
-        )
+    async def _answer_press(self, turn: Turn) -> None:
+        """The press's own message changes: acknowledge the press and let the
+        outbox edit that message by its stored id (one path, one edit)."""
+        assert turn.pressed is not None and turn.pressed_key is not None
+        await self.outbox.adopt(turn.pressed_key, turn.pressed)
+        if not turn.responded:
+            await turn.interaction.response.defer()
+            turn.deferred = True
 
 
 __all__ = ["DiscordAdapter", "Turn", "actor_of"]

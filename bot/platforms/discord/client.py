@@ -29,16 +29,22 @@ def intents() -> discord.Intents:
     return discord.Intents(guilds=True)
 
 
-class ThirteenClient(discord.Client):
-    """A discord.Client carrying the adapter (reached from interactions as
-    ``interaction.client.adapter``)."""
+class _Thirteen:
+    """What the plain and the sharded client share: the command tree, the
+    dynamic buttons, the adapter (reached from interactions as
+    ``interaction.client.adapter``) and its delivery."""
 
-    def __init__(self, settings: Settings, manager: Any, *, install_sink: bool = True) -> None:
-        super().__init__(intents=intents())
+    adapter: DiscordAdapter
+    tree: app_commands.CommandTree[Any]
+    settings: Settings
+
+    def _setup(
+        self, client: discord.Client, settings: Settings, manager: Any, install_sink: bool
+    ) -> None:
         self.settings = settings
-        self.adapter = DiscordAdapter(manager)
-        self.adapter.client = self
-        self.tree = app_commands.CommandTree(self)
+        self.adapter = DiscordAdapter(manager, poll_seconds=settings.delivery_poll_seconds)
+        self.adapter.client = client
+        self.tree = app_commands.CommandTree(client)
         self.tree.add_command(ThirteenGroup())
         self.tree.error(on_command_error)  # every command gets an answer, also when it fails
         if install_sink:
@@ -47,10 +53,10 @@ class ThirteenClient(discord.Client):
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         await answer_unrouted_press(interaction)
 
-    async def setup_hook(self) -> None:
+    async def _setup_hook(self, client: discord.Client) -> None:
         # Buttons of every message ever sent (any round, before any restart)
         # route through these two templates; no per-message View is kept.
-        self.add_dynamic_items(ActionButton, HandDmButton)
+        client.add_dynamic_items(ActionButton, HandDmButton)
         await self.tree.set_translator(CatalogTranslator())
         guild_id = self.settings.discord_guild_id
         if guild_id:
@@ -60,15 +66,56 @@ class ThirteenClient(discord.Client):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+        self.adapter.outbox.sharded = isinstance(client, discord.AutoShardedClient)
+        self.adapter.open()
 
 
-def build_client(settings: Settings, manager: Any, *, install_sink: bool = True) -> ThirteenClient:
-    """The bot for ``manager`` (a started or about-to-start TableManager).
+class ThirteenClient(_Thirteen, discord.Client):
+    """One process serving every guild."""
+
+    def __init__(self, settings: Settings, manager: Any, *, install_sink: bool = True) -> None:
+        discord.Client.__init__(self, intents=intents())
+        self._setup(self, settings, manager, install_sink)
+
+    async def setup_hook(self) -> None:
+        await self._setup_hook(self)
+
+    async def close(self) -> None:
+        await self.adapter.close()  # what is due goes out before the connection closes
+        await discord.Client.close(self)
+
+
+class ShardedThirteenClient(_Thirteen, discord.AutoShardedClient):
+    """A process serving the guilds of some shards (DISCORD_SHARD_COUNT /
+    DISCORD_SHARD_IDS); other processes serve the others, on one database."""
+
+    def __init__(self, settings: Settings, manager: Any, *, install_sink: bool = True) -> None:
+        shards: dict[str, Any] = {"shard_count": settings.discord_shard_count}
+        if settings.discord_shard_ids:
+            shards["shard_ids"] = list(settings.discord_shard_ids)
+        discord.AutoShardedClient.__init__(self, intents=intents(), **shards)
+        self._setup(self, settings, manager, install_sink)
+
+    async def setup_hook(self) -> None:
+        await self._setup_hook(self)
+
+    async def close(self) -> None:
+        await self.adapter.close()
+        await discord.AutoShardedClient.close(self)
+
+
+def build_client(
+    settings: Settings, manager: Any, *, install_sink: bool = True
+) -> ThirteenClient | ShardedThirteenClient:
+    """The bot for ``manager`` (a started or about-to-start TableManager):
+    sharded when DISCORD_SHARD_COUNT is set.
 
     With ``install_sink`` the client's adapter becomes the manager's sink;
     a process that also runs Telegram passes False and routes views with
     ``View.platform == "discord"`` to ``client.adapter.sink`` itself.
     """
+    if settings.discord_shard_count:
+        return ShardedThirteenClient(settings, manager, install_sink=install_sink)
     return ThirteenClient(settings, manager, install_sink=install_sink)
 
 

@@ -5,6 +5,10 @@ out as an ephemeral reply to their own interaction, and later changes (the
 deal, the auto-arrange at the deadline) edit that ephemeral through the
 interaction's token while it lives (15 minutes), or the player's DM when
 they chose DMs. Otherwise the table's "my hand" button shows it again.
+
+The choice of DMs is a per-user preference in the ``prefs`` table and a DM
+message's id is stored in the ``messages`` table: both survive a restart and
+are shared by every process (a shard process edits the DM another sent).
 """
 
 from __future__ import annotations
@@ -16,20 +20,39 @@ import discord
 
 from bot.table.actions import Verb
 from bot.views.model import View, ViewKind
+from storage.delivery import DeliveryStore, SentRef
 
 from .refs import HandRef, MessageRef, Registry
 from .render import prepare
-from .turn import Turn
+from .turn import PLATFORM, Turn
 
 log = logging.getLogger(__name__)
+HAND_DM = "hand_dm"  # the preference: the player's hand goes to their DMs
+
+
+def dm_chat(user_id: str) -> str:
+    """The ``messages`` table's chat for a user's DMs."""
+    return f"dm:{user_id}"
 
 
 class PrivateViews:
     """Delivers PLAYER views; shares the adapter's message registry."""
 
-    def __init__(self, refs: Registry, client: Callable[[], discord.Client | None]) -> None:
+    def __init__(
+        self,
+        refs: Registry,
+        client: Callable[[], discord.Client | None],
+        store: DeliveryStore,
+    ) -> None:
         self.refs = refs
         self.client = client
+        self.store = store
+
+    async def wants_dm(self, user_id: str) -> bool:
+        return await self.store.get_pref(PLATFORM, user_id, HAND_DM) == "1"
+
+    async def set_pref(self, user_id: str, name: str, on: bool) -> None:
+        await self.store.set_pref(PLATFORM, user_id, name, "1" if on else None)
 
     async def deliver_to_actor(self, view: View, turn: Turn) -> None:
         rendered = await prepare(view)
@@ -37,15 +60,16 @@ class PrivateViews:
             await turn.edit_pressed(rendered)
             assert turn.pressed is not None
             if turn.interaction.guild_id is None:
-                self.refs.dm[view.key] = MessageRef(turn.pressed.channel.id, turn.pressed.id)
+                ref = MessageRef(turn.pressed.channel.id, turn.pressed.id)
+                await self._remember_dm(turn.user_id, view.key, ref)
             elif view.kind is ViewKind.HAND:
                 self.refs.hands[view.key] = HandRef(turn.interaction, None)
             self.refs.keys_by_message[turn.pressed.id] = view.key
             return
         if view.kind is ViewKind.HAND and turn.verb is Verb.SHOW_HAND:
             # "My hand" pressed: the ephemeral is the player's latest choice.
-            self.refs.dm_wanted.discard(view.key)
-        elif view.kind is ViewKind.HAND and view.key in self.refs.dm_wanted:
+            await self.set_pref(turn.user_id, HAND_DM, False)
+        elif view.kind is ViewKind.HAND and await self.wants_dm(turn.user_id):
             await self.send_dm_to(view)
             return
         await self.new_ephemeral(turn, view)
@@ -76,7 +100,7 @@ class PrivateViews:
     async def refresh_hand(self, view: View) -> None:
         """Someone's hand changed without them pressing (deal, auto-arrange):
         edit their open ephemeral while its token lives, or their DM."""
-        if view.key in self.refs.dm_wanted:
+        if view.user_id is not None and await self.wants_dm(view.user_id):
             await self.send_dm_to(view)
             return
         ref = self.refs.hands.get(view.key)
@@ -109,7 +133,7 @@ class PrivateViews:
     async def send_dm(self, view: View, user: discord.User | discord.Member) -> bool:
         """Send or edit the player's hand DM; False when DMs are closed to us."""
         rendered = await prepare(view)
-        ref = self.refs.dm.get(view.key)
+        ref = await self._dm_ref(str(user.id), view.key)
         try:
             if ref is not None:
                 try:
@@ -120,9 +144,16 @@ class PrivateViews:
             message = await user.send(**rendered.send_kwargs())
         except discord.HTTPException:
             return False
-        self.refs.dm[view.key] = MessageRef(message.channel.id, message.id)
+        await self._remember_dm(str(user.id), view.key, MessageRef(message.channel.id, message.id))
         self.refs.keys_by_message[message.id] = view.key
         return True
+
+    async def _dm_ref(self, user_id: str, key: str) -> MessageRef | None:
+        sent = await self.store.sent_message(PLATFORM, dm_chat(user_id), key)
+        return MessageRef.parse(sent.message_id) if sent is not None else None
+
+    async def _remember_dm(self, user_id: str, key: str, ref: MessageRef) -> None:
+        await self.store.put_sent(SentRef(PLATFORM, dm_chat(user_id), key, ref.stored()))
 
     def dm_message(self, ref: MessageRef) -> discord.PartialMessage:
         client = self.client()

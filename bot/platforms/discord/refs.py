@@ -2,9 +2,14 @@
 
 The manager names messages by key (``table:<room>``, ``settle:<room>:<round>``,
 ``hand:<room>:<player>``, ``settings:<room>``); Discord names them by channel
-and message id. The registry keeps that map in memory. After a restart it is
-empty, so a pressed message's key is recovered from the press itself: the
-buttons on it say which room it belongs to and what kind of message it is.
+and message id. Group messages and DM'd hands are stored in the database
+(the ``messages`` table, through the DeliveryStore), so every process knows
+them. What lives only here is what only the process that got an interaction
+can use: the live ephemeral hand messages, editable through that
+interaction's token. A pressed message no one recorded (an ephemeral after a
+restart, or a message of an older version of the bot) gets its key from
+the press itself: its buttons say which room it belongs to and what kind of
+message it is.
 """
 
 from __future__ import annotations
@@ -39,8 +44,20 @@ SETTINGS_VERBS = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class MessageRef:
+    """A DM message (stored in the ``messages`` table as ``<channel>/<message>``)."""
+
     channel_id: int
     message_id: int
+
+    def stored(self) -> str:
+        return f"{self.channel_id}/{self.message_id}"
+
+    @classmethod
+    def parse(cls, text: str) -> MessageRef | None:
+        channel, _, message = text.partition("/")
+        if channel.isdigit() and message.isdigit():
+            return cls(int(channel), int(message))
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,14 +89,6 @@ def _message_verbs(message: discord.Message) -> set[Verb]:
     return {verb for _room, verb in _message_actions(message)}
 
 
-def is_table_message(message: discord.Message, room_id: str, title: str) -> bool:
-    """Whether a message of ours is the room's table message: it carries the
-    room's table buttons, or (buttonless during the showdown) its title."""
-    if any(room == room_id and verb in TABLE_VERBS for room, verb in _message_actions(message)):
-        return True
-    return bool(message.embeds) and bool(title) and message.embeds[0].title == title
-
-
 def pressed_key(
     message: discord.Message, room_id: str, round_no: int, verb: Verb, user_id: str
 ) -> str:
@@ -96,28 +105,12 @@ def pressed_key(
 
 @dataclass(slots=True)
 class Registry:
-    messages: dict[str, MessageRef] = field(default_factory=dict)  # group messages by key
-    keys_by_message: dict[int, str] = field(default_factory=dict)
     hands: dict[str, HandRef] = field(default_factory=dict)  # live ephemerals by hand key
-    dm: dict[str, MessageRef] = field(default_factory=dict)  # DM'd views by key
-    dm_wanted: set[str] = field(default_factory=set)  # hand keys whose player chose DMs
-    searched: set[str] = field(default_factory=set)  # keys looked up in the channel history
-
-    def remember(self, key: str, channel_id: int, message_id: int) -> None:
-        old = self.messages.get(key)
-        if old is not None and old.message_id != message_id:
-            self.keys_by_message.pop(old.message_id, None)
-        self.messages[key] = MessageRef(channel_id, message_id)
-        self.keys_by_message[message_id] = key
+    keys_by_message: dict[int, str] = field(default_factory=dict)  # private messages' keys
 
     def learn_pressed(
         self, message: discord.Message, room_id: str, round_no: int, verb: Verb, user_id: str
     ) -> str:
-        """The pressed message's key; a group message is remembered under it."""
+        """The pressed private message's key."""
         key = self.keys_by_message.get(message.id)
-        if key is None:
-            key = pressed_key(message, room_id, round_no, verb, user_id)
-            private = message.flags.ephemeral or message.guild is None
-            if not private and key not in self.messages:
-                self.remember(key, message.channel.id, message.id)
-        return key
+        return key or pressed_key(message, room_id, round_no, verb, user_id)

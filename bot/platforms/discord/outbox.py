@@ -1,0 +1,271 @@
+"""Delivery of group Views to Discord over the durable outbox (docs/delivery.md).
+
+The room's table, settlement and 大结算 posts, its notices and reminders and
+the information posts (rules, help, leaderboard) are written to the outbox
+(by the table manager with the state change, or by the adapter for
+read-only actions) and sent by a per-channel lane of the DeliveryEngine:
+posted once, then edited in place under the message id stored in the
+database, so a restarted process or another shard's process edits the same
+message. This module is the Discord Transport: how one row becomes a
+``channel.send`` or a ``message.edit``, and what Discord's errors mean.
+
+A player's private views are not here: an ephemeral message exists only as
+the answer to the player's own interaction (adapter.py, private.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import logging
+from collections.abc import Callable, Iterable
+from datetime import timedelta
+
+import aiohttp
+import discord
+
+from bot.delivery import DeliveryEngine, Limits, Permanent, RetryLater, view_entries
+from bot.delivery.entries import INFO_NOTICES, is_durable, is_one_off_key
+from bot.delivery.payload import view_from_payload
+from bot.views.model import Audience, View, ViewKind
+from storage.delivery import DeliveryStore, OutboxRow, OutboxState, SentRef
+
+from .render import prepare
+from .turn import PLATFORM
+
+log = logging.getLogger(__name__)
+# An information post (rules, help, leaderboard) asked again within this
+# time edits the one posted before instead of posting another.
+INFO_MERGE = timedelta(minutes=10)
+# Discord drops a post whose nonce (with enforce_nonce) matches one of the
+# same author's messages of the last few minutes; within this much of the
+# first try a repeated post is certainly inside that window.
+NONCE_WINDOW = timedelta(minutes=2)
+NONCE_LENGTH = 25  # Discord's limit for a string nonce
+
+
+def discord_limits() -> Limits:
+    """The engine's own buckets for Discord. discord.py already waits out
+    each route's bucket (about 5 messages per 5 s in a channel) and the
+    global limit from the response headers; these only keep one channel's
+    flood from queueing ahead of the others in discord.py's global lock."""
+    return Limits(
+        group_per_second=1.0,
+        group_burst=5,
+        private_per_second=1.0,
+        private_burst=5,
+        overall_per_second=40.0,
+        overall_burst=40,
+    )
+
+
+def nonce_of(row: OutboxRow) -> str:
+    """The post's nonce: the same for every try of one state of one row, so
+    Discord (enforce_nonce) returns the first message instead of a second."""
+    text = f"{row.platform}|{row.chat_id}|{row.key}|{row.id}|{row.seq}"
+    return hashlib.sha256(text.encode()).hexdigest()[:NONCE_LENGTH]
+
+
+def fingerprint(view: View) -> str:
+    """What a message shows (text, buttons, picture): equal fingerprints, no edit."""
+    shown = {
+        "kind": view.kind.value,
+        "title": view.title,
+        "lines": list(view.lines),
+        "buttons": [
+            [(b.label, b.action_id, b.url, b.style.value, b.disabled) for b in row]
+            for row in view.buttons
+        ],
+        "language": view.language,
+        "picture": view.picture.fingerprint if view.picture is not None else None,
+    }
+    return hashlib.sha256(json.dumps(shown, sort_keys=True).encode()).hexdigest()
+
+
+def classify(error: Exception) -> RetryLater | Permanent:
+    """What a failed Discord call means for delivery."""
+    if isinstance(error, discord.RateLimited):  # longer than discord.py waits by itself
+        return RetryLater("429 Too Many Requests", error.retry_after, "rate_limited")
+    if isinstance(error, discord.HTTPException):
+        if error.status == 429:
+            return RetryLater("429 Too Many Requests", _retry_after(error), "rate_limited")
+        if error.status >= 500:
+            return RetryLater(f"Discord {error.status}", None, "server")
+        if isinstance(error, discord.Forbidden):
+            return Permanent(f"forbidden: {error.text}", "forbidden")
+        if isinstance(error, discord.NotFound):
+            return Permanent(f"channel not found: {error.text}", "chat_not_found")
+        return Permanent(f"bad request {error.status}: {error.text}", "bad_request")
+    return RetryLater(f"network: {error!r}", None, "network")
+
+
+def _retry_after(error: discord.HTTPException) -> float | None:
+    headers = getattr(error.response, "headers", None) or {}
+    try:
+        return float(headers.get("Retry-After", ""))
+    except ValueError:
+        return None
+
+
+NETWORK_ERRORS = (aiohttp.ClientError, OSError, TimeoutError)
+
+
+class DiscordOutbox:
+    """The Discord side of group delivery: the adapter's entry point
+    (submit, adopt, key_of) and the engine's Transport (deliver)."""
+
+    platform = PLATFORM
+
+    def __init__(
+        self,
+        client: Callable[[], discord.Client | None],
+        store: DeliveryStore,
+        *,
+        limits: Limits | None = None,
+        poll_seconds: float = 1.0,
+    ) -> None:
+        self._client = client
+        self.store = store
+        self.sharded = False  # a shard process delivers the channels of its own guilds
+        self.engine = DeliveryEngine(
+            store,
+            self,
+            limits=limits or discord_limits(),
+            poll_seconds=poll_seconds,
+            exclusive=not getattr(store, "shared", False),
+            accepts=self.accepts,
+        )
+
+    # ---- what the adapter calls -------------------------------------------------------
+    async def submit(self, views: Iterable[View]) -> None:
+        """Deliver group ``views``: those written with their state change
+        already only wake their channels' lanes; the others are written first."""
+        chats: list[str] = []
+        fresh: list[View] = []
+        for view in views:
+            if view.platform and view.platform != PLATFORM:
+                continue
+            if view.audience is not Audience.GROUP or not view.chat_id:
+                continue
+            if not view.platform:
+                view = dataclasses.replace(view, platform=PLATFORM)
+            if not is_durable(view):
+                fresh.append(view)
+            chats.append(view.chat_id)
+        if fresh:
+            await self.store.enqueue(view_entries(fresh), self.engine.now())
+        for chat in dict.fromkeys(chats):
+            self.engine.wake(chat)
+
+    async def adopt(self, key: str, message: discord.Message | discord.PartialMessage) -> None:
+        """A press on ``message`` is answered with a view of ``key``: when no
+        message is stored for that key (one sent by an older version of the
+        bot), that view edits the pressed message."""
+        chat = str(message.channel.id)
+        if await self.store.sent_message(PLATFORM, chat, key) is None:
+            await self.store.put_sent(
+                SentRef(PLATFORM, chat, key, str(message.id), has_buttons=True)
+            )
+
+    async def key_of(self, message: discord.Message) -> str | None:
+        """The view key a group message was sent for (None if not known)."""
+        return await self.store.sent_key(PLATFORM, str(message.channel.id), str(message.id))
+
+    def start(self) -> None:
+        self.engine.start()
+
+    async def drain(self) -> None:
+        await self.engine.drain()
+
+    async def stop(self) -> None:
+        await self.engine.stop()
+
+    # ---- the Transport ----------------------------------------------------------------
+    def is_group(self, chat_id: str) -> bool:
+        return True  # only channels' posts go through here (private views are ephemeral)
+
+    def accepts(self, chat_id: str) -> bool:
+        """Whether this process's poller takes up ``chat_id``'s rows: every
+        channel, or with shards the channels of this process's guilds (each
+        channel's messages then come from the one process whose discord.py
+        knows that channel's rate-limit bucket)."""
+        if not self.sharded:
+            return True
+        client = self._client()
+        return (
+            client is not None
+            and chat_id.isdigit()
+            and client.get_channel(int(chat_id)) is not None
+        )
+
+    def _channel(self, row: OutboxRow) -> discord.PartialMessageable:
+        client = self._client()
+        if client is None:
+            raise RetryLater("the Discord client is not ready", None, "not_ready")
+        if not row.chat_id.isdigit():
+            raise Permanent(f"not a Discord channel id: {row.chat_id!r}", "bad_chat")
+        return client.get_partial_messageable(int(row.chat_id))
+
+    async def deliver(self, row: OutboxRow) -> SentRef | None:
+        view = view_from_payload(row.payload)
+        channel = self._channel(row)
+        one_off = is_one_off_key(row.key)
+        known = None if one_off else await self.store.sent_message(PLATFORM, row.chat_id, row.key)
+        uncertain = row.state is OutboxState.SENDING and (known is None or row.fresh)
+        if (
+            uncertain
+            and view.kind is ViewKind.SETTLEMENT
+            and self.engine.now() - row.next_attempt_at > NONCE_WINDOW
+        ):
+            # Posted perhaps, too long ago for Discord's nonce check to drop a
+            # repeat: a second settlement post would be worse than none.
+            log.warning(
+                "delivery: settlement %s may have been posted already; not repeated", row.key
+            )
+            return None
+        shown = fingerprint(view)
+        ref = SentRef(
+            PLATFORM,
+            row.chat_id,
+            row.key,
+            "",
+            shown,
+            view.meta.get("round"),
+            bool(view.buttons),
+            buttons=row.payload.get("buttons"),
+        )
+        edit = known is not None and not row.fresh
+        if edit and known is not None and row.key.startswith(INFO_NOTICES):
+            edit = known.at is not None and self.engine.now() - known.at < INFO_MERGE
+        try:
+            if edit and known is not None:
+                if known.fingerprint == shown:
+                    return known  # it shows this already
+                rendered = await prepare(view)
+                try:
+                    await channel.get_partial_message(int(known.message_id)).edit(
+                        **rendered.kwargs()
+                    )
+                    return dataclasses.replace(ref, message_id=known.message_id)
+                except discord.NotFound:
+                    log.info("message of %s is gone; posting it again", row.key)
+            await self.store.mark_sending(row)
+            rendered = await prepare(view)
+            # discord.py sends enforce_nonce=True with every nonce.
+            message = await channel.send(**rendered.send_kwargs(), nonce=nonce_of(row))
+        except (discord.HTTPException, discord.RateLimited, *NETWORK_ERRORS) as error:
+            raise classify(error) from error
+        if known is not None and known.has_buttons and known.message_id != str(message.id):
+            await self._retire(channel, known)
+        if one_off:
+            return None
+        return dataclasses.replace(ref, message_id=str(message.id))
+
+    async def _retire(self, channel: discord.PartialMessageable, old: SentRef) -> None:
+        """A new message took over ``old``'s key: its buttons go, so the
+        channel shows one live table (pressing the old one would change nothing)."""
+        try:
+            await channel.get_partial_message(int(old.message_id)).edit(view=None)
+        except discord.HTTPException:
+            log.info("old message %s already gone or not editable", old.message_id)
