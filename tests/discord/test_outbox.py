@@ -1,0 +1,212 @@
+"""Discord's group messages through the durable outbox, under SimCord:
+stored message ids across a restart, injected 429s and 5xx, a deleted
+table, and a post that may have gone out just before a crash."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from bot.delivery import view_entries
+from bot.platforms.discord.outbox import NONCE_WINDOW, nonce_of
+from bot.table.actions import Verb
+from bot.views.model import Audience, View, ViewKind
+from storage.delivery import OutboxState
+from storage.sql import SqlRepository
+
+from .game import Game, make_manager, open_game
+from .harness import action_ids, button_id, embed_text, verbs
+from .test_game import seat_everyone
+
+
+@pytest.fixture
+async def game(tmp_path):
+    url = f"sqlite:///{tmp_path / 'thirteen.db'}"
+    repo = SqlRepository(url)
+    await repo.init()
+    game = await open_game(repo, ["alice", "bob", "carol"])
+    game.table.extra["url"] = url
+    try:
+        yield game
+    finally:
+        await game.manager.stop()
+        await game.env.shutdown()
+        await game.repo.close()
+        game.env.raise_errors()
+
+
+def posts(game: Game, since: int = 0) -> list[Any]:
+    """The bot's POSTs of new channel messages (not interaction responses)."""
+    path = f"/channels/{game.table.channel.id}/messages"
+    return [r for r in game.env.http_requests[since:] if r.method == "POST" and r.path == path]
+
+
+def history_reads(game: Game) -> list[Any]:
+    return [r for r in game.env.http_requests if r.method == "GET" and r.path.endswith("/messages")]
+
+
+async def restart(game: Game) -> None:
+    """A new process on the same database file: new manager, new client."""
+    await game.manager.stop()
+    await game.repo.close()
+    repo = SqlRepository(game.table.extra["url"])
+    await repo.init()
+    game.repo = repo
+    game.manager = make_manager(repo, game.clock)
+    await game.manager.start()
+    await game.table.restart(game.manager)
+
+
+async def test_after_a_restart_the_stored_table_is_edited(game: Game) -> None:
+    await seat_everyone(game, 2)
+    table_msg = game.table.table_message()
+    room = game.room_id()
+    stored = await game.repo.sent_message("discord", str(game.table.channel.id), f"table:{room}")
+    assert stored is not None and stored.message_id == str(table_msg.id)
+    messages = len(game.table.bot_messages())
+
+    await restart(game)
+    carol = game.members[2]
+    res = await carol.click(table_msg, custom_id=button_id(table_msg, Verb.JOIN))
+    assert res.deferred
+    assert carol.name in embed_text(game.table.table_message())
+    assert game.table.table_message().id == table_msg.id
+    assert len(game.table.bot_messages()) == messages  # no second table
+    assert history_reads(game) == []  # known from the database, not from the channel
+
+    # another restart, then the deal: a fresh table below, the old one loses its buttons
+    await restart(game)
+    await game.members[0].click(table_msg, custom_id=button_id(table_msg, Verb.START))
+    dealt = game.table.table_message()
+    assert dealt.id != table_msg.id and Verb.SHOW_HAND in verbs(dealt)
+    old = next(m for m in game.table.bot_messages() if m.id == table_msg.id)
+    assert action_ids(old) == []
+    assert history_reads(game) == []
+
+
+async def test_injected_429s_and_5xx_lose_nothing(game: Game, caplog) -> None:
+    env = game.env
+    channel = game.table.channel
+    alice, bob, _ = game.members
+    env.inject_error(
+        "POST", "/channels/*/messages", status=429, code=0, message="rate limited", times=2
+    )
+    res = await alice.slash(channel, "thirteen new")
+    assert res.ephemeral  # the command is answered even while the post waits
+    await env.advance_time(10)  # the lane's back-off
+    lobby = game.table.table_message()
+    assert len(game.table.bot_messages()) == 1
+
+    env.inject_error("PATCH", "/channels/*/messages/*", status=502, message="bad gateway", times=3)
+    await bob.click(lobby, custom_id=button_id(lobby, Verb.JOIN))
+    await env.advance_time(30)
+    assert bob.name in embed_text(game.table.table_message())
+    assert game.table.table_message().id == lobby.id
+
+    await alice.click(lobby, custom_id=button_id(lobby, Verb.START))
+    await env.advance_time(10)
+    for member in (alice, bob):
+        hand = await game.open_hand(member)
+        await game.arrange_by_suggestion(member, hand)
+    # the settlement's post meets a 503 and a 429 first
+    env.inject_error("POST", "/channels/*/messages", status=503, message="unavailable", times=1)
+    env.inject_error("POST", "/channels/*/messages", status=429, message="slow down", times=1)
+    await game.finish_showdown()
+    await env.advance_time(30)
+    await game.finish_showdown()
+    settlements = game.table.settlement_messages()
+    assert len(settlements) == 1
+    assert (await game.state())["phase"] == "lobby"
+    stats = await game.repo.outbox_stats("discord")
+    assert stats.depth == 0 and stats.failed == 0
+    # every post that went through made one message: nothing twice
+    made = [r for r in posts(game)]
+    assert len(made) - 4 == len(game.table.bot_messages())  # 4 POSTs were refused
+    warned = [r for r in caplog.records if "retrying" in r.getMessage()]
+    assert warned and all(r.levelno == logging.WARNING and not r.exc_info for r in warned)
+
+
+async def test_a_deleted_table_is_posted_again(game: Game) -> None:
+    await seat_everyone(game, 2)
+    table_msg = game.table.table_message()
+    # Discord answers 10008 "Unknown Message" to an edit of a deleted message
+    game.env.inject_error(
+        "PATCH",
+        f"/channels/{game.table.channel.id}/messages/{table_msg.id}",
+        status=404,
+        code=10008,
+        message="Unknown Message",
+    )
+    carol = game.members[2]
+    await carol.click(table_msg, custom_id=button_id(table_msg, Verb.JOIN))
+    again = game.table.table_message()
+    assert again.id != table_msg.id and carol.name in embed_text(again)
+    room = game.room_id()
+    stored = await game.repo.sent_message("discord", str(game.table.channel.id), f"table:{room}")
+    assert stored is not None and stored.message_id == str(again.id)
+    # the message that refused the edit (if it still shows) loses its buttons
+    old = next(m for m in game.table.bot_messages() if m.id == table_msg.id)
+    assert action_ids(old) == []
+
+
+async def _crashed_post(game: Game, kind: ViewKind, key: str) -> Any:
+    """A post handed to Discord whose answer was never stored: the row is
+    left ``sending`` with no message id, as a crash right after the call does."""
+    view = View(
+        kind,
+        Audience.GROUP,
+        key,
+        "Round 1",
+        ("alice +3", "bob -3"),
+        platform="discord",
+        chat_id=str(game.table.channel.id),
+        language="en",
+    )
+    await game.repo.enqueue(view_entries([view]), game.table.client.adapter.outbox.engine.now())
+    engine = game.table.client.adapter.outbox.engine
+    chat = str(game.table.channel.id)
+    (row,) = [
+        r for r in await game.repo.lane_rows("discord", chat, engine.now()) if r.key.startswith(key)
+    ]
+    with game.env.time_context():
+        await game.table.client.adapter.outbox.deliver(row)  # posted; then the "crash"
+    (row,) = [
+        r for r in await game.repo.lane_rows("discord", chat, engine.now()) if r.key.startswith(key)
+    ]
+    assert row.state is OutboxState.SENDING
+    return row
+
+
+async def test_a_post_repeated_after_a_crash_carries_the_same_nonce(game: Game) -> None:
+    await seat_everyone(game, 2)
+    before = len(posts(game))
+    row = await _crashed_post(game, ViewKind.SETTLEMENT, "settle:zz:1")
+    with game.env.time_context():
+        sent = await game.table.client.adapter.outbox.deliver(row)
+    assert sent is not None
+    tries = posts(game, 0)[before:]
+    assert len(tries) == 2
+    # Discord keeps the first message and drops the second by this nonce
+    assert [r.json["nonce"] for r in tries] == [nonce_of(row)] * 2
+    assert all(r.json["enforce_nonce"] is True for r in tries)
+
+
+async def test_a_settlement_too_old_for_the_nonce_is_not_posted_again(game: Game, caplog) -> None:
+    await seat_everyone(game, 2)
+    row = await _crashed_post(game, ViewKind.SETTLEMENT, "settle:zz:1")
+    engine = game.table.client.adapter.outbox.engine
+    later = engine.now() + NONCE_WINDOW + timedelta(seconds=1)
+    engine.now = lambda: later  # the restart came after Discord's nonce window
+    before = len(posts(game))
+    with game.env.time_context():
+        sent = await game.table.client.adapter.outbox.deliver(row)
+    assert sent is None and len(posts(game)) == before
+    assert any("not repeated" in r.getMessage() for r in caplog.records)
+    # any other post is repeated (at least once), with its nonce
+    other = await _crashed_post(game, ViewKind.NOTICE, "notice:zz:reminder")
+    with game.env.time_context():
+        await game.table.client.adapter.outbox.deliver(other)
+    assert len(posts(game)) == before + 2
