@@ -63,7 +63,10 @@ def discord_limits() -> Limits:
 def nonce_of(row: OutboxRow) -> str:
     """The post's nonce: the same for every try of one state of one row, so
     Discord (enforce_nonce) returns the first message instead of a second."""
-    text = f"{row.platform}|{row.chat_id}|{row.key}|{row.id}|{row.seq}"
+    # created_at too: a database may give a deleted row's id to the next row
+    # of the same key (SQLite does), which must not count as the same post.
+    made = f"{row.created_at.timestamp():.6f}"
+    text = f"{row.platform}|{row.chat_id}|{row.key}|{row.id}|{row.seq}|{made}"
     return hashlib.sha256(text.encode()).hexdigest()[:NONCE_LENGTH]
 
 
