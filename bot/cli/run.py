@@ -106,6 +106,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
 
         client = build_client(settings, manager, install_sink=False)
         sinks.append(client.adapter.sink)
+        engines.append(client.adapter.outbox.engine)
         token = settings.discord_token.get_secret_value()  # type: ignore[union-attr]
 
         async def run_dc() -> None:

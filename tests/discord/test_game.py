@@ -194,10 +194,17 @@ async def test_stale_and_foreign_presses(memory_game: Game) -> None:
     await game.arrange_by_clicking(bob, bob_hand)
     await game.finish_showdown()
     settle = game.table.settlement_messages()[-1]
-    await alice.click(settle, custom_id=button_id(settle, Verb.START))
+    informative = set(verbs(settle)) - {Verb.START}
+    start_id = button_id(settle, Verb.START)
+    await alice.click(settle, custom_id=start_id)
     assert (await game.state())["round_no"] == 2
+    # the next round's table is up: the settlement keeps only what still answers
+    settle = game.table.settlement_messages()[-1]
+    assert Verb.START not in verbs(settle) and set(verbs(settle)) == informative
+    # its old "next round" button, pressed anyway (a copy of it), changes nothing
     before = embed_text(game.table.table_message())
-    res = await alice.click(settle, custom_id=button_id(settle, Verb.START))
+    copy = await _post_buttons(game, [[{"label": "next", "custom_id": start_id}]])
+    res = await alice.click(copy, custom_id=start_id)
     assert private_reply(res)
     assert (await game.state())["round_no"] == 2
     assert embed_text(game.table.table_message()) == before
@@ -206,13 +213,17 @@ async def test_stale_and_foreign_presses(memory_game: Game) -> None:
 async def _post_leak(game: Game, hand_msg: simcord.ResponseMessage) -> object:
     """Post a public copy of a hand message's buttons through the bot (as a
     forger would craft them)."""
+    return await _post_buttons(game, [row["components"] for row in hand_msg.components])
+
+
+async def _post_buttons(game: Game, buttons: list[list[dict]]) -> object:
+    """Post a message with these buttons (label, custom_id) through the bot."""
     from bot.platforms.discord.render import render
+    from bot.views.model import Button
 
     rows = []
-    for row in hand_msg.components:
-        from bot.views.model import Button
-
-        rows.append(tuple(Button(c.get("label", "?"), c["custom_id"]) for c in row["components"]))
+    for row in buttons:
+        rows.append(tuple(Button(c.get("label", "?"), c["custom_id"]) for c in row))
     view = View(ViewKind.NOTICE, Audience.GROUP, "leak", "leak", ("leaked",), tuple(rows))
     channel = game.table.client.get_partial_messageable(game.table.channel.id)
     with game.env.time_context():

@@ -210,3 +210,34 @@ async def test_a_settlement_too_old_for_the_nonce_is_not_posted_again(game: Game
     with game.env.time_context():
         await game.table.client.adapter.outbox.deliver(other)
     assert len(posts(game)) == before + 2
+
+
+async def test_hand_by_dm_survives_a_restart(game: Game) -> None:
+    await seat_everyone(game, 2)
+    alice, bob, _ = game.members
+    lobby = game.table.table_message()
+    await alice.click(lobby, custom_id=button_id(lobby, Verb.START))
+    table_msg = game.table.table_message()
+    dm_button = next(cid for cid in action_ids(table_msg) if cid.startswith("dc1|dm|"))
+    await bob.click(table_msg, custom_id=dm_button)
+    assert await game.repo.get_pref("discord", str(bob.id), "hand_dm") == "1"
+    dms = bob.user.dm_channel.history()
+    assert len(dms) == 1
+
+    # a new process: the preference and the DM's id come from the database
+    await restart(game)
+    first = (await game.hand_state(bob))["order"][0]
+    await bob.user.click(dms[0], custom_id=button_id(dms[0], Verb.PICK, str(first)))
+    await game.advance(121)  # the deadline auto-arranges: the change reaches bob's DM
+    await game.finish_showdown()
+    dms = bob.user.dm_channel.history()
+    assert len(dms) == 1  # the same DM message, edited
+    assert verbs(dms[0]) == [Verb.REVIEW]
+
+    # the next round's hand goes to the DM too, without bob asking again
+    settle = game.table.settlement_messages()[-1]
+    await alice.click(settle, custom_id=button_id(settle, Verb.START))
+    assert Verb.PICK in verbs(bob.user.dm_channel.history()[-1])
+    # "my hand" (the ephemeral) is bob's latest choice: DMs off
+    await game.open_hand(bob)
+    assert await game.repo.get_pref("discord", str(bob.id), "hand_dm") is None

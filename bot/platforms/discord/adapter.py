@@ -162,7 +162,10 @@ class DiscordAdapter:
                 await self._deliver(view, None)
             except Exception:  # the next view (and the table) must still go out
                 log.exception("could not deliver view %s", view.key)
-        await self.outbox.submit(views)
+        try:
+            await self.outbox.submit(views)
+        except Exception:
+            log.exception("could not hand the channel's views to delivery")
 
     # ------------------------------------------------------------ one turn
 
@@ -196,11 +199,14 @@ class DiscordAdapter:
         # A group message pressed is answered first (deferred; the outbox
         # edits it), the actor's private views then come as followups.
         views = [v for v in outcome.views if not v.platform or v.platform == PLATFORM]
-        if turn.pressed is not None and any(
-            v.audience is Audience.GROUP and v.key == turn.pressed_key for v in views
-        ):
-            await self._answer_press(turn)
-        await self.outbox.submit(views)
+        try:
+            if turn.pressed is not None and any(
+                v.audience is Audience.GROUP and v.key == turn.pressed_key for v in views
+            ):
+                await self._answer_press(turn)
+            await self.outbox.submit(views)
+        except Exception:  # the database for a moment: the poller sends what was stored
+            log.exception("could not hand the channel's views to delivery")
         for view in views:
             if view.audience is Audience.GROUP:
                 continue

@@ -28,10 +28,11 @@ import discord
 from bot.delivery import DeliveryEngine, Limits, Permanent, RetryLater, view_entries
 from bot.delivery.entries import INFO_NOTICES, is_durable, is_one_off_key
 from bot.delivery.payload import view_from_payload
+from bot.platforms.superseded import room_of, still_working
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import DeliveryStore, OutboxRow, OutboxState, SentRef
 
-from .render import prepare
+from .render import make_components, prepare
 from .turn import PLATFORM
 
 log = logging.getLogger(__name__)
@@ -261,14 +262,37 @@ class DiscordOutbox:
             raise classify(error) from error
         if known is not None and known.has_buttons and known.message_id != str(message.id):
             await self._retire(channel, known)
+        round_tag = view.meta.get("round")
+        if view.kind is ViewKind.TABLE and round_tag and round_tag.isdigit():
+            await self._retire_settlement(channel, row, int(round_tag) - 1)
         if one_off:
             return None
         return dataclasses.replace(ref, message_id=str(message.id))
 
-    async def _retire(self, channel: discord.PartialMessageable, old: SentRef) -> None:
+    async def _retire(
+        self, channel: discord.PartialMessageable, old: SentRef, *, keep_info: bool = False
+    ) -> None:
         """A new message took over ``old``'s key: its buttons go, so the
-        channel shows one live table (pressing the old one would change nothing)."""
+        channel shows one live table (pressing the old one would change
+        nothing); with ``keep_info`` those that still answer (verify,
+        leaderboard) stay."""
+        kept = still_working(old.buttons) if keep_info else ()
+        view = View(ViewKind.NOTICE, Audience.GROUP, old.key, "", (), buttons=kept)
+        components = make_components(view, dm_button=False) if kept else None
         try:
-            await channel.get_partial_message(int(old.message_id)).edit(view=None)
+            await channel.get_partial_message(int(old.message_id)).edit(view=components)
         except discord.HTTPException:
             log.info("old message %s already gone or not editable", old.message_id)
+
+    async def _retire_settlement(
+        self, channel: discord.PartialMessageable, row: OutboxRow, round_no: int
+    ) -> None:
+        """A new round's table is up: last round's settlement loses its
+        "next round" button."""
+        room_id = room_of(row.key)
+        if round_no < 1 or not room_id:
+            return
+        old = await self.store.sent_message(PLATFORM, row.chat_id, f"settle:{room_id}:{round_no}")
+        if old is not None and old.has_buttons:
+            await self._retire(channel, old, keep_info=True)
+            await self.store.put_sent(dataclasses.replace(old, has_buttons=False))

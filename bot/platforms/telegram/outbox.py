@@ -36,6 +36,7 @@ from bot.delivery.entries import INFO_NOTICES, is_durable, is_one_off_key, targe
 from bot.delivery.payload import view_from_payload
 from bot.delivery.transport import Hold
 from bot.pictures import render_async
+from bot.platforms.superseded import still_working
 from bot.platforms.telegram.reach import PrivateReach, room_of_key
 from bot.platforms.telegram.render import (
     fingerprint,
@@ -43,8 +44,7 @@ from bot.platforms.telegram.render import (
     render_markup,
     render_text,
 )
-from bot.table.actions import ActionIdError, Verb, decode
-from bot.views.model import Audience, Button, Picture, View, ViewKind
+from bot.views.model import Audience, Picture, View, ViewKind
 from storage.delivery import DeliveryStore, OutboxRow, OutboxState, SentRef
 
 log = logging.getLogger(__name__)
@@ -377,7 +377,7 @@ class Outbox:
         """A new message took over: take the buttons off the old one so
         nobody keeps pressing a message that no longer changes (with
         ``keep_info``, the ones that still answer - verify, leaderboard - stay)."""
-        kept = _still_working(old.buttons) if keep_info else ()
+        kept = still_working(old.buttons) if keep_info else ()
         view = View(ViewKind.NOTICE, Audience.GROUP, old.key, "", (), buttons=kept)
         markup = render_markup(view, None) if kept else None
         try:
@@ -419,29 +419,6 @@ class Outbox:
 
 def _replace_id(ref: SentRef, message_id: str) -> SentRef:
     return dataclasses.replace(ref, message_id=message_id)
-
-
-# Buttons that answer whatever the round: kept on a superseded message.
-_INFORMATIVE = {Verb.VERIFY, Verb.LEADERBOARD, Verb.RULES, Verb.HELP, Verb.STATS}
-
-
-def _still_working(buttons: list[Any] | None) -> tuple[tuple[Button, ...], ...]:
-    rows = view_from_payload(
-        {"kind": "notice", "audience": "group", "key": "", "buttons": buttons or []}
-    ).buttons
-    kept = []
-    for row in rows:
-        keep = tuple(b for b in row if _informative(b.action_id))
-        if keep:
-            kept.append(keep)
-    return tuple(kept)
-
-
-def _informative(action_id: str | None) -> bool:
-    try:
-        return action_id is not None and decode(action_id)[2] in _INFORMATIVE
-    except ActionIdError:
-        return False
 
 
 def _with_platform(view: View) -> View:
