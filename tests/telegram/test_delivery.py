@@ -16,7 +16,7 @@ from tests.telegram.test_e2e_game import USERS, table
 ANN, BO = USERS[:2]
 
 
-INFORMATIVE = {Verb.VERIFY, Verb.LEADERBOARD, Verb.RULES, Verb.HELP, Verb.STATS}
+INFORMATIVE = {Verb.VERIFY, Verb.REVIEW, Verb.LEADERBOARD, Verb.RULES, Verb.HELP, Verb.STATS}
 
 
 def game_buttons(message) -> list:  # type: ignore[no-untyped-def,type-arg]
