@@ -8,6 +8,7 @@ import pytest
 
 from bot.rules.cards import parse_cards
 from bot.rules.options import make_rules
+from tests.storage.conftest import pg_schema_url  # noqa: F401 - a fixture (test_shards)
 
 
 @pytest.fixture(scope="session", autouse=True)

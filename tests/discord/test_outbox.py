@@ -241,3 +241,17 @@ async def test_hand_by_dm_survives_a_restart(game: Game) -> None:
     # "my hand" (the ephemeral) is bob's latest choice: DMs off
     await game.open_hand(bob)
     assert await game.repo.get_pref("discord", str(bob.id), "hand_dm") is None
+
+
+async def test_a_press_on_the_table_is_one_edit(game: Game) -> None:
+    await seat_everyone(game, 2)
+    table_msg = game.table.table_message()
+    calls = len(game.env.http_requests)
+    carol = game.members[2]
+    await carol.click(table_msg, custom_id=button_id(table_msg, Verb.JOIN))
+    made = game.env.http_requests[calls:]
+    answers = [r.json.get("type") for r in made if r.path.endswith("/callback")]
+    assert answers == [6]  # a deferred update: the press itself edits nothing
+    edits = [r for r in made if r.method == "PATCH" and r.path.endswith(f"/{table_msg.id}")]
+    assert len(edits) == 1  # the outbox's edit by the stored id, once
+    assert carol.name in embed_text(game.table.table_message())

@@ -4,7 +4,8 @@ same time: one table per room, one settlement post per round, no post sent
 twice, and neither process touches the other's channels.
 
 Each "process" is a thread with its own event loop, SimCord world and
-SqlRepository on one SQLite file (SimCord runs one world per event loop)."""
+SqlRepository on one database, a SQLite file or a PostgreSQL schema
+(SimCord runs one world per event loop)."""
 
 from __future__ import annotations
 
@@ -123,8 +124,10 @@ def _thread(shard_id: int, url: str, out: dict[int, Any]) -> None:
         out[shard_id] = exc
 
 
-async def test_two_shard_processes_on_one_database(tmp_path) -> None:
-    url = f"sqlite:///{tmp_path / 'thirteen.db'}"
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+async def test_two_shard_processes_on_one_database(tmp_path, pg_schema_url, database) -> None:
+    # PostgreSQL: what several processes are deployed on (leases on each channel)
+    url = pg_schema_url() if database == "postgresql" else f"sqlite:///{tmp_path / 'thirteen.db'}"
     setup = SqlRepository(url)
     await setup.init()  # the schema, once, before the two processes
     await setup.close()
