@@ -49,6 +49,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from regret_noise import noise, summarize_noise  # noqa: E402
 from solver_baselines import lane_percentile_sum, strongest_tail_first  # noqa: E402
 
 from bot.rules import (  # noqa: E402
@@ -196,8 +197,16 @@ def check_with_settle(
 RULES = make_rules("classic", 4)
 
 
-def run_hand(job: tuple[int, int, int, tuple[str, ...], tuple[str, ...]]) -> dict[str, Any]:
-    index, seed, deals, tables, picks = job
+def _ints(totals: np.ndarray) -> np.ndarray:
+    """Totals as int32 for the dump (classic points are whole numbers)."""
+    assert np.array_equal(totals, np.round(totals))
+    return totals.astype(np.int32)
+
+
+def run_hand(
+    job: tuple[int, int, int, tuple[str, ...], tuple[str, ...], str | None],
+) -> dict[str, Any]:
+    index, seed, deals, tables, picks, dump = job
     rules = RULES
     rng = random.Random(f"{seed}-{index}")
     deck = list(rules.deck.cards())
@@ -231,15 +240,28 @@ def run_hand(job: tuple[int, int, int, tuple[str, ...], tuple[str, ...]]) -> dic
         pools = [deal_pool(hero, deck, deals, deal_rng, play[table]) for _ in range(2)]
         if index % 10 == 0:
             check_with_settle(arrs, mine, pools[0], rng)
-        values = []
+        totals = []
         for pool in pools:
-            v = settle_candidates(all_mine, pool).mean(axis=1)
+            t = settle_candidates(all_mine, pool)
             if special is not None:
-                v = np.append(v, settle_special(hero, pool).mean())
-            values.append(v)
+                t = np.concatenate([t, settle_special(hero, pool)[None, :]])
+            totals.append(t)
+        values = [t.mean(axis=1) for t in totals]
         cand = all_keys + (["special"] if special is not None else [])
         in_front = [i for i, k in enumerate(cand) if k in keys or k == "special"]
         best = max(in_front, key=lambda i: values[0][i])
+        picked = {name: cand.index(key) for name, key in chosen.items()}
+        tseed = seed * 100_000 + index * len(TABLES) + TABLES.index(table)
+        out[f"{table}/noise"] = noise(totals[0], totals[1], in_front, picked, tseed)
+        if dump:
+            np.savez_compressed(
+                Path(dump) / f"hand-{index}-{table}.npz",
+                sel=_ints(totals[0]),
+                ev=_ints(totals[1]),
+                front=np.array(in_front),
+                keys=np.array([k if k != "special" else (-1, -1, -1) for k in cand]),
+                picks=np.array([picked[p] for p in picks]),
+            )
         for name, key in chosen.items():
             i = cand.index(key)
             out[f"{table}/{name}"] = (
@@ -283,6 +305,7 @@ def summarize(results: list[dict[str, Any]], tables: Sequence[str], picks: Seque
                 f"{name:<12} {reg.mean():+8.3f}   [{reg.mean() - half:+.3f}, {reg.mean() + half:+.3f}]"
                 f"   {reg.mean() / 3:+.3f}        {hit:5.0%}       ({same:.0%})"
             )
+        summarize_noise(results, table, picks)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -300,6 +323,7 @@ def main(argv: list[str] | None = None) -> int:
         help="the solver ignores card removal (every pool entry weighs the same)",
     )
     ap.add_argument("--save", help="write the per-hand results to this JSON file")
+    ap.add_argument("--dump", help="folder for each hand's per-deal totals (.npz)")
     ap.add_argument("--load", nargs="*", help="only summarize these saved result files")
     args = ap.parse_args(argv)
     tables, picks = tuple(args.tables.split(",")), tuple(args.picks.split(","))
@@ -314,7 +338,10 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()[0]
     t0 = time.time()
     first = args.start
-    jobs = [(i, args.seed, args.deals, tables, picks) for i in range(first, first + args.hands)]
+    jobs = [
+        (i, args.seed, args.deals, tables, picks, args.dump)
+        for i in range(first, first + args.hands)
+    ]
     results: list[dict[str, Any]] = []
     init = _ignore_card_removal if args.no_removal else None
     with Pool(args.workers, initializer=init) as workers:
