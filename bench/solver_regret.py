@@ -21,6 +21,15 @@ opponent, with the share of hands where the pick is the best response (the
 same lane codes, or the same special; in brackets: or a split that scores
 exactly the same on both pools). Hands run in ``--workers`` processes.
 
+The benchmark's own noise ceiling follows (``regret_noise.py``): how often
+the two pools agree on the best split, how stable the selection pool's best
+is under bootstrap resampling, how often a perfect solver would be scored
+"best picked" (the merged pools taken as the truth, resampled to one pool's
+size), each pick's rate against the evaluation pool's and the merged pools'
+best, and how far its misses are from the best in paired standard errors.
+``--dump`` keeps each hand's per-deal totals so other picks can be scored
+on the same deals later.
+
 Picks: ``strong`` is the first suggestion told who sits at the table (AI
 seats of the table's level: strong, or normal for the percentile table);
 ``strong-people`` the first suggestion at a table of people (no level
