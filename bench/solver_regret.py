@@ -59,6 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from regret_noise import noise, summarize_noise  # noqa: E402
+from regret_rescore import hero_of, rescore  # noqa: E402
 from solver_baselines import lane_percentile_sum, strongest_tail_first  # noqa: E402
 
 from bot.rules import (  # noqa: E402
@@ -212,6 +213,11 @@ def _ints(totals: np.ndarray) -> np.ndarray:
     return totals.astype(np.int32)
 
 
+def noise_seed(seed: int, index: int, table: str) -> int:
+    """The bootstrap seed of a hand's noise measures (the same when rescored)."""
+    return seed * 100_000 + index * len(TABLES) + TABLES.index(table)
+
+
 def run_hand(
     job: tuple[int, int, int, tuple[str, ...], tuple[str, ...], str | None],
 ) -> dict[str, Any]:
@@ -260,7 +266,7 @@ def run_hand(
         in_front = [i for i, k in enumerate(cand) if k in keys or k == "special"]
         best = max(in_front, key=lambda i: values[0][i])
         picked = {name: cand.index(key) for name, key in chosen.items()}
-        tseed = seed * 100_000 + index * len(TABLES) + TABLES.index(table)
+        tseed = noise_seed(seed, index, table)
         out[f"{table}/noise"] = noise(totals[0], totals[1], in_front, picked, tseed)
         if dump:
             np.savez_compressed(
@@ -279,6 +285,30 @@ def run_hand(
                 bool(values[0][i] == values[0][best] and values[1][i] == values[1][best]),
             )
     return out
+
+
+def rescore_table(folder: str, table: str, picks: Sequence[str], seed: int) -> list[dict[str, Any]]:
+    """The current picks of the dumped hands, scored on their dumped deals."""
+    rules = RULES
+    play = policies(rules)
+    special_of = {}
+
+    def pick_of(name: str) -> Callable[[int], object]:
+        def pick(index: int) -> object:
+            hero = hero_of(index, seed, rules.deck.cards())
+            if name == "strong":
+                arr, declare = first_suggestion(hero, rules, LEVEL[table])
+            elif name == "strong-people":
+                arr, declare = first_suggestion(hero, rules, None)
+            else:
+                arr, declare = play[name](hero)
+            special = special_of.setdefault(index, detect_special(hero, rules))
+            return "special" if declare and special is not None else codes_of(arr, rules)
+
+        return pick
+
+    picked = {name: pick_of(name) for name in picks}
+    return rescore(folder, table, picked, lambda index: noise_seed(seed, index, table))
 
 
 def _ignore_card_removal() -> None:
@@ -334,8 +364,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--save", help="write the per-hand results to this JSON file")
     ap.add_argument("--dump", help="folder for each hand's per-deal totals (.npz)")
     ap.add_argument("--load", nargs="*", help="only summarize these saved result files")
+    ap.add_argument(
+        "--rescore",
+        help="score the current picks on the deals dumped in this folder (regret_rescore.py)",
+    )
     args = ap.parse_args(argv)
     tables, picks = tuple(args.tables.split(",")), tuple(args.picks.split(","))
+    if args.rescore:
+        results = [
+            r for table in tables for r in rescore_table(args.rescore, table, picks, args.seed)
+        ]
+        merged: dict[int, dict[str, Any]] = {}
+        for r in results:
+            merged.setdefault(r["index"], {}).update(r)
+        off = sum(1 for r in results for k in r if k.endswith("/off"))
+        print(f"rescored from {args.rescore}; picks off the dumped candidates: {off}")
+        summarize(sorted(merged.values(), key=lambda r: r["index"]), tables, picks)
+        return 0
     if args.load:
         saved = [r for path in args.load for r in json.loads(Path(path).read_text())]
         by_index = {r["index"]: r for r in saved}

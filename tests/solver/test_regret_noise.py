@@ -4,16 +4,18 @@ whose best split is known."""
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parents[2] / "bench" / "regret_noise.py"
+BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
-def load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("regret_noise", HERE)
+def load(name: str = "regret_noise") -> ModuleType:
+    sys.path.insert(0, str(BENCH))  # regret_rescore imports regret_noise as the scripts do
+    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -56,3 +58,26 @@ def test_a_pick_off_the_frontier_is_never_the_best() -> None:
     sel, ev = totals([0.0, 9.0], 200, rng), totals([0.0, 9.0], 200, rng)
     got = load().noise(sel, ev, [0], {"off": 1}, seed=7)
     assert got["off"]["hit"] is False and got["off"]["z"] is None
+
+
+def test_dumped_deals_score_a_new_pick(tmp_path: Path) -> None:
+    """--rescore: a pick is scored on the dumped deals as the run scores it."""
+    rng = np.random.default_rng(4)
+    sel, ev = totals([0.0, 2.0, 1.0], 500, rng), totals([0.0, 2.0, 1.0], 500, rng)
+    keys = np.array([(1, 2, 3), (4, 5, 6), (-1, -1, -1)])
+    np.savez(
+        tmp_path / "hand-7-strong.npz",
+        sel=sel,
+        ev=ev,
+        front=np.array([0, 1, 2]),
+        keys=keys,
+        picks=np.array([0]),
+    )
+    picks = {"good": lambda i: (4, 5, 6), "bad": lambda i: "special", "off": lambda i: (9, 9, 9)}
+    (row,) = load("regret_rescore").rescore(str(tmp_path), "strong", picks, lambda i: 3)
+    assert row["index"] == 7 and row["strong/off/off"] is True
+    regret, hit, _ = row["strong/good"]
+    assert hit and regret == 0.0
+    regret, hit, _ = row["strong/bad"]
+    assert not hit and regret == ev[1].mean() - ev[2].mean()
+    assert row["strong/noise"]["good"]["hit"] and not row["strong/noise"]["bad"]["hit"]
