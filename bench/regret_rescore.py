@@ -6,7 +6,9 @@ own arrangements, here our strong seats', are the same as in the dumped
 run), the current pick can be scored on exactly those deals without dealing
 them again: ``solver_regret.py --rescore DIR`` does that, checking that the
 pick is among the dumped candidates (a pick off the hand's frontier cannot
-be scored this way and is reported). If the opponents' play changed, the
+be scored this way and is reported); the dumped run's own picks are
+scored beside them as ``NAME@run`` (same hands, same deals: a paired
+comparison). If the opponents' play changed, the
 dumped deals are not the benchmark any more: run it again instead.
 """
 
@@ -38,12 +40,20 @@ def rescore(
         with np.load(path) as d:
             sel, ev, front = d["sel"].astype(float), d["ev"].astype(float), list(d["front"])
             keys: list[object] = [tuple(int(x) for x in k) for k in d["keys"]]
+            dumped = [int(i) for i in d["picks"]]
+            names = [str(x) for x in d["pick_names"]] if "pick_names" in d else []
         keys = ["special" if k == (-1, -1, -1) else k for k in keys]
+        if not names and len(dumped) == len(picks):  # older dumps: the --picks order
+            names = list(picks)
+        names += [f"pick{j}" for j in range(len(names), len(dumped))]
+        # The dumped run's own picks, as rows "NAME@run" beside the current ones.
+        was = {f"{name}@run": keys[i] for name, i in zip(names, dumped, strict=True)}
+        scored = {**picks, **{name: (lambda _, k=key: k) for name, key in was.items()}}
         vs, ve = sel.mean(axis=1), ev.mean(axis=1)
         best = max(front, key=lambda i: vs[i])
         row: dict[str, Any] = {"index": index, "frontier": len(front)}
         picked: dict[str, int] = {}
-        for name, pick in picks.items():
+        for name, pick in scored.items():
             key = pick(index)
             if key not in keys:
                 row[f"{table}/{name}/off"] = True

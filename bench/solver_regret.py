@@ -28,7 +28,9 @@ is under bootstrap resampling, how often a perfect solver would be scored
 size), each pick's rate against the evaluation pool's and the merged pools'
 best, and how far its misses are from the best in paired standard errors.
 ``--dump`` keeps each hand's per-deal totals so other picks can be scored
-on the same deals later.
+on the same deals later: ``--rescore DIR`` scores the current picks there,
+beside the dumped run's own (``regret_rescore.py``; only while the
+opponents still play as they did in that run).
 
 Picks: ``strong`` is the first suggestion told who sits at the table (AI
 seats of the table's level: strong, or normal for the percentile table);
@@ -276,6 +278,7 @@ def run_hand(
                 front=np.array(in_front),
                 keys=np.array([k if k != "special" else (-1, -1, -1) for k in cand]),
                 picks=np.array([picked[p] for p in picks]),
+                pick_names=np.array(picks),
             )
         for name, key in chosen.items():
             i = cand.index(key)
@@ -347,6 +350,20 @@ def summarize(results: list[dict[str, Any]], tables: Sequence[str], picks: Seque
         summarize_noise(results, table, picks)
 
 
+def paired(rows: list[dict[str, Any]], table: str, now: str, was: str) -> None:
+    """The current pick minus the dumped run's, hand by hand (same deals)."""
+    both = [r for r in rows if f"{table}/{now}" in r and f"{table}/{was}" in r]
+    if len(both) < 2:
+        return
+    d = np.array([r[f"{table}/{now}"][0] - r[f"{table}/{was}"][0] for r in both]) / 3
+    hits = np.array([int(r[f"{table}/{now}"][1]) - int(r[f"{table}/{was}"][1]) for r in both])
+    half = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
+    print(
+        f"\n{table}: {now} - {was}, {len(d)} hands: regret per opponent {d.mean():+.4f} "
+        f"[{d.mean() - half:+.4f}, {d.mean() + half:+.4f}], best picked {hits.mean():+.1%}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--hands", type=int, default=200)
@@ -379,7 +396,12 @@ def main(argv: list[str] | None = None) -> int:
             merged.setdefault(r["index"], {}).update(r)
         off = sum(1 for r in results for k in r if k.endswith("/off"))
         print(f"rescored from {args.rescore}; picks off the dumped candidates: {off}")
-        summarize(sorted(merged.values(), key=lambda r: r["index"]), tables, picks)
+        rows = sorted(merged.values(), key=lambda r: r["index"])
+        was = sorted({k.split("/")[1] for r in rows for k in r if k.endswith("@run")})
+        summarize(rows, tables, (*picks, *was))
+        for table in tables:
+            for name in picks:
+                paired(rows, table, name, f"{name}@run")
         return 0
     if args.load:
         saved = [r for path in args.load for r in json.loads(Path(path).read_text())]
