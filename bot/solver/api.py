@@ -71,11 +71,12 @@ class Suggestions:
 
 
 def prepare(rules: Rules, *, quick: bool = False) -> bool:
-    """Build what a deck setting needs (the lane model, the opponent pool and
-    the split tables of its hand size) now: seconds of CPU, once per process
-    and setting, instead of at the first suggestion. With ``quick`` a deck
-    setting whose pool is not on disk yet gets a quick one (a few seconds
-    instead of ~17 s; then True: ``refine`` builds the full one afterwards)."""
+    """Build what a deck setting needs (the lane model, the opponent pool with
+    its seat pool, and the split tables of its hand size) now: seconds of
+    CPU, once per process and setting, instead of at the first suggestion.
+    With ``quick`` a deck setting whose pool is not on disk yet gets a quick
+    one (a few seconds instead of ~27 s; then True: ``refine`` builds the
+    full one afterwards; meanwhile strong seats are answered as people)."""
     opponent_pool(rules, quick=quick)
     splits(rules.cards_per_player)
     return is_quick(rules)
@@ -83,7 +84,8 @@ def prepare(rules: Rules, *, quick: bool = False) -> bool:
 
 def refine(rules: Rules) -> bool:
     """Build the full opponent pool of a deck setting that has a quick one
-    (about 17 s of CPU with the default size, then kept on disk); True when
+    (about 27 s of CPU with the default size, the seat pool included, then
+    kept on disk); True when
     it built one. Run it in a worker thread after ``prepare``."""
     return refine_pool(rules)
 

@@ -79,8 +79,9 @@ PoolKey = tuple[object, ...]
 _POOLS: dict[PoolKey, Pool] = {}
 _SEATS: dict[PoolKey, tuple[Pool, Pool]] = {}  # the full pool, its seat pool
 _QUICK: set[PoolKey] = set()  # pools still quick, waiting for ``refine``
-# Hands of a quick pool: about 2.5 s of CPU on one core against ~17 s for
-# the default 6,000; suggestions from it are a little noisier.
+# Hands of a quick pool: about 2.5 s of CPU on one core against ~27 s for
+# the default 6,000 and its seat pool; suggestions from it are a little
+# noisier and answer strong seats as people.
 QUICK_HANDS = 900
 
 
