@@ -8,6 +8,7 @@ process). The baseline is pure-Python enumeration of every split with the
 lane values of bot.rules.evaluate_lane, measured on a few hands in the same run.
 
     .venv/bin/python bench/solver_latency.py --hands 1000
+    .venv/bin/python bench/solver_latency.py --hands 1000 --opponents strong,strong,strong
 """
 
 from __future__ import annotations
@@ -85,7 +86,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hands16", type=int, default=200)
     ap.add_argument("--baseline-hands", type=int, default=10)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument(
+        "--opponents",
+        help="the other seats' AI levels, comma-separated, '-' for a person "
+        "(e.g. strong,strong,strong); default: a table of people",
+    )
     args = ap.parse_args(argv)
+    opponents = (
+        [None if level == "-" else level for level in args.opponents.split(",")]
+        if args.opponents
+        else None
+    )
     rng = random.Random(args.seed)
     print("setting              hands  wall median / p99 ms   cpu median / p99 ms")
     medians = {}
@@ -94,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         prepare(rules)
         n = args.hands16 if rules.extra_three else args.hands
         hands = hands_for(rules, jokers, n, rng)
-        wall, cpu = timed(lambda h, r=rules: suggest(h, r, top=3), hands)
+        wall, cpu = timed(lambda h, r=rules: suggest(h, r, top=3, opponents=opponents), hands)
         medians[name] = np.median(wall)
         print(
             f"{name:<20} {n:>5}  {np.median(wall):7.2f} / {np.percentile(wall, 99):7.2f}"

@@ -21,6 +21,17 @@ opponent, with the share of hands where the pick is the best response (the
 same lane codes, or the same special; in brackets: or a split that scores
 exactly the same on both pools). Hands run in ``--workers`` processes.
 
+The benchmark's own noise ceiling follows (``regret_noise.py``): how often
+the two pools agree on the best split, how stable the selection pool's best
+is under bootstrap resampling, how often a perfect solver would be scored
+"best picked" (the merged pools taken as the truth, resampled to one pool's
+size), each pick's rate against the evaluation pool's and the merged pools'
+best, and how far its misses are from the best in paired standard errors.
+``--dump`` keeps each hand's per-deal totals so other picks can be scored
+on the same deals later: ``--rescore DIR`` scores the current picks there,
+beside the dumped run's own (``regret_rescore.py``; only while the
+opponents still play as they did in that run).
+
 Picks: ``strong`` is the first suggestion told who sits at the table (AI
 seats of the table's level: strong, or normal for the percentile table);
 ``strong-people`` the first suggestion at a table of people (no level
@@ -49,6 +60,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from regret_noise import noise, summarize_noise  # noqa: E402
+from regret_rescore import hero_of, rescore  # noqa: E402
 from solver_baselines import lane_percentile_sum, strongest_tail_first  # noqa: E402
 
 from bot.rules import (  # noqa: E402
@@ -196,8 +209,21 @@ def check_with_settle(
 RULES = make_rules("classic", 4)
 
 
-def run_hand(job: tuple[int, int, int, tuple[str, ...], tuple[str, ...]]) -> dict[str, Any]:
-    index, seed, deals, tables, picks = job
+def _ints(totals: np.ndarray) -> np.ndarray:
+    """Totals as int32 for the dump (classic points are whole numbers)."""
+    assert np.array_equal(totals, np.round(totals))
+    return totals.astype(np.int32)
+
+
+def noise_seed(seed: int, index: int, table: str) -> int:
+    """The bootstrap seed of a hand's noise measures (the same when rescored)."""
+    return seed * 100_000 + index * len(TABLES) + TABLES.index(table)
+
+
+def run_hand(
+    job: tuple[int, int, int, tuple[str, ...], tuple[str, ...], str | None],
+) -> dict[str, Any]:
+    index, seed, deals, tables, picks, dump = job
     rules = RULES
     rng = random.Random(f"{seed}-{index}")
     deck = list(rules.deck.cards())
@@ -231,15 +257,29 @@ def run_hand(job: tuple[int, int, int, tuple[str, ...], tuple[str, ...]]) -> dic
         pools = [deal_pool(hero, deck, deals, deal_rng, play[table]) for _ in range(2)]
         if index % 10 == 0:
             check_with_settle(arrs, mine, pools[0], rng)
-        values = []
+        totals = []
         for pool in pools:
-            v = settle_candidates(all_mine, pool).mean(axis=1)
+            t = settle_candidates(all_mine, pool)
             if special is not None:
-                v = np.append(v, settle_special(hero, pool).mean())
-            values.append(v)
+                t = np.concatenate([t, settle_special(hero, pool)[None, :]])
+            totals.append(t)
+        values = [t.mean(axis=1) for t in totals]
         cand = all_keys + (["special"] if special is not None else [])
         in_front = [i for i, k in enumerate(cand) if k in keys or k == "special"]
         best = max(in_front, key=lambda i: values[0][i])
+        picked = {name: cand.index(key) for name, key in chosen.items()}
+        tseed = noise_seed(seed, index, table)
+        out[f"{table}/noise"] = noise(totals[0], totals[1], in_front, picked, tseed)
+        if dump:
+            np.savez_compressed(
+                Path(dump) / f"hand-{index}-{table}.npz",
+                sel=_ints(totals[0]),
+                ev=_ints(totals[1]),
+                front=np.array(in_front),
+                keys=np.array([k if k != "special" else (-1, -1, -1) for k in cand]),
+                picks=np.array([picked[p] for p in picks]),
+                pick_names=np.array(picks),
+            )
         for name, key in chosen.items():
             i = cand.index(key)
             out[f"{table}/{name}"] = (
@@ -248,6 +288,30 @@ def run_hand(job: tuple[int, int, int, tuple[str, ...], tuple[str, ...]]) -> dic
                 bool(values[0][i] == values[0][best] and values[1][i] == values[1][best]),
             )
     return out
+
+
+def rescore_table(folder: str, table: str, picks: Sequence[str], seed: int) -> list[dict[str, Any]]:
+    """The current picks of the dumped hands, scored on their dumped deals."""
+    rules = RULES
+    play = policies(rules)
+    special_of = {}
+
+    def pick_of(name: str) -> Callable[[int], object]:
+        def pick(index: int) -> object:
+            hero = hero_of(index, seed, rules.deck.cards())
+            if name == "strong":
+                arr, declare = first_suggestion(hero, rules, LEVEL[table])
+            elif name == "strong-people":
+                arr, declare = first_suggestion(hero, rules, None)
+            else:
+                arr, declare = play[name](hero)
+            special = special_of.setdefault(index, detect_special(hero, rules))
+            return "special" if declare and special is not None else codes_of(arr, rules)
+
+        return pick
+
+    picked = {name: pick_of(name) for name in picks}
+    return rescore(folder, table, picked, lambda index: noise_seed(seed, index, table))
 
 
 def _ignore_card_removal() -> None:
@@ -283,6 +347,21 @@ def summarize(results: list[dict[str, Any]], tables: Sequence[str], picks: Seque
                 f"{name:<12} {reg.mean():+8.3f}   [{reg.mean() - half:+.3f}, {reg.mean() + half:+.3f}]"
                 f"   {reg.mean() / 3:+.3f}        {hit:5.0%}       ({same:.0%})"
             )
+        summarize_noise(results, table, picks)
+
+
+def paired(rows: list[dict[str, Any]], table: str, now: str, was: str) -> None:
+    """The current pick minus the dumped run's, hand by hand (same deals)."""
+    both = [r for r in rows if f"{table}/{now}" in r and f"{table}/{was}" in r]
+    if len(both) < 2:
+        return
+    d = np.array([r[f"{table}/{now}"][0] - r[f"{table}/{was}"][0] for r in both]) / 3
+    hits = np.array([int(r[f"{table}/{now}"][1]) - int(r[f"{table}/{was}"][1]) for r in both])
+    half = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
+    print(
+        f"\n{table}: {now} - {was}, {len(d)} hands: regret per opponent {d.mean():+.4f} "
+        f"[{d.mean() - half:+.4f}, {d.mean() + half:+.4f}], best picked {hits.mean():+.1%}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -300,9 +379,30 @@ def main(argv: list[str] | None = None) -> int:
         help="the solver ignores card removal (every pool entry weighs the same)",
     )
     ap.add_argument("--save", help="write the per-hand results to this JSON file")
+    ap.add_argument("--dump", help="folder for each hand's per-deal totals (.npz)")
     ap.add_argument("--load", nargs="*", help="only summarize these saved result files")
+    ap.add_argument(
+        "--rescore",
+        help="score the current picks on the deals dumped in this folder (regret_rescore.py)",
+    )
     args = ap.parse_args(argv)
     tables, picks = tuple(args.tables.split(",")), tuple(args.picks.split(","))
+    if args.rescore:
+        results = [
+            r for table in tables for r in rescore_table(args.rescore, table, picks, args.seed)
+        ]
+        merged: dict[int, dict[str, Any]] = {}
+        for r in results:
+            merged.setdefault(r["index"], {}).update(r)
+        off = sum(1 for r in results for k in r if k.endswith("/off"))
+        print(f"rescored from {args.rescore}; picks off the dumped candidates: {off}")
+        rows = sorted(merged.values(), key=lambda r: r["index"])
+        was = sorted({k.split("/")[1] for r in rows for k in r if k.endswith("@run")})
+        summarize(rows, tables, (*picks, *was))
+        for table in tables:
+            for name in picks:
+                paired(rows, table, name, f"{name}@run")
+        return 0
     if args.load:
         saved = [r for path in args.load for r in json.loads(Path(path).read_text())]
         by_index = {r["index"]: r for r in saved}
@@ -314,7 +414,10 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()[0]
     t0 = time.time()
     first = args.start
-    jobs = [(i, args.seed, args.deals, tables, picks) for i in range(first, first + args.hands)]
+    jobs = [
+        (i, args.seed, args.deals, tables, picks, args.dump)
+        for i in range(first, first + args.hands)
+    ]
     results: list[dict[str, Any]] = []
     init = _ignore_card_removal if args.no_removal else None
     with Pool(args.workers, initializer=init) as workers:

@@ -39,7 +39,7 @@ from .best import scored as best_scored
 from .best import special_value
 from .codes import CAT_SHIFT
 from .model import Table, opponent_model, percentile_values, table_of, tail_first_values
-from .opponents import is_quick, opponent_pool
+from .opponents import is_quick, opponent_pool, seat_pool
 from .opponents import refine as refine_pool
 from .search import (
     HandEval,
@@ -71,11 +71,12 @@ class Suggestions:
 
 
 def prepare(rules: Rules, *, quick: bool = False) -> bool:
-    """Build what a deck setting needs (the lane model, the opponent pool and
-    the split tables of its hand size) now: seconds of CPU, once per process
-    and setting, instead of at the first suggestion. With ``quick`` a deck
-    setting whose pool is not on disk yet gets a quick one (a few seconds
-    instead of ~17 s; then True: ``refine`` builds the full one afterwards)."""
+    """Build what a deck setting needs (the lane model, the opponent pool with
+    its seat pool, and the split tables of its hand size) now: seconds of
+    CPU, once per process and setting, instead of at the first suggestion.
+    With ``quick`` a deck setting whose pool is not on disk yet gets a quick
+    one (a few seconds instead of ~27 s; then True: ``refine`` builds the
+    full one afterwards; meanwhile strong seats are answered as people)."""
     opponent_pool(rules, quick=quick)
     splits(rules.cards_per_player)
     return is_quick(rules)
@@ -83,7 +84,8 @@ def prepare(rules: Rules, *, quick: bool = False) -> bool:
 
 def refine(rules: Rules) -> bool:
     """Build the full opponent pool of a deck setting that has a quick one
-    (about 17 s of CPU with the default size, then kept on disk); True when
+    (about 27 s of CPU with the default size, the seat pool included, then
+    kept on disk); True when
     it built one. Run it in a worker thread after ``prepare``."""
     return refine_pool(rules)
 
@@ -124,10 +126,13 @@ def _check_opponents(opponents: Opponents) -> None:
 
 
 def scored(
-    he: HandEval, rules: Rules, table: Table, opponents: Opponents = None
+    he: HandEval, rules: Rules, table: Table, opponents: Opponents = None, *, seat: bool = False
 ) -> tuple[Rows, F64]:
-    """Candidate splits and their expected points against the table's pool."""
-    return best_scored(he, rules, table, opponent_pool(rules), opponents)
+    """Candidate splits and their expected points against the table's pool.
+    A suggestion answers the strong seats as they play (the seat pool); a
+    strong seat itself (``seat``) answers the whole pool, as for people."""
+    seats = None if seat else seat_pool(rules)
+    return best_scored(he, rules, table, opponent_pool(rules), opponents, seats)
 
 
 def ideas(he: HandEval, rows: Rows, score: F64, top: int) -> Index:
@@ -177,9 +182,11 @@ def _suggest(
     top: int,
     special: SpecialResult | None,
     opponents: Opponents = None,
+    *,
+    seat: bool = False,
 ) -> Suggestions:
     he = evaluate_hand(cards, rules)
-    rows, score = scored(he, rules, table, opponents)
+    rows, score = scored(he, rules, table, opponents, seat=seat)
     best = ideas(he, rows, score, max(1, top))
     items = [_suggestion(he, rows, int(i), float(score[i])) for i in best]
     if special is None:
@@ -240,5 +247,5 @@ def ai_arrange(
         return strongest_tail_first(cards, rules), special is not None
     if strength == "normal":
         return percentile_sum(cards, rules), special is not None
-    s = _suggest(cards, rules, table_of(rules, None), 1, special, opponents)
+    s = _suggest(cards, rules, table_of(rules, None), 1, special, opponents, seat=True)
     return s.items[0].arrangement, s.declare_recommended

@@ -14,12 +14,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from bot.rules import Preset, Rules, SpecialResult
+from bot.rules import Card, Preset, Rules, SpecialResult
 
 from .arrays import F64, I64
 from .frontier import frontier
 from .model import Table, full_value, lane_values, opponent_model
-from .pool import Pool, table_weights
+from .pool import Pool, removal_weights, table_weights
 from .response import expected_points
 from .search import HandEval, Rows, legal_rows, legal_splits, top_rows
 
@@ -53,12 +53,38 @@ def scored(
     table: Table,
     pool: Pool,
     opponents: Sequence[str | None] | None = None,
+    seats: Pool | None = None,
 ) -> tuple[Rows, F64]:
     """Candidate splits and their expected points against the table
-    (``opponents``: each opponent's AI level, None for a person)."""
+    (``opponents``: each opponent's AI level, None for a person; ``seats``:
+    how strong seats play, see ``table_value``)."""
     rows = candidates(he, rules, table)
-    weights = table_weights(pool, he.cards, rules, opponents)
-    return rows, expected_points(codes_of(he, rows), pool, weights, table)
+    return rows, table_value(codes_of(he, rows), he.cards, rules, table, pool, opponents, seats)
+
+
+def table_value(
+    mine: I64,
+    cards: Sequence[Card],
+    rules: Rules,
+    table: Table,
+    pool: Pool,
+    opponents: Sequence[str | None] | None,
+    seats: Pool | None = None,
+) -> F64:
+    """Expected points of each split (rows of lane codes) against the table.
+    With ``seats`` (how our strong seats play), the strong seats are answered
+    as they play and the other seats by ``pool``'s mix for them, each the
+    share of the table it sits in."""
+    levels = list(opponents or ())
+    strong = sum(level == "strong" for level in levels)
+    if seats is None or strong == 0:
+        return expected_points(mine, pool, table_weights(pool, cards, rules, opponents), table)
+    value = expected_points(mine, seats, removal_weights(seats, cards, rules), table)
+    others = [level for level in levels if level != "strong"]
+    if not others:
+        return value
+    rest = expected_points(mine, pool, table_weights(pool, cards, rules, others), table)
+    return np.asarray((strong * value + len(others) * rest) / len(levels), dtype=np.float64)
 
 
 def special_value(special: SpecialResult, rules: Rules, table: Table) -> float:

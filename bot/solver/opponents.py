@@ -22,6 +22,18 @@ far ahead against tables that build strong heads. 多三张 pools
 (16 cards) hold separable players only: a 16-card best response costs too
 much to arrange a pool with.
 
+Beside it, the pool of how our strong seats themselves play (``seat_pool``):
+hands dealt with another seed and arranged as a strong AI seat does (the
+best response to the whole pool above, declaring as it would). Suggestions
+answer it for the strong seats at the table: the best response to the
+seats as they really play (measured: BENCHMARKS.md, the regret section),
+while the strong seats keep answering the whole pool (answering one another
+would be a different table). Like the strong group, it is arranged for
+the table that first asks for the deck setting's pool (its player count and
+scoring). 13-card settings only; none while the main pool is a quick one.
+Building it costs about as much as the strong group (~14 s of CPU at the
+default size); it is kept on disk beside the pool.
+
 A built pool is saved in ``config.cache_dir()`` (the setting
 ``THIRTEEN_SOLVER_CACHE``; default
 ``thirteen-water`` in the user's cache folder, ``$XDG_CACHE_HOME`` or
@@ -65,9 +77,11 @@ SEED = 2_013_13
 
 PoolKey = tuple[object, ...]
 _POOLS: dict[PoolKey, Pool] = {}
+_SEATS: dict[PoolKey, tuple[Pool, Pool]] = {}  # the full pool, its seat pool
 _QUICK: set[PoolKey] = set()  # pools still quick, waiting for ``refine``
-# Hands of a quick pool: about 2.5 s of CPU on one core against ~17 s for
-# the default 6,000; suggestions from it are a little noisier.
+# Hands of a quick pool: about 2.5 s of CPU on one core against ~27 s for
+# the default 6,000 and its seat pool; suggestions from it are a little
+# noisier and answer strong seats as people.
 QUICK_HANDS = 900
 
 
@@ -94,6 +108,36 @@ def opponent_pool(rules: Rules, *, quick: bool = False) -> Pool:
     return pool
 
 
+def seat_pool(rules: Rules) -> Pool | None:
+    """How our strong seats play this deck setting: hands arranged as
+    ``ai_arrange(..., "strong")`` does at a table of people, built with the
+    full pool (half its size) and kept on disk beside it; None for 多三张
+    and while the pool in memory is a quick one."""
+    base = opponent_pool(rules)
+    held = _SEATS.get(pool_key(rules))
+    return held[1] if held is not None and held[0] is base else None
+
+
+def _load_or_build_seats(rules: Rules, base: Pool) -> None:
+    if rules.cards_per_player != 13:
+        return
+    path = _cache_file(rules, "seats")
+    seats = _load(path, rules) if path is not None else None
+    if seats is None:
+        seats = _seat_entries(model_rules(rules), base, max(pool_size(13) // 2, 1))
+        if path is not None:
+            _save(path, seats)
+    _SEATS[pool_key(rules)] = (base, seats)
+
+
+def _seat_entries(rules: Rules, base: Pool, n: int) -> Pool:
+    """``n`` hands dealt with their own seed, arranged as a strong seat plays
+    against ``base`` (the whole pool as dealt: a table of people)."""
+    rng = np.random.default_rng(SEED + 1)
+    hands = _deal(rules, rng, n)
+    return _entries(rules, hands, ["strong"] * n, base)
+
+
 def is_quick(rules: Rules) -> bool:
     """Whether the deck setting's pool in memory is a quick one."""
     return pool_key(rules) in _QUICK
@@ -114,6 +158,7 @@ def _load_or_build(rules: Rules, *, quick: bool) -> Pool:
     path = _cache_file(rules)
     pool = _load(path, rules) if path is not None else None
     if pool is not None:
+        _load_or_build_seats(rules, pool)
         _QUICK.discard(key)
         return pool
     n = pool_size(rules.cards_per_player)
@@ -123,6 +168,7 @@ def _load_or_build(rules: Rules, *, quick: bool) -> Pool:
     pool = _build(model_rules(rules), n)
     if path is not None:
         _save(path, pool)
+    _load_or_build_seats(rules, pool)
     _QUICK.discard(key)
     return pool
 
@@ -137,13 +183,13 @@ def _source_digest() -> str:
     return h.hexdigest()
 
 
-def _cache_file(rules: Rules) -> Path | None:
+def _cache_file(rules: Rules, kind: str = "pool") -> Path | None:
     where = config.cache_dir()
     if where is None:
         return None
     size = pool_size(rules.cards_per_player)
     what = repr((pool_key(rules), size, SEED, _source_digest()))
-    return where / f"pool-{hashlib.sha256(what.encode()).hexdigest()[:24]}.npz"
+    return where / f"{kind}-{hashlib.sha256(what.encode()).hexdigest()[:24]}.npz"
 
 
 def _load(path: Path, rules: Rules) -> Pool | None:

@@ -44,8 +44,10 @@ POLICIES = ("strong", "percentile", "tail-first")
 # The group an AI seat of each level plays as. A person, and a strong seat
 # (which plays the best response to this mix itself), is the whole pool as
 # dealt: 2/5 strong, 2/5 percentile, 1/5 tail-first. Measured: against a
-# table of strong seats, answering the whole pool loses less than answering
-# the strong group alone (BENCHMARKS.md).
+# table of strong seats, a strong seat answering the whole pool loses less
+# than answering the strong group alone (BENCHMARKS.md). A suggestion
+# answers strong seats with the seat pool (``opponents.seat_pool``: how they
+# really play), not with this mix.
 LEVEL_POLICY = {"normal": 1, "easy": 2}
 
 

@@ -14,12 +14,10 @@ import numpy as np
 
 from bot.rules import Arrangement, Card, Lane, Rules, SpecialResult
 
-from .best import special_value
+from .best import special_value, table_value
 from .codes import lane_code
 from .model import table_of
-from .opponents import opponent_pool
-from .pool import table_weights
-from .response import expected_points
+from .opponents import opponent_pool, seat_pool
 
 
 def expected_of(
@@ -37,8 +35,8 @@ def expected_of(
     table = table_of(rules, players, banker)
     pool = opponent_pool(rules)
     codes = np.array([[lane_code(arrangement.lane(lane), rules) for lane in Lane]], dtype=np.int64)
-    weights = table_weights(pool, list(cards), rules, list(opponents) if opponents else None)
-    return float(expected_points(codes, pool, weights, table)[0])
+    levels = list(opponents) if opponents else None
+    return float(table_value(codes, list(cards), rules, table, pool, levels, seat_pool(rules))[0])
 
 
 def special_expected(

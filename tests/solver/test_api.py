@@ -157,10 +157,12 @@ def test_suggestions_know_who_sits_at_the_table() -> None:
         scores.append(items[0].score)
         arr, _ = ai_arrange(hand, rules, "strong", opponents=opponents)
         assert check_foul(arr, rules) is None and _uses_hand(arr, hand)
-    # A strong seat plays the answer to the whole pool, as people are taken
-    # to; the other tables are other expectations.
-    assert scores[0] == scores[1]
-    assert len({scores[0], scores[2], scores[3]}) == 3
+    # A suggestion answers strong seats as they play (the seat pool); each
+    # table is another expectation.
+    assert len(set(scores)) == 4
+    # A strong seat itself answers the whole pool, as people are taken to.
+    people_first = suggest(hand, rules).items[0].arrangement
+    assert ai_arrange(hand, rules, "strong", opponents=tables[1])[0] == people_first
     with pytest.raises(ValueError, match="strength"):
         suggest(hand, rules, opponents=("godlike",))
 
@@ -186,3 +188,47 @@ def test_table_weights_mix_the_pool_by_seat() -> None:
     assert shares(("strong", "easy", None)) == pytest.approx(
         (2 * person + np.array([0.0, 0.0, 1.0])) / 3
     )
+
+
+def test_strong_seats_are_answered_as_they_play() -> None:
+    """The seat pool holds hands arranged exactly as a strong AI seat plays
+    them; a suggestion at a table of strong seats is priced against it."""
+    from bot.solver.model import table_of
+    from bot.solver.opponents import SEED, _deal, _seat_entries, opponent_pool, seat_pool
+    from bot.solver.pool import removal_weights
+    from bot.solver.response import expected_points
+    from bot.solver.review import expected_of
+
+    rules = make_rules("classic", 4)
+    seats = seat_pool(rules)
+    assert seats is not None and 0 < len(seats) < len(opponent_pool(rules))
+    # (The pool of a deck setting is built for the first table that asks;
+    # these entries are built here for this table.)
+    played = _seat_entries(rules, opponent_pool(rules), 12)
+    hands = _deal(rules, np.random.default_rng(SEED + 1), 12)
+    for i, hand in enumerate(hands):
+        arr, declare = ai_arrange(hand, rules, "strong", opponents=("strong",) * 3)
+        codes = [lane_code(lane, rules) for lane in (arr.head, arr.middle, arr.tail)]
+        found = detect_special(hand, rules)
+        assert played.special[i] == (found.points if declare and found else 0)
+        if not declare:
+            assert played.codes[i].tolist() == codes
+    hand = parse_cards("Ah Jh Th Ts 6d 7c 3c Ac 8d 9d Kh 5s Td")
+    best = suggest(hand, rules, top=1, opponents=("strong",) * 3).items[0]
+    arr = best.arrangement
+    mine = np.array([[lane_code(x, rules) for x in (arr.head, arr.middle, arr.tail)]])
+    table = table_of(rules, None)
+    want = expected_points(mine, seats, removal_weights(seats, hand, rules), table)[0]
+    assert best.score == pytest.approx(want)
+    assert expected_of(hand, arr, rules, opponents=("strong",) * 3) == pytest.approx(want)
+    # A person beside two strong seats: the person's third of the table is
+    # the whole pool, the strong seats' two thirds the seat pool.
+    pool = opponent_pool(rules)
+    top = suggest(hand, rules, top=1, opponents=(None, "strong", "strong")).items[0]
+    arr = top.arrangement
+    mine = np.array([[lane_code(x, rules) for x in (arr.head, arr.middle, arr.tail)]])
+    people = expected_points(mine, pool, removal_weights(pool, hand, rules), table)[0]
+    strong = expected_points(mine, seats, removal_weights(seats, hand, rules), table)[0]
+    assert top.score == pytest.approx((people + 2 * strong) / 3)
+    # 多三张 has no seat pool: its strong seats are answered as people.
+    assert seat_pool(rules_of("extra_three")) is None

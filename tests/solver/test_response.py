@@ -146,6 +146,11 @@ def test_pools_are_kept_on_disk(tmp_path, monkeypatch) -> None:
     assert len(set(built.policy.tolist())) == 3  # strong, percentile, tail-first entries
     for name in ("codes", "special", "sweeper", "ranks", "suits", "policy"):
         assert np.array_equal(getattr(loaded, name), getattr(built, name))
+    # The seat pool (how strong seats play) is kept beside it and read back.
+    (seats_file,) = tmp_path.glob("seats-*.npz")
+    seats = opponents.seat_pool(rules)
+    assert seats is not None and len(seats) == 30 and seats_file.exists()
+    assert np.array_equal(np.load(seats_file)["codes"], seats.codes)
     # Another pool size is another file.
     monkeypatch.setattr(config, "_current", replace(knobs, cache_dir=str(tmp_path), pool_hands=61))
     assert opponents._cache_file(rules) != saved
@@ -167,7 +172,10 @@ def test_a_quick_pool_serves_first_and_refine_builds_the_full_one(tmp_path, monk
     assert not list(tmp_path.glob("pool-*.npz"))  # a quick pool is never kept
     hand = parse_cards("As Ah Kd Kc Qs Js Ts 9h 8h 7c 5d 4d BJ")
     assert suggest(hand, rules, top=1).items  # it serves suggestions meanwhile
+    assert opponents.seat_pool(rules) is None  # strong seats: answered as people meanwhile
+    assert suggest(hand, rules, top=1, opponents=("strong",) * 3).items
     assert refine(rules) is True
+    assert opponents.seat_pool(rules) is not None and list(tmp_path.glob("seats-*.npz"))
     full = opponents.opponent_pool(rules)
     assert len(full.codes) > len(quick.codes) and not opponents.is_quick(rules)
     assert list(tmp_path.glob("pool-*.npz"))
