@@ -60,7 +60,8 @@ async def test_a_broken_connection_is_replaced(pg_schema_url) -> None:
         room = await repo.create_room("telegram", "-1", {})
         # Kill the one pooled connection from the server side.
         assert repo._pg is not None
-        [pid] = repo._pg.pool.backend_pids()
+        async with repo._pg.connection() as conn:
+            pid = conn.info.backend_pid
         with psycopg.connect(_libpq_dsn(url), autocommit=True) as admin:
             admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
         with pytest.raises(StorageError):
@@ -117,7 +118,7 @@ async def test_the_pool_serves_waiters_first_come_first_served(pg_schema_url) ->
     repo = SqlRepository(pg_schema_url(), pool_size=1)
     await repo.init()
     assert repo._pg is not None
-    pool = repo._pg.pool
+    pool = repo._pg
     order: list[str] = []
     holding = asyncio.Event()
     release = asyncio.Event()
