@@ -14,8 +14,8 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
-    Integer,
     Connection,
+    Integer,
     and_,
     bindparam,
     delete,

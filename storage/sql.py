@@ -407,9 +407,7 @@ class SqlRepository:
     async def due_lanes(
         self, platform: str, now: datetime, limit: int = 100, shards: Shards | None = None
     ) -> list[str]:
-        return await self._call(
-            self._read, self._delivery.due_lanes, platform, now, limit, shards
-        )
+        return await self._call(self._read, self._delivery.due_lanes, platform, now, limit, shards)
 
     async def set_route(self, platform: str, chat_id: str, route: int) -> None:
         now = datetime.now(UTC)
