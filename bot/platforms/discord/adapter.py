@@ -98,6 +98,7 @@ class DiscordAdapter:
     ) -> None:
         """A ``/thirteen`` subcommand typed in a channel."""
         turn = Turn(interaction, verb)
+        await self._route(interaction)
         if verb in SLOW_COMMANDS:
             await self._defer(turn)
         action = Action(actor_of(interaction), verb, chat_id=str(interaction.channel_id), arg=arg)
@@ -113,6 +114,7 @@ class DiscordAdapter:
             )
             return
         turn = Turn(interaction, verb, pressed=interaction.message)
+        await self._route(interaction)
         if turn.pressed is not None:
             turn.pressed_key = await self._pressed_key(turn.pressed, room_id, round_no, verb, turn)
         if verb in SLOW_PRESSES:
@@ -168,6 +170,14 @@ class DiscordAdapter:
             log.exception("could not hand the channel's views to delivery")
 
     # ------------------------------------------------------------ one turn
+
+    async def _route(self, interaction: discord.Interaction[Any]) -> None:
+        """The channel's guild, stored before any row for it is written
+        (shard processes deliver by it)."""
+        try:
+            await self.outbox.route(interaction.channel_id, interaction.guild_id)
+        except Exception:  # the database for a moment: recorded with a later interaction
+            log.warning("could not record the guild of channel %s", interaction.channel_id)
 
     async def _handle(self, turn: Turn, action: Action) -> Outcome | None:
         """Ask the manager; if it has not answered within ACK_AFTER seconds

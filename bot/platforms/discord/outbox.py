@@ -19,7 +19,7 @@ import dataclasses
 import hashlib
 import json
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
 
 import aiohttp
@@ -30,7 +30,7 @@ from bot.delivery.entries import INFO_NOTICES, is_durable, is_one_off_key
 from bot.delivery.payload import view_from_payload
 from bot.platforms.superseded import room_of, still_working
 from bot.views.model import Audience, View, ViewKind
-from storage.delivery import DeliveryStore, OutboxRow, OutboxState, SentRef
+from storage.delivery import DeliveryStore, OutboxRow, OutboxState, SentRef, Shards
 
 from .render import make_components, prepare
 from .turn import PLATFORM
@@ -131,15 +131,24 @@ class DiscordOutbox:
     ) -> None:
         self._client = client
         self.store = store
-        self.sharded = False  # a shard process delivers the channels of its own guilds
+        self._routed: set[str] = set()  # channels whose guild this process recorded
         self.engine = DeliveryEngine(
             store,
             self,
             limits=limits or discord_limits(),
             poll_seconds=poll_seconds,
             exclusive=not getattr(store, "shared", False),
-            accepts=self.accepts,
         )
+
+    def shard(self, count: int, ids: Sequence[int] | None) -> None:
+        """This process serves shards ``ids`` of ``count`` (None: all): its
+        poller takes up the rows of its own guilds' channels, selected in
+        the database by the guild stored with each row (no gateway cache
+        needed, so from the first look after connecting), and - on the
+        process with shard 0, the one Discord sends DMs to - the rows with
+        no guild (DMs)."""
+        shard_ids = tuple(range(count)) if ids is None else tuple(sorted(ids))
+        self.engine.shards = Shards(count, shard_ids, unrouted=0 in shard_ids)
 
     # ---- what the adapter calls -------------------------------------------------------
     async def submit(self, views: Iterable[View]) -> None:
@@ -189,19 +198,15 @@ class DiscordOutbox:
     def is_group(self, chat_id: str) -> bool:
         return True  # only channels' posts go through here (private views are ephemeral)
 
-    def accepts(self, chat_id: str) -> bool:
-        """Whether this process's poller takes up ``chat_id``'s rows: every
-        channel, or with shards the channels of this process's guilds (each
-        channel's messages then come from the one process whose discord.py
-        knows that channel's rate-limit bucket)."""
-        if not self.sharded:
-            return True
-        client = self._client()
-        return (
-            client is not None
-            and chat_id.isdigit()
-            and client.get_channel(int(chat_id)) is not None
-        )
+    async def route(self, channel_id: int | None, guild_id: int | None) -> None:
+        """Record which guild a channel belongs to, once per channel and
+        process, before the interaction's action is handled: every outbox row
+        written for the channel from then on (by any process) carries the
+        guild, and the shard of that guild delivers it."""
+        if channel_id is None or guild_id is None or str(channel_id) in self._routed:
+            return
+        await self.store.set_route(PLATFORM, str(channel_id), guild_id)
+        self._routed.add(str(channel_id))
 
     def _channel(self, row: OutboxRow) -> discord.PartialMessageable:
         client = self._client()
