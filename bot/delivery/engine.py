@@ -136,6 +136,14 @@ class DeliveryEngine:
         while self._lanes:
             await asyncio.gather(*self._lanes.values(), return_exceptions=True)
 
+    async def settle(self, chat_id: str, timeout: float) -> None:
+        """Wait (at most ``timeout`` s) until ``chat_id``'s lane in this
+        process is idle: e.g. to tell a user at once whether a send worked."""
+        task = self._lanes.get(chat_id)
+        if task is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(task), timeout)
+
     def busy_lanes(self) -> int:
         return len(self._lanes)
 

@@ -9,18 +9,21 @@ database, so a restarted process or another shard's process edits the same
 message. This module is the Discord Transport: how one row becomes a
 ``channel.send`` or a ``message.edit``, and what Discord's errors mean.
 
-A player's private views are not here: an ephemeral message exists only as
-the answer to the player's own interaction (adapter.py, private.py).
+A player's hand sent by DM (the "hand by DM" choice) goes the same way,
+in the lane of the chat ``dm:<user>``: posted once, edited by its stored
+id. Ephemeral views are not here: an ephemeral message exists only as the
+answer to the player's own interaction (adapter.py, private.py).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
 import logging
 from collections.abc import Callable, Iterable, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import aiohttp
 import discord
@@ -32,6 +35,7 @@ from bot.platforms.superseded import room_of, still_working
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import DeliveryStore, OutboxRow, OutboxState, SentRef, Shards
 
+from .refs import DM_CLOSED, DM_PREFIX, HAND_DM, MessageRef, dm_chat
 from .render import make_components, prepare
 from .turn import PLATFORM
 
@@ -104,6 +108,40 @@ def classify(error: Exception) -> RetryLater | Permanent:
     return RetryLater(f"network: {error!r}", None, "network")
 
 
+# A post whose outcome is unknown (Discord may have created the message:
+# a 5xx or a network error after the request went out, or a crash while
+# the row was ``sending``) marks its row's last error with this, until the
+# row is delivered: every later try of it is a repeat, which Discord drops
+# by the nonce only within NONCE_WINDOW of the first try.
+UNSURE = "posted?: "
+
+
+def is_unsure(row: OutboxRow) -> bool:
+    """Whether an earlier try of ``row`` may have posted it."""
+    return row.state is OutboxState.SENDING or (row.last_error or "").startswith(UNSURE)
+
+
+def first_handed(row: OutboxRow) -> datetime:
+    """No later than the first time ``row`` was handed to Discord: the due
+    time of a try cut off by a crash, or (once a try failed unsure) the
+    row's creation."""
+    if (row.last_error or "").startswith(UNSURE):
+        return row.created_at
+    return row.next_attempt_at
+
+
+def verdict(error: Exception, *, unsure: bool, posting: bool) -> RetryLater | Permanent:
+    """``classify``, keeping a post's unknown outcome on the row: a 5xx or
+    a network error of a post (a 429 or a 4xx created nothing), and any
+    retry of a row that was unsure already."""
+    found = classify(error)
+    if isinstance(found, RetryLater) and (
+        unsure or (posting and found.kind in ("server", "network"))
+    ):
+        return RetryLater(UNSURE + str(found), found.after, found.kind)
+    return found
+
+
 def _retry_after(error: discord.HTTPException) -> float | None:
     headers = getattr(error.response, "headers", None) or {}
     try:
@@ -171,6 +209,32 @@ class DiscordOutbox:
         for chat in dict.fromkeys(chats):
             self.engine.wake(chat)
 
+    async def submit_dm(self, views: Iterable[View]) -> list[str]:
+        """Deliver private ``views`` to their players' DMs (written to the
+        outbox, in the lane of each player's DM chat); those chats."""
+        entries = []
+        for view in views:
+            user_id = view.user_id
+            if user_id is None:
+                continue
+            view = dataclasses.replace(view, platform=PLATFORM)
+            for entry in view_entries([view]):
+                entries.append(dataclasses.replace(entry, chat_id=dm_chat(user_id)))
+        if entries:
+            await self.store.enqueue(entries, self.engine.now())
+        chats = list(dict.fromkeys(e.chat_id for e in entries))
+        for chat in chats:
+            self.engine.wake(chat)
+        return chats
+
+    async def dm_now(self, view: View, timeout: float = 5.0) -> bool:
+        """Send ``view`` to its player's DMs and wait (at most ``timeout``
+        s) for the answer: False when Discord refused it (DMs closed)."""
+        for chat in await self.submit_dm([view]):
+            await self.engine.settle(chat, timeout)
+        assert view.user_id is not None
+        return await self.store.get_pref(PLATFORM, view.user_id, HAND_DM) != DM_CLOSED
+
     async def adopt(self, key: str, message: discord.Message | discord.PartialMessage) -> None:
         """A press on ``message`` is answered with a view of ``key``: when no
         message is stored for that key (one sent by an older version of the
@@ -180,6 +244,13 @@ class DiscordOutbox:
             await self.store.put_sent(
                 SentRef(PLATFORM, chat, key, str(message.id), has_buttons=True)
             )
+
+    async def adopt_dm(self, user_id: str, key: str, message: discord.Message) -> None:
+        """As ``adopt``, for a press on a DM message."""
+        chat = dm_chat(user_id)
+        if await self.store.sent_message(PLATFORM, chat, key) is None:
+            stored = MessageRef(message.channel.id, message.id).stored()
+            await self.store.put_sent(SentRef(PLATFORM, chat, key, stored, has_buttons=True))
 
     async def key_of(self, message: discord.Message) -> str | None:
         """The view key a group message was sent for (None if not known)."""
@@ -196,7 +267,7 @@ class DiscordOutbox:
 
     # ---- the Transport ----------------------------------------------------------------
     def is_group(self, chat_id: str) -> bool:
-        return True  # only channels' posts go through here (private views are ephemeral)
+        return not chat_id.startswith(DM_PREFIX)  # a channel, or a player's DMs
 
     async def route(self, channel_id: int | None, guild_id: int | None) -> None:
         """Record which guild a channel belongs to, once per channel and
@@ -218,14 +289,17 @@ class DiscordOutbox:
 
     async def deliver(self, row: OutboxRow) -> SentRef | None:
         view = view_from_payload(row.payload)
+        if row.chat_id.startswith(DM_PREFIX):
+            return await self._deliver_dm(row, view)
         channel = self._channel(row)
         one_off = is_one_off_key(row.key)
         known = None if one_off else await self.store.sent_message(PLATFORM, row.chat_id, row.key)
-        uncertain = row.state is OutboxState.SENDING and (known is None or row.fresh)
+        unsure = is_unsure(row)
+        uncertain = unsure and (known is None or row.fresh)
         if (
             uncertain
             and view.kind is ViewKind.SETTLEMENT
-            and self.engine.now() - row.next_attempt_at > NONCE_WINDOW
+            and self.engine.now() - first_handed(row) > NONCE_WINDOW
         ):
             # Posted perhaps, too long ago for Discord's nonce check to drop a
             # repeat: a second settlement post would be worse than none.
@@ -244,6 +318,7 @@ class DiscordOutbox:
             bool(view.buttons),
             buttons=row.payload.get("buttons"),
         )
+        posting = False
         edit = known is not None and not row.fresh
         if edit and known is not None and row.key.startswith(INFO_NOTICES):
             edit = known.at is not None and self.engine.now() - known.at < INFO_MERGE
@@ -260,11 +335,12 @@ class DiscordOutbox:
                 except discord.NotFound:
                     log.info("message of %s is gone; posting it again", row.key)
             await self.store.mark_sending(row)
+            posting = True
             rendered = await prepare(view)
             # discord.py sends enforce_nonce=True with every nonce.
             message = await channel.send(**rendered.send_kwargs(), nonce=nonce_of(row))
         except (discord.HTTPException, discord.RateLimited, *NETWORK_ERRORS) as error:
-            raise classify(error) from error
+            raise verdict(error, unsure=unsure, posting=posting) from error
         if known is not None and known.has_buttons and known.message_id != str(message.id):
             await self._retire(channel, known)
         round_tag = view.meta.get("round")
@@ -301,3 +377,67 @@ class DiscordOutbox:
         if old is not None and old.has_buttons:
             await self._retire(channel, old, keep_info=True)
             await self.store.put_sent(dataclasses.replace(old, has_buttons=False))
+
+    # ---- a player's DMs ---------------------------------------------------------------
+    async def _deliver_dm(self, row: OutboxRow, view: View) -> SentRef | None:
+        """Edit the player's DM that shows ``row.key`` (by its stored
+        ``<channel>/<message>``), or post it; a refused DM (closed to the
+        bot) turns "hand by DM" off and is recorded, and the player is told
+        privately at their next turn (private.py)."""
+        client = self._client()
+        if client is None:
+            raise RetryLater("the Discord client is not ready", None, "not_ready")
+        user_id = row.chat_id.removeprefix(DM_PREFIX)
+        if not user_id.isdigit():
+            raise Permanent(f"not a Discord user id: {user_id!r}", "bad_chat")
+        one_off = is_one_off_key(row.key)
+        known = None if one_off else await self.store.sent_message(PLATFORM, row.chat_id, row.key)
+        at = MessageRef.parse(known.message_id) if known is not None else None
+        shown = fingerprint(view)
+        ref = SentRef(
+            PLATFORM,
+            row.chat_id,
+            row.key,
+            "",
+            shown,
+            view.meta.get("round"),
+            bool(view.buttons),
+            buttons=row.payload.get("buttons"),
+        )
+        try:
+            if known is not None and at is not None and not row.fresh:
+                if known.fingerprint == shown:
+                    return known  # it shows this already
+                rendered = await prepare(view)
+                try:
+                    await self._dm_message(client, at).edit(**rendered.kwargs())
+                    return dataclasses.replace(ref, message_id=known.message_id)
+                except discord.NotFound:
+                    log.info("DM of %s is gone; posting it again", row.key)
+            user = client.get_user(int(user_id)) or await client.fetch_user(int(user_id))
+            dm = await user.create_dm()
+            await self.store.mark_sending(row)
+            rendered = await prepare(view)
+            message = await dm.send(**rendered.send_kwargs(), nonce=nonce_of(row))
+        except discord.Forbidden as error:
+            await self.store.set_pref(PLATFORM, user_id, HAND_DM, DM_CLOSED)
+            raise Permanent(f"DMs closed: {error.text}", "dm_closed") from error
+        except (discord.HTTPException, discord.RateLimited, *NETWORK_ERRORS) as error:
+            raise classify(error) from error
+        if (
+            known is not None
+            and at is not None
+            and known.has_buttons
+            and at.message_id != message.id
+        ):
+            with contextlib.suppress(discord.HTTPException):  # the old DM loses its buttons
+                await self._dm_message(client, at).edit(view=None)
+        if one_off:
+            return None
+        stored = MessageRef(message.channel.id, message.id).stored()
+        return dataclasses.replace(ref, message_id=stored)
+
+    @staticmethod
+    def _dm_message(client: discord.Client, at: MessageRef) -> discord.PartialMessage:
+        channel = client.get_partial_messageable(at.channel_id, type=discord.ChannelType.private)
+        return channel.get_partial_message(at.message_id)
