@@ -20,7 +20,7 @@ from simcord.backend.errors import BackendError
 from simcord.http import router
 from simcord.http._helpers import message_response
 
-from bot.platforms.discord.outbox import NONCE_WINDOW
+from bot.platforms.discord.posting import NONCE_WINDOW
 
 # No longer than the window the bot counts on: a repeat the bot makes within
 # it must be dropped here, or the test fails.

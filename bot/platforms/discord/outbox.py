@@ -7,25 +7,22 @@ read-only actions) and sent by a per-channel lane of the DeliveryEngine:
 posted once, then edited in place under the message id stored in the
 database, so a restarted process or another shard's process edits the same
 message. This module is the Discord Transport: how one row becomes a
-``channel.send`` or a ``message.edit``, and what Discord's errors mean.
+``channel.send`` or a ``message.edit`` (posting.py: nonces and what
+Discord's errors mean).
 
 A player's hand sent by DM (the "hand by DM" choice) goes the same way,
-in the lane of the chat ``dm:<user>``: posted once, edited by its stored
-id. Ephemeral views are not here: an ephemeral message exists only as the
+in the lane of the chat ``dm:<user>`` (dms.py): posted once, edited by its
+stored id. Ephemeral views are not here: an ephemeral message exists only as the
 answer to the player's own interaction (adapter.py, private.py).
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import hashlib
-import json
 import logging
 from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime, timedelta
+from datetime import timedelta
 
-import aiohttp
 import discord
 
 from bot.delivery import DeliveryEngine, Limits, Permanent, RetryLater, view_entries
@@ -33,8 +30,19 @@ from bot.delivery.entries import INFO_NOTICES, is_durable, is_one_off_key
 from bot.delivery.payload import view_from_payload
 from bot.platforms.superseded import room_of, still_working
 from bot.views.model import Audience, View, ViewKind
-from storage.delivery import DeliveryStore, OutboxRow, OutboxState, SentRef, Shards
+from storage.delivery import DeliveryStore, OutboxRow, SentRef, Shards
 
+from .dms import deliver_dm
+from .posting import (
+    NETWORK_ERRORS,
+    NONCE_WINDOW,
+    discord_limits,
+    fingerprint,
+    first_handed,
+    is_unsure,
+    nonce_of,
+    verdict,
+)
 from .refs import DM_CLOSED, DM_PREFIX, HAND_DM, MessageRef, dm_chat
 from .render import make_components, prepare
 from .turn import PLATFORM
@@ -43,114 +51,6 @@ log = logging.getLogger(__name__)
 # An information post (rules, help, leaderboard) asked again within this
 # time edits the one posted before instead of posting another.
 INFO_MERGE = timedelta(minutes=10)
-# Discord drops a post whose nonce (with enforce_nonce) matches one of the
-# same author's messages of the last few minutes; within this much of the
-# first try a repeated post is certainly inside that window.
-NONCE_WINDOW = timedelta(minutes=2)
-NONCE_LENGTH = 25  # Discord's limit for a string nonce
-
-
-def discord_limits() -> Limits:
-    """The engine's own buckets for Discord. discord.py already waits out
-    each route's bucket (about 5 messages per 5 s in a channel) and the
-    global limit from the response headers; these only keep one channel's
-    flood from queueing ahead of the others in discord.py's global lock."""
-    return Limits(
-        group_per_second=1.0,
-        group_burst=5,
-        private_per_second=1.0,
-        private_burst=5,
-        overall_per_second=40.0,
-        overall_burst=40,
-    )
-
-
-def nonce_of(row: OutboxRow) -> str:
-    """The post's nonce: the same for every try of one state of one row, so
-    Discord (enforce_nonce) returns the first message instead of a second."""
-    # created_at too: a database may give a deleted row's id to the next row
-    # of the same key (SQLite does), which must not count as the same post.
-    made = f"{row.created_at.timestamp():.6f}"
-    text = f"{row.platform}|{row.chat_id}|{row.key}|{row.id}|{row.seq}|{made}"
-    return hashlib.sha256(text.encode()).hexdigest()[:NONCE_LENGTH]
-
-
-def fingerprint(view: View) -> str:
-    """What a message shows (text, buttons, picture): equal fingerprints, no edit."""
-    shown = {
-        "kind": view.kind.value,
-        "title": view.title,
-        "lines": list(view.lines),
-        "buttons": [
-            [(b.label, b.action_id, b.url, b.style.value, b.disabled) for b in row]
-            for row in view.buttons
-        ],
-        "language": view.language,
-        "picture": view.picture.fingerprint if view.picture is not None else None,
-    }
-    return hashlib.sha256(json.dumps(shown, sort_keys=True).encode()).hexdigest()
-
-
-def classify(error: Exception) -> RetryLater | Permanent:
-    """What a failed Discord call means for delivery."""
-    if isinstance(error, discord.RateLimited):  # longer than discord.py waits by itself
-        return RetryLater("429 Too Many Requests", error.retry_after, "rate_limited")
-    if isinstance(error, discord.HTTPException):
-        if error.status == 429:
-            return RetryLater("429 Too Many Requests", _retry_after(error), "rate_limited")
-        if error.status >= 500:
-            return RetryLater(f"Discord {error.status}", None, "server")
-        if isinstance(error, discord.Forbidden):
-            return Permanent(f"forbidden: {error.text}", "forbidden")
-        if isinstance(error, discord.NotFound):
-            return Permanent(f"channel not found: {error.text}", "chat_not_found")
-        return Permanent(f"bad request {error.status}: {error.text}", "bad_request")
-    return RetryLater(f"network: {error!r}", None, "network")
-
-
-# A post whose outcome is unknown (Discord may have created the message:
-# a 5xx or a network error after the request went out, or a crash while
-# the row was ``sending``) marks its row's last error with this, until the
-# row is delivered: every later try of it is a repeat, which Discord drops
-# by the nonce only within NONCE_WINDOW of the first try.
-UNSURE = "posted?: "
-
-
-def is_unsure(row: OutboxRow) -> bool:
-    """Whether an earlier try of ``row`` may have posted it."""
-    return row.state is OutboxState.SENDING or (row.last_error or "").startswith(UNSURE)
-
-
-def first_handed(row: OutboxRow) -> datetime:
-    """No later than the first time ``row`` was handed to Discord: the due
-    time of a try cut off by a crash, or (once a try failed unsure) the
-    row's creation."""
-    if (row.last_error or "").startswith(UNSURE):
-        return row.created_at
-    return row.next_attempt_at
-
-
-def verdict(error: Exception, *, unsure: bool, posting: bool) -> RetryLater | Permanent:
-    """``classify``, keeping a post's unknown outcome on the row: a 5xx or
-    a network error of a post (a 429 or a 4xx created nothing), and any
-    retry of a row that was unsure already."""
-    found = classify(error)
-    if isinstance(found, RetryLater) and (
-        unsure or (posting and found.kind in ("server", "network"))
-    ):
-        return RetryLater(UNSURE + str(found), found.after, found.kind)
-    return found
-
-
-def _retry_after(error: discord.HTTPException) -> float | None:
-    headers = getattr(error.response, "headers", None) or {}
-    try:
-        return float(headers.get("Retry-After", ""))
-    except ValueError:
-        return None
-
-
-NETWORK_ERRORS = (aiohttp.ClientError, OSError, TimeoutError)
 
 
 class DiscordOutbox:
@@ -290,7 +190,7 @@ class DiscordOutbox:
     async def deliver(self, row: OutboxRow) -> SentRef | None:
         view = view_from_payload(row.payload)
         if row.chat_id.startswith(DM_PREFIX):
-            return await self._deliver_dm(row, view)
+            return await deliver_dm(self._client(), self.store, row, view)
         channel = self._channel(row)
         one_off = is_one_off_key(row.key)
         known = None if one_off else await self.store.sent_message(PLATFORM, row.chat_id, row.key)
@@ -377,67 +277,3 @@ class DiscordOutbox:
         if old is not None and old.has_buttons:
             await self._retire(channel, old, keep_info=True)
             await self.store.put_sent(dataclasses.replace(old, has_buttons=False))
-
-    # ---- a player's DMs ---------------------------------------------------------------
-    async def _deliver_dm(self, row: OutboxRow, view: View) -> SentRef | None:
-        """Edit the player's DM that shows ``row.key`` (by its stored
-        ``<channel>/<message>``), or post it; a refused DM (closed to the
-        bot) turns "hand by DM" off and is recorded, and the player is told
-        privately at their next turn (private.py)."""
-        client = self._client()
-        if client is None:
-            raise RetryLater("the Discord client is not ready", None, "not_ready")
-        user_id = row.chat_id.removeprefix(DM_PREFIX)
-        if not user_id.isdigit():
-            raise Permanent(f"not a Discord user id: {user_id!r}", "bad_chat")
-        one_off = is_one_off_key(row.key)
-        known = None if one_off else await self.store.sent_message(PLATFORM, row.chat_id, row.key)
-        at = MessageRef.parse(known.message_id) if known is not None else None
-        shown = fingerprint(view)
-        ref = SentRef(
-            PLATFORM,
-            row.chat_id,
-            row.key,
-            "",
-            shown,
-            view.meta.get("round"),
-            bool(view.buttons),
-            buttons=row.payload.get("buttons"),
-        )
-        try:
-            if known is not None and at is not None and not row.fresh:
-                if known.fingerprint == shown:
-                    return known  # it shows this already
-                rendered = await prepare(view)
-                try:
-                    await self._dm_message(client, at).edit(**rendered.kwargs())
-                    return dataclasses.replace(ref, message_id=known.message_id)
-                except discord.NotFound:
-                    log.info("DM of %s is gone; posting it again", row.key)
-            user = client.get_user(int(user_id)) or await client.fetch_user(int(user_id))
-            dm = await user.create_dm()
-            await self.store.mark_sending(row)
-            rendered = await prepare(view)
-            message = await dm.send(**rendered.send_kwargs(), nonce=nonce_of(row))
-        except discord.Forbidden as error:
-            await self.store.set_pref(PLATFORM, user_id, HAND_DM, DM_CLOSED)
-            raise Permanent(f"DMs closed: {error.text}", "dm_closed") from error
-        except (discord.HTTPException, discord.RateLimited, *NETWORK_ERRORS) as error:
-            raise classify(error) from error
-        if (
-            known is not None
-            and at is not None
-            and known.has_buttons
-            and at.message_id != message.id
-        ):
-            with contextlib.suppress(discord.HTTPException):  # the old DM loses its buttons
-                await self._dm_message(client, at).edit(view=None)
-        if one_off:
-            return None
-        stored = MessageRef(message.channel.id, message.id).stored()
-        return dataclasses.replace(ref, message_id=stored)
-
-    @staticmethod
-    def _dm_message(client: discord.Client, at: MessageRef) -> discord.PartialMessage:
-        channel = client.get_partial_messageable(at.channel_id, type=discord.ChannelType.private)
-        return channel.get_partial_message(at.message_id)
