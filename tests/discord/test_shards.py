@@ -13,7 +13,10 @@ SqlRepository on one database, a SQLite file or a PostgreSQL schema
 from __future__ import annotations
 
 import asyncio
+import logging
+import multiprocessing
 import threading
+import traceback
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -24,18 +27,23 @@ from bot.config import load_settings
 from bot.delivery import view_entries
 from bot.platforms.discord import build_client
 from bot.platforms.discord.client import ShardedThirteenClient
+from bot.rules.cards import parse_cards
+from bot.rules.options import make_rules
 from bot.table.actions import Verb
 from bot.table.clock import FakeClock
+from bot.table.solving import suggestions
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import Shards
 from storage.sql import SqlRepository
 
 from .game import START, Game, make_manager
 from .harness import POLL_SECONDS, Table, button_id, settings, simulated_clock, verbs
+from .nonces import honour_nonces
 from .test_game import seat_everyone
 
 ROUNDS = 2
 SHARDS = 3
+PROCESS_TIMEOUT = 300  # seconds for a shard process's whole game (a hang fails the test)
 FOREIGN = "4242424242424242"  # a channel id no simulated guild has
 # a guild on shard 2, which no process here serves
 UNSERVED_GUILD = (1_100_000_000_000_000_000 >> 22) // SHARDS * SHARDS + 2 << 22
@@ -102,7 +110,7 @@ async def _shard(shard_id: int, url: str) -> dict[str, Any]:
         path = f"/channels/{channel.id}/messages"
         posted = [r for r in env.http_requests if r.method == "POST" and r.path == path]
         others = [
-            r
+            r.path
             for r in env.http_requests
             if r.path.startswith("/channels/") and not r.path.startswith(f"/channels/{channel.id}")
         ]
@@ -135,22 +143,83 @@ def _thread(shard_id: int, url: str, out: dict[int, Any]) -> None:
         out[shard_id] = exc
 
 
-@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
-async def test_two_shard_processes_on_one_database(tmp_path, pg_schema_url, database) -> None:
-    # PostgreSQL: what several processes are deployed on (leases on each channel)
+class _Errors(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(f"{record.name}: {record.getMessage()}")
+
+
+def _process(shard_id: int, url: str, results: Any) -> None:
+    """A shard process of its own (spawned): its own interpreter, SimCord
+    world holding only its guild, and connections to the one database."""
+    errors = _Errors()
+    logging.getLogger().addHandler(errors)
+    patch = pytest.MonkeyPatch()
+    honour_nonces(patch)  # as every Discord test: Discord's nonce check
+    # the solver's tables first (seconds of CPU; SimCord fails a bot busy for 5 s)
+    suggestions(
+        parse_cards("As Kd Qh Jc Ts 9d 8h 7c 6s 5d 4h 3c 2s"), make_rules("classic", 2, {}), 2
+    )
+    try:
+        result = asyncio.run(_shard(shard_id, url))
+        result["errors"] = errors.lines
+        results.put((shard_id, result))
+    except BaseException:  # reported by the test
+        results.put((shard_id, traceback.format_exc()))
+    finally:
+        patch.undo()
+
+
+def _run_processes(url: str) -> dict[int, Any]:
+    spawn = multiprocessing.get_context("spawn")
+    results = spawn.Queue()
+    procs = [spawn.Process(target=_process, args=(i, url, results)) for i in (0, 1)]
+    for proc in procs:
+        proc.start()
+    out: dict[int, Any] = {}
+    try:
+        for _ in procs:
+            shard_id, result = results.get(timeout=PROCESS_TIMEOUT)
+            out[shard_id] = result
+    finally:
+        for proc in procs:
+            proc.join(timeout=10)
+            if proc.is_alive():
+                proc.kill()
+    return out
+
+
+@pytest.mark.parametrize(
+    ("database", "processes"), [("sqlite", False), ("postgresql", False), ("postgresql", True)]
+)
+async def test_two_shard_processes_on_one_database(
+    tmp_path, pg_schema_url, database, processes
+) -> None:
+    """Threads on SQLite and PostgreSQL (one interpreter, two worlds); and
+    two real processes on PostgreSQL, each with a SimCord world of its own
+    guild only, as deployed: a process that touched the other's channel
+    would fail there (NotFound) and leave a failed row."""
     url = pg_schema_url() if database == "postgresql" else f"sqlite:///{tmp_path / 'thirteen.db'}"
     setup = SqlRepository(url)
     await setup.init()  # the schema, once, before the two processes
     await setup.close()
-    out: dict[int, Any] = {}
-    threads = [threading.Thread(target=_thread, args=(i, url, out)) for i in (0, 1)]
-    for thread in threads:
-        thread.start()
-    await asyncio.to_thread(lambda: [thread.join() for thread in threads])
+    if processes:
+        out = await asyncio.to_thread(_run_processes, url)
+    else:
+        out = {}
+        threads = [threading.Thread(target=_thread, args=(i, url, out)) for i in (0, 1)]
+        for thread in threads:
+            thread.start()
+        await asyncio.to_thread(lambda: [thread.join() for thread in threads])
     for shard_id in (0, 1):
         result = out[shard_id]
         if isinstance(result, BaseException):
             raise result
+        assert isinstance(result, dict), result  # a process's traceback otherwise
+        assert result.get("errors", []) == []  # nothing logged at ERROR
         assert result["guild_shard"] == shard_id
         assert result["round_no"] == ROUNDS
         assert result["settlements"] == ROUNDS  # one settlement post per round
