@@ -56,6 +56,26 @@ class OutboxRow:
     next_attempt_at: datetime
     created_at: datetime
     last_error: str | None = None
+    route: int | None = None  # the chat's routing key when written (see Shards)
+
+
+@dataclass(frozen=True, slots=True)
+class Shards:
+    """The rows a sharded process's poller takes up: those whose ``route``
+    (Discord: the chat's guild id) falls on one of its shards ``ids`` of
+    ``count`` - Discord's ``(guild_id >> 22) % count`` - and, with
+    ``unrouted``, the rows of chats with no route (DMs, chats not seen since
+    routes were recorded). Filtered in SQL, before the poller's limit."""
+
+    count: int
+    ids: tuple[int, ...]
+    unrouted: bool = False
+    shift: int = 22  # a snowflake's timestamp bits
+
+    def takes(self, route: int | None) -> bool:
+        if route is None:
+            return self.unrouted
+        return (route >> self.shift) % self.count in self.ids
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +116,15 @@ class DeliveryStore(Protocol):
         """Upsert ``entries`` outside a room transaction (views of read-only
         actions: nothing else changed, so nothing else needs the transaction)."""
 
-    async def due_lanes(self, platform: str, now: datetime, limit: int = 100) -> list[str]:
-        """Chats of ``platform`` with rows due by ``now`` (pending or sending)."""
+    async def due_lanes(
+        self, platform: str, now: datetime, limit: int = 100, shards: Shards | None = None
+    ) -> list[str]:
+        """Chats of ``platform`` with rows due by ``now`` (pending or sending);
+        with ``shards`` only rows those shards take."""
+
+    async def set_route(self, platform: str, chat_id: str, route: int) -> None:
+        """Record ``chat_id``'s routing key: rows written for it from now on
+        carry it (and its rows not delivered yet take it now)."""
 
     async def claim_lane(
         self, platform: str, chat_id: str, owner: str, until: datetime, now: datetime

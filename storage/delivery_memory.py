@@ -16,6 +16,7 @@ from storage.delivery import (
     OutboxState,
     OutboxStats,
     SentRef,
+    Shards,
     TimerChange,
 )
 from storage.delivery_sql import ERROR_CHARS
@@ -31,6 +32,7 @@ class MemoryDelivery:
         self._lanes: dict[tuple[str, str], tuple[str, datetime]] = {}
         self._sent: dict[tuple[str, str, str], SentRef] = {}
         self._prefs: dict[tuple[str, str, str], str] = {}
+        self._routes: dict[tuple[str, str], int] = {}
         # room -> [due_at, owner, lease_until]
         self._timers: dict[str, tuple[float | None, str | None, datetime | None]] = {}
 
@@ -55,10 +57,11 @@ class MemoryDelivery:
             key = (e.platform, e.chat_id, e.key)
             old = self._outbox.get(key)
             payload = json_copy(e.payload)
+            route = self._routes.get((e.platform, e.chat_id))
             if old is None:
                 self._outbox[key] = OutboxRow(
                     next(self._ids), e.platform, e.chat_id, e.key, e.kind, payload,
-                    e.fresh, 1, OutboxState.PENDING, 0, now, now,
+                    e.fresh, 1, OutboxState.PENDING, 0, now, now, None, route,
                 )  # fmt: skip
             else:
                 fresh = e.fresh or (old.state is OutboxState.PENDING and old.fresh)
@@ -72,6 +75,7 @@ class MemoryDelivery:
                     attempts=0,
                     next_attempt_at=now,
                     last_error=None,
+                    route=old.route if route is None else route,
                 )
 
     def _current(self, row: OutboxRow) -> OutboxRow | None:
@@ -82,13 +86,27 @@ class MemoryDelivery:
         with self._dlock:
             self._upsert(entries, now)
 
-    async def due_lanes(self, platform: str, now: datetime, limit: int = 100) -> list[str]:
+    async def due_lanes(
+        self, platform: str, now: datetime, limit: int = 100, shards: Shards | None = None
+    ) -> list[str]:
         with self._dlock:
             firsts: dict[str, int] = {}
             for r in self._outbox.values():
-                if r.platform == platform and r.state in _LIVE and r.next_attempt_at <= now:
+                if (
+                    r.platform == platform
+                    and r.state in _LIVE
+                    and r.next_attempt_at <= now
+                    and (shards is None or shards.takes(r.route))
+                ):
                     firsts[r.chat_id] = min(firsts.get(r.chat_id, r.id), r.id)
             return sorted(firsts, key=firsts.__getitem__)[:limit]
+
+    async def set_route(self, platform: str, chat_id: str, route: int) -> None:
+        with self._dlock:
+            self._routes[(platform, chat_id)] = route
+            for key, r in self._outbox.items():
+                if r.platform == platform and r.chat_id == chat_id and r.route != route:
+                    self._outbox[key] = replace(r, route=route)
 
     async def claim_lane(
         self, platform: str, chat_id: str, owner: str, until: datetime, now: datetime

@@ -12,7 +12,19 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, and_, bindparam, delete, func, or_, select, update
+from sqlalchemy import (
+    BigInteger,
+    Connection,
+    Integer,
+    and_,
+    bindparam,
+    delete,
+    func,
+    literal,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 
 from storage.common import from_utc_naive
@@ -22,9 +34,10 @@ from storage.delivery import (
     OutboxState,
     OutboxStats,
     SentRef,
+    Shards,
     TimerChange,
 )
-from storage.models import delivery_lanes, messages, outbox, prefs, room_timers
+from storage.models import chat_routes, delivery_lanes, messages, outbox, prefs, room_timers
 
 _LIVE = (OutboxState.PENDING.value, OutboxState.SENDING.value)
 ERROR_CHARS = 500
@@ -45,11 +58,25 @@ class DeliveryStatements:
     set_state: Any
     sent_message: Any
     due_lanes: Any
+    upsert_route: Any
+
+
+# A row takes its chat's routing key when it is written (any process, any
+# path: the room's transaction or a read-only view), so a shard's poller
+# can select its own guilds' rows in SQL.
+_ROUTE_OF_CHAT = (
+    select(chat_routes.c.route)
+    .where(
+        chat_routes.c.platform == bindparam("r_platform"),
+        chat_routes.c.chat_id == bindparam("r_chat_id"),
+    )
+    .scalar_subquery()
+)
 
 
 def build_delivery(dialect: str) -> DeliveryStatements:
     insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    ins = insert(outbox)
+    ins = insert(outbox).values(route=_ROUTE_OF_CHAT)
     upsert_outbox = ins.on_conflict_do_update(
         index_elements=["platform", "chat_id", "view_key"],
         set_={
@@ -65,7 +92,13 @@ def build_delivery(dialect: str) -> DeliveryStatements:
             "attempts": 0,
             "next_attempt_at": ins.excluded.next_attempt_at,
             "last_error": None,
+            "route": func.coalesce(ins.excluded.route, outbox.c.route),
         },
+    )
+    route = insert(chat_routes)
+    upsert_route = route.on_conflict_do_update(
+        index_elements=["platform", "chat_id"],
+        set_={"route": route.excluded.route, "updated_at": route.excluded.updated_at},
     )
     lane = insert(delivery_lanes)
     claim_lane = lane.on_conflict_do_update(
@@ -185,7 +218,21 @@ def build_delivery(dialect: str) -> DeliveryStatements:
         set_state,
         sent_message,
         due_lanes,
+        upsert_route,
     )
+
+
+def shard_filter(shards: Shards) -> Any:
+    """The SQL condition of ``Shards.takes`` on outbox.route."""
+    shift = literal(shards.shift, Integer)  # PostgreSQL: bigint >> integer
+    count = literal(shards.count, BigInteger)
+    on_shard = and_(
+        outbox.c.route.is_not(None),
+        (outbox.c.route.op(">>", return_type=BigInteger)(shift) % count).in_(
+            [int(i) for i in shards.ids]
+        ),
+    )
+    return or_(on_shard, outbox.c.route.is_(None)) if shards.unrouted else on_shard
 
 
 def outbox_params(entries: Sequence[OutboxEntry], now: datetime) -> list[dict[str, Any]]:
@@ -203,6 +250,8 @@ def outbox_params(entries: Sequence[OutboxEntry], now: datetime) -> list[dict[st
             "next_attempt_at": now,
             "created_at": now,
             "last_error": None,
+            "r_platform": e.platform,
+            "r_chat_id": e.chat_id,
         }
         for e in entries
     ]
@@ -246,9 +295,36 @@ class SqlDelivery:
         )
         return [str(r.room_id) for r in rows]
 
-    def due_lanes(self, conn: Connection, platform: str, now: datetime, limit: int) -> list[str]:
+    def due_lanes(
+        self,
+        conn: Connection,
+        platform: str,
+        now: datetime,
+        limit: int,
+        shards: Shards | None = None,
+    ) -> list[str]:
         params = {"b_platform": platform, "b_now": now, "b_limit": limit}
-        return [row.chat_id for row in conn.execute(self.sql.due_lanes, params)]
+        query = self.sql.due_lanes
+        if shards is not None:  # a poller's query, once a second: built per call
+            query = query.where(shard_filter(shards))
+        return [row.chat_id for row in conn.execute(query, params)]
+
+    def set_route(
+        self, conn: Connection, platform: str, chat_id: str, route: int, now: datetime
+    ) -> None:
+        conn.execute(
+            self.sql.upsert_route,
+            {"platform": platform, "chat_id": chat_id, "route": route, "updated_at": now},
+        )
+        conn.execute(
+            update(outbox)
+            .where(
+                outbox.c.platform == platform,
+                outbox.c.chat_id == chat_id,
+                outbox.c.route.is_distinct_from(route),
+            )
+            .values(route=route)
+        )
 
     def claim_lane(
         self,
@@ -474,4 +550,5 @@ def _row(r: Any) -> OutboxRow:
         next_attempt_at=r.next_attempt_at,
         created_at=r.created_at,
         last_error=r.last_error,
+        route=r.route,
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, Index, Table, UniqueConstraint, text
+from sqlalchemy import JSON, BigInteger, Column, DateTime, Index, Table, UniqueConstraint, text
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
@@ -171,6 +171,24 @@ class Outbox(SQLModel, table=True):
     next_attempt_at: datetime = Field(sa_type=UtcDateTime)
     created_at: datetime = Field(sa_type=UtcDateTime)
     last_error: str | None = Field(default=None, max_length=512)
+    # The chat's routing key when the row was written (chat_routes; Discord:
+    # the channel's guild id), so a shard process's poller selects the rows
+    # of its own guilds in SQL. None: not bound to a shard (a DM, a chat
+    # not seen since routes were recorded).
+    route: int | None = Field(default=None, sa_type=BigInteger)
+
+
+class ChatRoute(SQLModel, table=True):
+    """Which shard-routing key a chat belongs to (Discord: a channel's
+    guild id), recorded by the adapter when it first sees the chat, so a row
+    written for that chat by any process carries it."""
+
+    __tablename__ = "chat_routes"
+
+    platform: str = Field(primary_key=True, max_length=32)
+    chat_id: str = Field(primary_key=True, max_length=64)
+    route: int = Field(sa_type=BigInteger)
+    updated_at: datetime = Field(sa_type=UtcDateTime)
 
 
 class DeliveryLane(SQLModel, table=True):
@@ -245,3 +263,4 @@ delivery_lanes: Table = DeliveryLane.__table__  # type: ignore[attr-defined]
 messages: Table = SentMessage.__table__  # type: ignore[attr-defined]
 prefs: Table = Pref.__table__  # type: ignore[attr-defined]
 room_timers: Table = RoomTimer.__table__  # type: ignore[attr-defined]
+chat_routes: Table = ChatRoute.__table__  # type: ignore[attr-defined]

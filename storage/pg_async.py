@@ -107,13 +107,15 @@ UPSERT_PLAYER = (
 # message replaces an undelivered one in place: docs/delivery.md).
 UPSERT_OUTBOX = (
     "INSERT INTO outbox (platform, chat_id, view_key, kind, payload, fresh, seq, state,"
-    " attempts, next_attempt_at, created_at, last_error) VALUES (%(platform)s, %(chat_id)s,"
-    " %(view_key)s, %(kind)s, %(payload)s::json, %(fresh)s, 1, 'pending', 0, %(now)s, %(now)s,"
-    " NULL) ON CONFLICT (platform, chat_id, view_key) DO UPDATE SET kind = EXCLUDED.kind,"
-    " payload = EXCLUDED.payload,"
+    " attempts, next_attempt_at, created_at, last_error, route) VALUES (%(platform)s,"
+    " %(chat_id)s, %(view_key)s, %(kind)s, %(payload)s::json, %(fresh)s, 1, 'pending', 0,"
+    " %(now)s, %(now)s, NULL, (SELECT route FROM chat_routes WHERE platform = %(r_platform)s"
+    " AND chat_id = %(r_chat_id)s)) ON CONFLICT (platform, chat_id, view_key) DO UPDATE SET"
+    " kind = EXCLUDED.kind, payload = EXCLUDED.payload,"
     " fresh = EXCLUDED.fresh OR (outbox.state = 'pending' AND outbox.fresh),"
     " seq = outbox.seq + 1, state = 'pending', attempts = 0,"
-    " next_attempt_at = EXCLUDED.next_attempt_at, last_error = NULL"
+    " next_attempt_at = EXCLUDED.next_attempt_at, last_error = NULL,"
+    " route = COALESCE(EXCLUDED.route, outbox.route)"
 )
 UPSERT_TIMER = (
     "INSERT INTO room_timers (room_id, due_at, owner, lease_until) VALUES (%(room_id)s,"
@@ -314,6 +316,9 @@ def _outbox_row(entry: OutboxEntry, now: datetime) -> dict[str, Any]:
         "payload": compact_json(entry.payload),
         "fresh": entry.fresh,
         "now": now,
+        # the same values again: a placeholder used twice must have one type
+        "r_platform": entry.platform,
+        "r_chat_id": entry.chat_id,
     }
 
 

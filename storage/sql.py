@@ -53,7 +53,14 @@ from storage.common import (
     player_key,
     settlement_rows,
 )
-from storage.delivery import OutboxEntry, OutboxRow, OutboxStats, SentRef, TimerChange
+from storage.delivery import (
+    OutboxEntry,
+    OutboxRow,
+    OutboxStats,
+    SentRef,
+    Shards,
+    TimerChange,
+)
 from storage.delivery_sql import SqlDelivery
 from storage.engine import (
     MIGRATIONS,
@@ -397,8 +404,14 @@ class SqlRepository:
         if entries:
             await self._call(self._write, self._delivery.enqueue, tuple(entries), now)
 
-    async def due_lanes(self, platform: str, now: datetime, limit: int = 100) -> list[str]:
-        return await self._call(self._read, self._delivery.due_lanes, platform, now, limit)
+    async def due_lanes(
+        self, platform: str, now: datetime, limit: int = 100, shards: Shards | None = None
+    ) -> list[str]:
+        return await self._call(self._read, self._delivery.due_lanes, platform, now, limit, shards)
+
+    async def set_route(self, platform: str, chat_id: str, route: int) -> None:
+        now = datetime.now(UTC)
+        await self._call(self._write, self._delivery.set_route, platform, chat_id, route, now)
 
     async def claim_lane(
         self, platform: str, chat_id: str, owner: str, until: datetime, now: datetime

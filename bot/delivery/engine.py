@@ -22,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 
 from bot.delivery.limits import Limits, TokenBucket
 from bot.delivery.transport import Hold, Permanent, RetryLater, Transport
-from storage.delivery import DeliveryStore, OutboxRow
+from storage.delivery import DeliveryStore, OutboxRow, Shards
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +73,7 @@ class DeliveryEngine:
         coalesce_seconds: float = 0.0,
         exclusive: bool = False,
         accepts: Callable[[str], bool] | None = None,
+        shards: Shards | None = None,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self.store = store
@@ -89,6 +90,9 @@ class DeliveryEngine:
         # Which chats' rows this process's poller takes up (None: every
         # chat); e.g. a Discord shard process: the channels of its own guilds.
         self.accepts = accepts
+        # A shard process's poller looks only at the rows routed to its
+        # shards (selected in SQL, so other shards' rows never crowd them out).
+        self.shards = shards
         self.now = now  # the clock of leases and retry times (a test may move it)
         self._lanes: dict[str, asyncio.Task[None]] = {}
         self._wakes: dict[str, asyncio.Event] = {}
@@ -132,6 +136,14 @@ class DeliveryEngine:
         while self._lanes:
             await asyncio.gather(*self._lanes.values(), return_exceptions=True)
 
+    async def settle(self, chat_id: str, timeout: float) -> None:
+        """Wait (at most ``timeout`` s) until ``chat_id``'s lane in this
+        process is idle: e.g. to tell a user at once whether a send worked."""
+        task = self._lanes.get(chat_id)
+        if task is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(task), timeout)
+
     def busy_lanes(self) -> int:
         return len(self._lanes)
 
@@ -160,7 +172,8 @@ class DeliveryEngine:
                     await self.store.release_lanes_of(self.platform, dead)
         while True:
             try:
-                for chat_id in await self.store.due_lanes(self.platform, self.now()):
+                due = await self.store.due_lanes(self.platform, self.now(), shards=self.shards)
+                for chat_id in due:
                     if chat_id not in self._lanes and (
                         self.accepts is None or self.accepts(chat_id)
                     ):

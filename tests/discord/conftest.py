@@ -10,6 +10,8 @@ from bot.rules.cards import parse_cards
 from bot.rules.options import make_rules
 from tests.storage.conftest import pg_schema_url  # noqa: F401 - a fixture (test_shards)
 
+from .nonces import Nonces, honour_nonces
+
 
 @pytest.fixture(scope="session", autouse=True)
 def warm_solver() -> None:
@@ -33,3 +35,9 @@ def no_logged_errors(caplog: pytest.LogCaptureFixture):
     yield
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not errors, [f"{r.name}: {r.getMessage()}" for r in errors]
+
+
+@pytest.fixture(autouse=True)
+def nonces(monkeypatch: pytest.MonkeyPatch) -> Nonces:
+    """SimCord drops a repeated post with the same nonce, as Discord does."""
+    return honour_nonces(monkeypatch)

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.delivery import view_entries
-from bot.platforms.discord.outbox import NONCE_WINDOW, nonce_of
+from bot.delivery import RetryLater, view_entries
+from bot.platforms.discord.posting import NONCE_WINDOW, UNSURE, nonce_of
 from bot.table.actions import Verb
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import OutboxState
@@ -19,6 +19,7 @@ from storage.sql import SqlRepository
 
 from .game import Game, make_manager, open_game
 from .harness import action_ids, button_id, embed_text, verbs
+from .nonces import Nonces, lose_answers
 from .test_game import seat_everyone
 
 
@@ -180,7 +181,11 @@ async def _crashed_post(game: Game, kind: ViewKind, key: str) -> Any:
     return row
 
 
-async def test_a_post_repeated_after_a_crash_carries_the_same_nonce(game: Game) -> None:
+def shown(game: Game, title: str) -> list[Any]:
+    return [m for m in game.table.bot_messages() if m.embeds and m.embeds[0].title == title]
+
+
+async def test_a_post_repeated_after_a_crash_is_one_message(game: Game, nonces: Nonces) -> None:
     await seat_everyone(game, 2)
     before = len(posts(game))
     row = await _crashed_post(game, ViewKind.SETTLEMENT, "settle:zz:1")
@@ -189,9 +194,74 @@ async def test_a_post_repeated_after_a_crash_carries_the_same_nonce(game: Game) 
     assert sent is not None
     tries = posts(game, 0)[before:]
     assert len(tries) == 2
-    # Discord keeps the first message and drops the second by this nonce
     assert [r.json["nonce"] for r in tries] == [nonce_of(row)] * 2
     assert all(r.json["enforce_nonce"] is True for r in tries)
+    # Discord kept the first message and answered the repeat with it
+    [message] = shown(game, "Round 1")
+    assert nonces.dropped == 1 and sent.message_id == str(message.id)
+
+
+async def test_a_post_whose_answer_was_lost_is_one_message(game: Game, nonces: Nonces) -> None:
+    """The settlement is created, but the bot gets a 500 instead of the
+    answer (it cannot know the post went out): the lane tries again with the
+    same nonce and Discord answers with the first message."""
+    alice, bob, _ = game.members
+    await seat_everyone(game, 2)
+    lobby = game.table.table_message()
+    await alice.click(lobby, custom_id=button_id(lobby, Verb.START))
+    for member in (alice, bob):
+        hand = await game.open_hand(member)
+        await game.arrange_by_suggestion(member, hand)
+    lose_answers(nonces, game.env, 1)  # the first post now: the showdown's
+    await game.finish_showdown()
+    lose_answers(nonces, game.env, 1)
+    await game.finish_showdown()
+    await game.env.advance_time(30)  # the lanes' back-off
+    await game.finish_showdown()
+    assert (await game.state())["phase"] == "lobby"
+    assert len(game.table.settlement_messages()) == 1
+    assert nonces.dropped >= 1
+    stats = await game.repo.outbox_stats("discord")
+    assert stats.depth == 0 and stats.failed == 0
+    made = posts(game)
+    assert len({r.json["nonce"] for r in made}) == len(game.table.bot_messages())
+
+
+async def test_an_unsure_settlement_is_not_repeated_after_the_window(
+    game: Game, nonces: Nonces, caplog
+) -> None:
+    """A lost answer, then Discord down for longer than its nonce window:
+    the settlement, perhaps shown already, is not posted again."""
+    await seat_everyone(game, 2)
+    outbox = game.table.client.adapter.outbox
+    view = View(
+        ViewKind.SETTLEMENT,
+        Audience.GROUP,
+        "settle:zz:1",
+        "Round 1",
+        ("alice +3", "bob -3"),
+        platform="discord",
+        chat_id=str(game.table.channel.id),
+        language="en",
+    )
+    await game.repo.enqueue(view_entries([view]), outbox.engine.now())
+    chat = str(game.table.channel.id)
+    [row] = await game.repo.lane_rows("discord", chat, outbox.engine.now())
+    lose_answers(nonces, game.env, 1)
+    with game.env.time_context():  # one try of the row, as its lane makes it
+        assert await outbox.engine._deliver(chat, row) > 0  # to be retried
+    [row] = await game.repo.lane_rows("discord", chat, outbox.engine.now() + timedelta(minutes=1))
+    assert row.state is OutboxState.PENDING and (row.last_error or "").startswith(UNSURE)
+    game.env.inject_error("POST", "/channels/*/messages", status=503, message="down")
+    with game.env.time_context(), pytest.raises(RetryLater) as down:
+        await outbox.deliver(row)
+    assert str(down.value).startswith(UNSURE)  # still unsure after a plain 503
+    later = outbox.engine.now() + NONCE_WINDOW + timedelta(seconds=1)
+    outbox.engine.now = lambda: later
+    with game.env.time_context():
+        assert await outbox.deliver(row) is None
+    assert len(shown(game, "Round 1")) == 1  # the one Discord made
+    assert any("not repeated" in r.getMessage() for r in caplog.records)
 
 
 async def test_a_settlement_too_old_for_the_nonce_is_not_posted_again(game: Game, caplog) -> None:

@@ -76,7 +76,7 @@ class DiscordAdapter:
         if not isinstance(store, DeliveryStore):
             store = MemoryDelivery()  # a manager without storage (tests): nothing survives
         self.outbox = DiscordOutbox(lambda: self.client, store, poll_seconds=poll_seconds)
-        self.private = PrivateViews(self.refs, lambda: self.client, store)
+        self.private = PrivateViews(self.refs, lambda: self.client, store, self.outbox)
 
     def open(self) -> None:
         """The client is connected: the manager writes Discord's group views
@@ -98,6 +98,7 @@ class DiscordAdapter:
     ) -> None:
         """A ``/thirteen`` subcommand typed in a channel."""
         turn = Turn(interaction, verb)
+        await self._route(interaction)
         if verb in SLOW_COMMANDS:
             await self._defer(turn)
         action = Action(actor_of(interaction), verb, chat_id=str(interaction.channel_id), arg=arg)
@@ -113,6 +114,7 @@ class DiscordAdapter:
             )
             return
         turn = Turn(interaction, verb, pressed=interaction.message)
+        await self._route(interaction)
         if turn.pressed is not None:
             turn.pressed_key = await self._pressed_key(turn.pressed, room_id, round_no, verb, turn)
         if verb in SLOW_PRESSES:
@@ -128,6 +130,7 @@ class DiscordAdapter:
         """ "My hand by DM": the hand goes to the player's DMs from now on."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         turn = Turn(interaction, Verb.SHOW_HAND, deferred=True)
+        await self._route(interaction)
         action = Action(
             actor_of(interaction), Verb.SHOW_HAND, str(interaction.channel_id), room_id, round_no
         )
@@ -140,8 +143,9 @@ class DiscordAdapter:
             return
         for view in outcome.views:
             if view.kind is ViewKind.HAND and view.user_id == turn.user_id:
-                if await self.private.send_dm(view, interaction.user):
-                    await self.private.set_pref(turn.user_id, HAND_DM, True)
+                await self.private.set_pref(turn.user_id, HAND_DM, True)
+                # through the outbox (the DM's lane); told at once how it went
+                if await self.outbox.dm_now(view):
                     await self._say(turn, t(lang, "dc.hand.sent_dm"))
                 else:
                     await self.private.set_pref(turn.user_id, HAND_DM, False)
@@ -168,6 +172,14 @@ class DiscordAdapter:
             log.exception("could not hand the channel's views to delivery")
 
     # ------------------------------------------------------------ one turn
+
+    async def _route(self, interaction: discord.Interaction[Any]) -> None:
+        """The channel's guild, stored before any row for it is written
+        (shard processes deliver by it)."""
+        try:
+            await self.outbox.route(interaction.channel_id, interaction.guild_id)
+        except Exception:  # the database for a moment: recorded with a later interaction
+            log.warning("could not record the guild of channel %s", interaction.channel_id)
 
     async def _handle(self, turn: Turn, action: Action) -> Outcome | None:
         """Ask the manager; if it has not answered within ACK_AFTER seconds
@@ -268,7 +280,7 @@ class DiscordAdapter:
         elif view.kind is ViewKind.HAND:
             await self.private.refresh_hand(view)
         elif view.user_id is not None and await self.private.wants_dm(view.user_id):
-            await self.private.send_dm_to(view)
+            await self.outbox.submit_dm([view])
         # Any other private view for someone who is not here cannot be shown:
         # Discord has no unprompted ephemerals; the table keeps "my hand".
 

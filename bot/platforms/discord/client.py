@@ -66,7 +66,8 @@ class _Thirteen:
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
-        self.adapter.outbox.sharded = isinstance(client, discord.AutoShardedClient)
+        if isinstance(client, discord.AutoShardedClient):
+            self.adapter.outbox.shard(client.shard_count or 1, client.shard_ids)
         self.adapter.open()
 
 

@@ -7,22 +7,22 @@ read-only actions) and sent by a per-channel lane of the DeliveryEngine:
 posted once, then edited in place under the message id stored in the
 database, so a restarted process or another shard's process edits the same
 message. This module is the Discord Transport: how one row becomes a
-``channel.send`` or a ``message.edit``, and what Discord's errors mean.
+``channel.send`` or a ``message.edit`` (posting.py: nonces and what
+Discord's errors mean).
 
-A player's private views are not here: an ephemeral message exists only as
-the answer to the player's own interaction (adapter.py, private.py).
+A player's hand sent by DM (the "hand by DM" choice) goes the same way,
+in the lane of the chat ``dm:<user>`` (dms.py): posted once, edited by its
+stored id. Ephemeral views are not here: an ephemeral message exists only as the
+answer to the player's own interaction (adapter.py, private.py).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
 
-import aiohttp
 import discord
 
 from bot.delivery import DeliveryEngine, Limits, Permanent, RetryLater, view_entries
@@ -30,8 +30,20 @@ from bot.delivery.entries import INFO_NOTICES, is_durable, is_one_off_key
 from bot.delivery.payload import view_from_payload
 from bot.platforms.superseded import room_of, still_working
 from bot.views.model import Audience, View, ViewKind
-from storage.delivery import DeliveryStore, OutboxRow, OutboxState, SentRef
+from storage.delivery import DeliveryStore, OutboxRow, SentRef, Shards
 
+from .dms import deliver_dm
+from .posting import (
+    NETWORK_ERRORS,
+    NONCE_WINDOW,
+    discord_limits,
+    fingerprint,
+    first_handed,
+    is_unsure,
+    nonce_of,
+    verdict,
+)
+from .refs import DM_CLOSED, DM_PREFIX, HAND_DM, MessageRef, dm_chat
 from .render import make_components, prepare
 from .turn import PLATFORM
 
@@ -39,80 +51,6 @@ log = logging.getLogger(__name__)
 # An information post (rules, help, leaderboard) asked again within this
 # time edits the one posted before instead of posting another.
 INFO_MERGE = timedelta(minutes=10)
-# Discord drops a post whose nonce (with enforce_nonce) matches one of the
-# same author's messages of the last few minutes; within this much of the
-# first try a repeated post is certainly inside that window.
-NONCE_WINDOW = timedelta(minutes=2)
-NONCE_LENGTH = 25  # Discord's limit for a string nonce
-
-
-def discord_limits() -> Limits:
-    """The engine's own buckets for Discord. discord.py already waits out
-    each route's bucket (about 5 messages per 5 s in a channel) and the
-    global limit from the response headers; these only keep one channel's
-    flood from queueing ahead of the others in discord.py's global lock."""
-    return Limits(
-        group_per_second=1.0,
-        group_burst=5,
-        private_per_second=1.0,
-        private_burst=5,
-        overall_per_second=40.0,
-        overall_burst=40,
-    )
-
-
-def nonce_of(row: OutboxRow) -> str:
-    """The post's nonce: the same for every try of one state of one row, so
-    Discord (enforce_nonce) returns the first message instead of a second."""
-    # created_at too: a database may give a deleted row's id to the next row
-    # of the same key (SQLite does), which must not count as the same post.
-    made = f"{row.created_at.timestamp():.6f}"
-    text = f"{row.platform}|{row.chat_id}|{row.key}|{row.id}|{row.seq}|{made}"
-    return hashlib.sha256(text.encode()).hexdigest()[:NONCE_LENGTH]
-
-
-def fingerprint(view: View) -> str:
-    """What a message shows (text, buttons, picture): equal fingerprints, no edit."""
-    shown = {
-        "kind": view.kind.value,
-        "title": view.title,
-        "lines": list(view.lines),
-        "buttons": [
-            [(b.label, b.action_id, b.url, b.style.value, b.disabled) for b in row]
-            for row in view.buttons
-        ],
-        "language": view.language,
-        "picture": view.picture.fingerprint if view.picture is not None else None,
-    }
-    return hashlib.sha256(json.dumps(shown, sort_keys=True).encode()).hexdigest()
-
-
-def classify(error: Exception) -> RetryLater | Permanent:
-    """What a failed Discord call means for delivery."""
-    if isinstance(error, discord.RateLimited):  # longer than discord.py waits by itself
-        return RetryLater("429 Too Many Requests", error.retry_after, "rate_limited")
-    if isinstance(error, discord.HTTPException):
-        if error.status == 429:
-            return RetryLater("429 Too Many Requests", _retry_after(error), "rate_limited")
-        if error.status >= 500:
-            return RetryLater(f"Discord {error.status}", None, "server")
-        if isinstance(error, discord.Forbidden):
-            return Permanent(f"forbidden: {error.text}", "forbidden")
-        if isinstance(error, discord.NotFound):
-            return Permanent(f"channel not found: {error.text}", "chat_not_found")
-        return Permanent(f"bad request {error.status}: {error.text}", "bad_request")
-    return RetryLater(f"network: {error!r}", None, "network")
-
-
-def _retry_after(error: discord.HTTPException) -> float | None:
-    headers = getattr(error.response, "headers", None) or {}
-    try:
-        return float(headers.get("Retry-After", ""))
-    except ValueError:
-        return None
-
-
-NETWORK_ERRORS = (aiohttp.ClientError, OSError, TimeoutError)
 
 
 class DiscordOutbox:
@@ -131,15 +69,24 @@ class DiscordOutbox:
     ) -> None:
         self._client = client
         self.store = store
-        self.sharded = False  # a shard process delivers the channels of its own guilds
+        self._routed: set[str] = set()  # channels whose guild this process recorded
         self.engine = DeliveryEngine(
             store,
             self,
             limits=limits or discord_limits(),
             poll_seconds=poll_seconds,
             exclusive=not getattr(store, "shared", False),
-            accepts=self.accepts,
         )
+
+    def shard(self, count: int, ids: Sequence[int] | None) -> None:
+        """This process serves shards ``ids`` of ``count`` (None: all): its
+        poller takes up the rows of its own guilds' channels, selected in
+        the database by the guild stored with each row (no gateway cache
+        needed, so from the first look after connecting), and - on the
+        process with shard 0, the one Discord sends DMs to - the rows with
+        no guild (DMs)."""
+        shard_ids = tuple(range(count)) if ids is None else tuple(sorted(ids))
+        self.engine.shards = Shards(count, shard_ids, unrouted=0 in shard_ids)
 
     # ---- what the adapter calls -------------------------------------------------------
     async def submit(self, views: Iterable[View]) -> None:
@@ -162,6 +109,32 @@ class DiscordOutbox:
         for chat in dict.fromkeys(chats):
             self.engine.wake(chat)
 
+    async def submit_dm(self, views: Iterable[View]) -> list[str]:
+        """Deliver private ``views`` to their players' DMs (written to the
+        outbox, in the lane of each player's DM chat); those chats."""
+        entries = []
+        for view in views:
+            user_id = view.user_id
+            if user_id is None:
+                continue
+            view = dataclasses.replace(view, platform=PLATFORM)
+            for entry in view_entries([view]):
+                entries.append(dataclasses.replace(entry, chat_id=dm_chat(user_id)))
+        if entries:
+            await self.store.enqueue(entries, self.engine.now())
+        chats = list(dict.fromkeys(e.chat_id for e in entries))
+        for chat in chats:
+            self.engine.wake(chat)
+        return chats
+
+    async def dm_now(self, view: View, timeout: float = 5.0) -> bool:
+        """Send ``view`` to its player's DMs and wait (at most ``timeout``
+        s) for the answer: False when Discord refused it (DMs closed)."""
+        for chat in await self.submit_dm([view]):
+            await self.engine.settle(chat, timeout)
+        assert view.user_id is not None
+        return await self.store.get_pref(PLATFORM, view.user_id, HAND_DM) != DM_CLOSED
+
     async def adopt(self, key: str, message: discord.Message | discord.PartialMessage) -> None:
         """A press on ``message`` is answered with a view of ``key``: when no
         message is stored for that key (one sent by an older version of the
@@ -171,6 +144,13 @@ class DiscordOutbox:
             await self.store.put_sent(
                 SentRef(PLATFORM, chat, key, str(message.id), has_buttons=True)
             )
+
+    async def adopt_dm(self, user_id: str, key: str, message: discord.Message) -> None:
+        """As ``adopt``, for a press on a DM message."""
+        chat = dm_chat(user_id)
+        if await self.store.sent_message(PLATFORM, chat, key) is None:
+            stored = MessageRef(message.channel.id, message.id).stored()
+            await self.store.put_sent(SentRef(PLATFORM, chat, key, stored, has_buttons=True))
 
     async def key_of(self, message: discord.Message) -> str | None:
         """The view key a group message was sent for (None if not known)."""
@@ -187,21 +167,17 @@ class DiscordOutbox:
 
     # ---- the Transport ----------------------------------------------------------------
     def is_group(self, chat_id: str) -> bool:
-        return True  # only channels' posts go through here (private views are ephemeral)
+        return not chat_id.startswith(DM_PREFIX)  # a channel, or a player's DMs
 
-    def accepts(self, chat_id: str) -> bool:
-        """Whether this process's poller takes up ``chat_id``'s rows: every
-        channel, or with shards the channels of this process's guilds (each
-        channel's messages then come from the one process whose discord.py
-        knows that channel's rate-limit bucket)."""
-        if not self.sharded:
-            return True
-        client = self._client()
-        return (
-            client is not None
-            and chat_id.isdigit()
-            and client.get_channel(int(chat_id)) is not None
-        )
+    async def route(self, channel_id: int | None, guild_id: int | None) -> None:
+        """Record which guild a channel belongs to, once per channel and
+        process, before the interaction's action is handled: every outbox row
+        written for the channel from then on (by any process) carries the
+        guild, and the shard of that guild delivers it."""
+        if channel_id is None or guild_id is None or str(channel_id) in self._routed:
+            return
+        await self.store.set_route(PLATFORM, str(channel_id), guild_id)
+        self._routed.add(str(channel_id))
 
     def _channel(self, row: OutboxRow) -> discord.PartialMessageable:
         client = self._client()
@@ -213,14 +189,17 @@ class DiscordOutbox:
 
     async def deliver(self, row: OutboxRow) -> SentRef | None:
         view = view_from_payload(row.payload)
+        if row.chat_id.startswith(DM_PREFIX):
+            return await deliver_dm(self._client(), self.store, row, view)
         channel = self._channel(row)
         one_off = is_one_off_key(row.key)
         known = None if one_off else await self.store.sent_message(PLATFORM, row.chat_id, row.key)
-        uncertain = row.state is OutboxState.SENDING and (known is None or row.fresh)
+        unsure = is_unsure(row)
+        uncertain = unsure and (known is None or row.fresh)
         if (
             uncertain
             and view.kind is ViewKind.SETTLEMENT
-            and self.engine.now() - row.next_attempt_at > NONCE_WINDOW
+            and self.engine.now() - first_handed(row) > NONCE_WINDOW
         ):
             # Posted perhaps, too long ago for Discord's nonce check to drop a
             # repeat: a second settlement post would be worse than none.
@@ -239,6 +218,7 @@ class DiscordOutbox:
             bool(view.buttons),
             buttons=row.payload.get("buttons"),
         )
+        posting = False
         edit = known is not None and not row.fresh
         if edit and known is not None and row.key.startswith(INFO_NOTICES):
             edit = known.at is not None and self.engine.now() - known.at < INFO_MERGE
@@ -255,11 +235,12 @@ class DiscordOutbox:
                 except discord.NotFound:
                     log.info("message of %s is gone; posting it again", row.key)
             await self.store.mark_sending(row)
+            posting = True
             rendered = await prepare(view)
             # discord.py sends enforce_nonce=True with every nonce.
             message = await channel.send(**rendered.send_kwargs(), nonce=nonce_of(row))
         except (discord.HTTPException, discord.RateLimited, *NETWORK_ERRORS) as error:
-            raise classify(error) from error
+            raise verdict(error, unsure=unsure, posting=posting) from error
         if known is not None and known.has_buttons and known.message_id != str(message.id):
             await self._retire(channel, known)
         round_tag = view.meta.get("round")

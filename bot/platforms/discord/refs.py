@@ -42,6 +42,16 @@ SETTINGS_VERBS = frozenset(
 )
 
 
+HAND_DM = "hand_dm"  # the preference: "1" the player's hand goes to their DMs
+DM_CLOSED = "closed"  # ... its value when a DM was refused: the player is told, DMs off
+DM_PREFIX = "dm:"
+
+
+def dm_chat(user_id: str) -> str:
+    """The outbox's and the ``messages`` table's chat for a user's DMs."""
+    return f"{DM_PREFIX}{user_id}"
+
+
 @dataclass(frozen=True, slots=True)
 class MessageRef:
     """A DM message (stored in the ``messages`` table as ``<channel>/<message>``)."""
