@@ -164,17 +164,25 @@ class AsyncPgRooms:
     def pool(self) -> AsyncConnectionPool[AsyncConnection[Any]]:
         return self._pool
 
+    async def open(self) -> None:
+        """Start the pool's connections and its worker tasks on the running
+        loop. Called by the repository's init, so the workers are not born
+        inside the first action's task (a test harness waiting for an
+        interaction's tasks would wait on them forever); without waiting,
+        the first call takes the first connection as soon as it is ready."""
+        if self._closed:
+            raise StorageError("the repository is closed")
+        async with self._opening:
+            if not self._opened:
+                await self._pool.open(wait=False)
+                self._opened = True
+
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[AsyncConnection[Any]]:
         if self._closed:
             raise StorageError("the repository is closed")
         if not self._opened:
-            async with self._opening:
-                if not self._opened:
-                    # Without waiting: the first call takes the first
-                    # connection as soon as it is ready.
-                    await self._pool.open(wait=False)
-                    self._opened = True
+            await self.open()
         try:
             async with self._pool.connection() as conn:
                 yield conn

@@ -138,6 +138,8 @@ class SqlRepository:
 
     async def init(self) -> None:
         await self._call(self._migrate)
+        if self._pg is not None:
+            await self._pg.open()
         if self._dialect == "sqlite" and not is_memory_sqlite(self.url) and not self._checkpointer:
             self._checkpointer = Checkpointer(self._engine)
 
