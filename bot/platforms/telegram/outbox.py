@@ -293,7 +293,8 @@ class Outbox:
         except TelegramError as error:
             raise _classify(error) from error
         if known is not None and known.has_buttons and known.message_id != str(message.message_id):
-            await self._retire(chat_id, known)
+            # Last round's hand keeps its Review button (it answers for any round).
+            await self._retire(chat_id, known, keep_info=known.key.startswith("hand:"))
         if view.kind is ViewKind.TABLE and round_tag and round_tag.isdigit():
             await self._retire_settlement(chat_id, row, int(round_tag) - 1)
         return None if one_off else _replace_id(ref, str(message.message_id))
@@ -378,6 +379,8 @@ class Outbox:
         nobody keeps pressing a message that no longer changes (with
         ``keep_info``, the ones that still answer - verify, leaderboard - stay)."""
         kept = still_working(old.buttons) if keep_info else ()
+        if keep_info and sum(map(len, kept)) == _button_count(old.buttons):
+            return  # every button still answers: an edit would change nothing
         view = View(ViewKind.NOTICE, Audience.GROUP, old.key, "", (), buttons=kept)
         markup = render_markup(view, None) if kept else None
         try:
@@ -415,6 +418,14 @@ class Outbox:
                 return False
             raise
         return True
+
+
+def _button_count(buttons: list[Any] | None) -> int:
+    """How many buttons a stored keyboard (payload form) has."""
+    view = view_from_payload(
+        {"kind": "notice", "audience": "group", "key": "", "buttons": buttons or []}
+    )
+    return sum(map(len, view.buttons))
 
 
 def _replace_id(ref: SentRef, message_id: str) -> SentRef:
