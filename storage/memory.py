@@ -79,6 +79,16 @@ class MemoryRepository(MemoryDelivery):
 
     # rooms
 
+    def _open_rooms(self, room_ids: set[str]) -> set[str]:
+        # Called under the delivery lock; save_room takes the rooms lock
+        # first, so this reads without it (a dict lookup per id).
+        rooms = self._rooms
+        return {
+            r
+            for r in room_ids
+            if (room := rooms.get(r)) is not None and room.status == RoomStatus.OPEN
+        }
+
     def _open_room(self, platform: str, chat_id: str) -> RoomRecord | None:
         for room in self._rooms.values():
             if (

@@ -53,7 +53,7 @@ from storage.common import (
     player_key,
     settlement_rows,
 )
-from storage.delivery import OutboxEntry, OutboxRow, OutboxStats, SentRef, TimerChange
+from storage.delivery import OutboxEntry, OutboxRow, OutboxStats, Purged, SentRef, TimerChange
 from storage.delivery_sql import SqlDelivery
 from storage.engine import (
     MIGRATIONS,
@@ -493,6 +493,15 @@ class SqlRepository:
     async def set_pref(self, platform: str, user_id: str, name: str, value: str | None) -> None:
         now = datetime.now(UTC)
         await self._call(self._write, self._delivery.set_pref, platform, user_id, name, value, now)
+
+    async def prefs_named(self, platform: str, name: str) -> dict[str, str]:
+        return await self._call(self._read, self._delivery.prefs_named, platform, name)
+
+    async def pop_prefs(self, platform: str, user_id: str, prefix: str) -> dict[str, str]:
+        return await self._call(self._write, self._delivery.pop_prefs, platform, user_id, prefix)
+
+    async def purge(self, platform: str, before: datetime, limit: int = 500) -> Purged:
+        return await self._call(self._write, self._delivery.purge, platform, before, limit)
 
 
 def _language(state: dict[str, Any]) -> str | None:
