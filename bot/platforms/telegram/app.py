@@ -116,7 +116,7 @@ def build_application(
         store = MemoryDelivery()  # a manager without storage (tests): nothing survives
     outbox = Outbox(
         application.bot,
-        PrivateReach(),
+        PrivateReach(store),
         store,
         coalesce_seconds=coalesce_seconds,
         limits=limits or limits_of(settings),

@@ -92,7 +92,9 @@ PHOTO = "p:"
 
 def _digest(text: str, markup: Any, picture: str | None = None, *, photo: bool = False) -> str:
     digest = hashlib.sha256(fingerprint(text, markup, picture).encode()).hexdigest()
-    return PHOTO + digest if photo else digest
+    # messages.fingerprint holds 64 characters (PostgreSQL enforces it): a
+    # photo's mark takes the place of the digest's last two hex digits.
+    return PHOTO + digest[: -len(PHOTO)] if photo else digest
 
 
 def is_group_chat(chat_id: str) -> bool:
@@ -121,7 +123,6 @@ class Outbox:
         self.bot_username = ""
         self.pictures = True  # the PICTURES setting: False sends every view as text
         self.rooms: dict[str, str] = {}  # room id -> group chat id
-        self._room_language: dict[str, str] = {}
         # A group upgraded to a supergroup changes its id; the room keeps the old one.
         self.migrated: dict[int, int] = {}
         self.engine = DeliveryEngine(
@@ -154,8 +155,6 @@ class Outbox:
             room_id = room_of_key(view.key)
             if room_id and view.audience is Audience.GROUP and view.chat_id:
                 self.rooms[room_id] = view.chat_id
-            if room_id:
-                self._room_language[room_id] = view.language
             chat = target_chat(view)
             if not chat:
                 log.warning("no chat for view %s", view.key)
@@ -197,24 +196,24 @@ class Outbox:
         """The user wrote to us in private: deliver what was held for them
         (held in the database: also what another process or an earlier run
         held) and update the group notices. Returns how many views were held."""
-        _, rooms = self.reach.opened(user_id)
+        rooms = await self.reach.opened(user_id)
         held = await self.store.release_held(PLATFORM, user_id, datetime.now(UTC))
         if held:
             self.engine.wake(user_id)
-        for room_id in rooms:
-            await self._notify_room(room_id)
+        for room_id, chat_id, language in rooms:
+            await self._notify_room(room_id, chat_id, language)
         return held
 
-    async def _notify_room(self, room_id: str) -> None:
-        chat_id = self.rooms.get(room_id)
+    async def _notify_room(self, room_id: str, chat_id: str, language: str) -> None:
+        chat_id = chat_id or self.rooms.get(room_id, "")
         if chat_id and self.bot_username:
-            language = self._room_language.get(room_id, "zh-Hans")
-            await self.submit([self.reach.notice(room_id, chat_id, language, self.bot_username)])
+            notice = await self.reach.notice(room_id, chat_id, language, self.bot_username)
+            await self.submit([notice])
 
     async def _hold(self, view: View) -> None:
-        room_id = self.reach.hold(view)
+        room_id = await self.reach.hold(view)
         if room_id:
-            await self._notify_room(room_id)
+            await self._notify_room(room_id, view.chat_id, view.language)
 
     # ---- the Transport ----------------------------------------------------------------
     def is_group(self, chat_id: str) -> bool:
@@ -229,7 +228,7 @@ class Outbox:
     async def deliver(self, row: OutboxRow) -> SentRef | None:
         view = view_from_payload(row.payload)
         private = view.audience is Audience.PLAYER
-        if private and self.reach.is_unreachable(row.chat_id):
+        if private and await self.reach.is_unreachable(row.chat_id):
             await self._hold(view)
             raise Hold("the user has not opened the private chat")
         chat_id = self._chat(row)
