@@ -61,6 +61,7 @@ NUMBERS = {
     "delivery_private_per_second": (0, 100, "messages a second per private chat, 0 to 100"),
     "delivery_overall_per_second": (0, 1000, "messages a second in all, 0 (no limit) to 1000"),
     "delivery_poll_seconds": (0.05, 60, "seconds between looks for due messages, 0.05 to 60"),
+    "delivery_retention_days": (0, 3650, "days to keep old delivery records, 0 (forever) to 3650"),
 }
 # The settings that name one of a few values (any letter case; stored as written here).
 ONE_OF = {"default_language": LANGUAGES, "default_preset": PRESETS, "log_level": LOG_LEVELS}
@@ -125,6 +126,9 @@ class Settings(BaseSettings):
     delivery_private_per_second: float = 1
     delivery_overall_per_second: float = 30
     delivery_poll_seconds: float = 1.0
+    # failed deliveries and the message ids of closed rooms are deleted after
+    # this many days (0: kept forever); nothing undelivered, nothing of an open room
+    delivery_retention_days: float = 7
 
     # health and Prometheus metrics over HTTP (/healthz, /metrics); off unless a port is set
     metrics_port: int | None = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import timedelta
 from urllib.parse import urlparse
 
 from telegram import Update
@@ -36,6 +37,12 @@ log = logging.getLogger(__name__)
 ADAPTER_KEY = "thirteen.adapter"
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
 CONCURRENT_UPDATES = 16
+
+
+def retention_of(settings: Settings) -> timedelta | None:
+    """How long old delivery records are kept (None: forever)."""
+    days = settings.delivery_retention_days
+    return timedelta(days=days) if days > 0 else None
 
 
 def limits_of(settings: Settings) -> Limits:
@@ -121,6 +128,7 @@ def build_application(
         coalesce_seconds=coalesce_seconds,
         limits=limits or limits_of(settings),
         poll_seconds=settings.delivery_poll_seconds,
+        retention=retention_of(settings),
     )
     adapter = TelegramAdapter(manager, outbox)
     adapter.install_sink = install_sink

@@ -32,6 +32,7 @@ from telegram.error import (
 from telegram.warnings import PTBDeprecationWarning
 
 from bot.delivery import DeliveryEngine, Limits, Permanent, RetryLater, view_entries
+from bot.delivery.engine import DEFAULT_RETENTION
 from bot.delivery.entries import INFO_NOTICES, is_durable, is_one_off_key, target_chat
 from bot.delivery.payload import view_from_payload
 from bot.delivery.transport import Hold
@@ -116,6 +117,7 @@ class Outbox:
         coalesce_seconds: float = 0.3,
         limits: Limits | None = None,
         poll_seconds: float = 1.0,
+        retention: timedelta | None = DEFAULT_RETENTION,
     ) -> None:
         self._bot = bot
         self.reach = reach
@@ -130,6 +132,7 @@ class Outbox:
             self,
             limits=limits,
             poll_seconds=poll_seconds,
+            retention=retention,
             coalesce_seconds=coalesce_seconds,
             exclusive=not getattr(store, "shared", False),
         )
