@@ -67,6 +67,10 @@ class PrivateReach:
     async def opened(self, user_id: str) -> list[tuple[str, str, str]]:
         """The user wrote to us in private: they are reachable now. The
         rooms whose notice listed them: (room, group chat, language)."""
+        # Called on every private message and press: a read when there is
+        # nothing to clear (``reach:<room>`` entries come with ``reach``).
+        if not await self.is_unreachable(user_id):
+            return []
         gone = await self.store.pop_prefs(PLATFORM, user_id, UNREACHABLE)
         rooms = []
         for name, value in gone.items():
