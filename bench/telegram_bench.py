@@ -46,6 +46,7 @@ from tests.telegram.harness import Harness, TgUser, buttons_of  # noqa: E402
 from tests.telegram.play import alerted, arrange_by_suggestion, reveal  # noqa: E402
 
 STARTUP = {"getMe", "setMyCommands", "deleteWebhook"}
+SENDS = {"sendMessage", "sendPhoto"}  # new messages (a hand or a showdown is a photo)
 
 
 async def _burst(h: Harness, user: TgUser, datas: list[str], message: Any) -> None:
@@ -147,10 +148,10 @@ async def measure(
         "views": (produced["views"] - start_views) / per,
         "baseline": (produced["views"] - start_views + presses) / per,
         "calls": len(calls) / per,
-        "sends": sum(c.method == "sendMessage" for c in calls) / per,
+        "sends": sum(c.method in SENDS for c in calls) / per,
         "edits": sum(c.method.startswith("edit") for c in calls) / per,
         "answers": presses / per,
-        "group_sends": sum(c.method == "sendMessage" for c in group) / rounds,
+        "group_sends": sum(c.method in SENDS for c in group) / rounds,
         "group_calls": len(group) / rounds,
     }, detail
 
