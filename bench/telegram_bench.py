@@ -15,6 +15,11 @@ Modes:
   coalesce   the same + 0.3 s coalescing, players tapping in bursts
              (presses faster than the window, as a quick thumb does)
 
+Deals are seeded (``--seed``; each player count gets its own seed derived
+from it), so a run is reproducible and two branches can be compared on the
+same deals. ``--detail`` adds the calls per round by method, group and
+private chats apart.
+
     .venv/bin/python -m bot bench telegram [--rounds 4]   (= python bench/telegram_bench.py)
 """
 
@@ -23,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -40,6 +46,7 @@ from tests.telegram.harness import Harness, TgUser, buttons_of  # noqa: E402
 from tests.telegram.play import alerted, arrange_by_suggestion, reveal  # noqa: E402
 
 STARTUP = {"getMe", "setMyCommands", "deleteWebhook"}
+SENDS = {"sendMessage", "sendPhoto"}  # new messages (a hand or a showdown is a photo)
 
 
 async def _burst(h: Harness, user: TgUser, datas: list[str], message: Any) -> None:
@@ -75,7 +82,9 @@ async def play_round(h: Harness, users: list[TgUser], clock: FakeClock, burst: b
     await reveal(h, clock)
 
 
-async def measure(players: int, rounds: int, mode: str) -> dict[str, float]:
+async def measure(
+    players: int, rounds: int, mode: str, seed: int = 1
+) -> tuple[dict[str, float], dict[str, float]]:
     api = FakeBotAPI()
     await api.start()
     users = [TgUser(100 + i, f"P{i}") for i in range(players)]
@@ -83,7 +92,13 @@ async def measure(players: int, rounds: int, mode: str) -> dict[str, float]:
     repo = MemoryRepository()
     await repo.init()
     clock = FakeClock(start=1_700_000_000)
-    manager = TableManager(repo, clock=clock, showdown_step_seconds=1.5, default_language="en")
+    manager = TableManager(
+        repo,
+        clock=clock,
+        showdown_step_seconds=1.5,
+        default_language="en",
+        rng=random.Random(seed * 1000 + players),
+    )
     produced = collections.Counter()
     original_handle = manager.handle
 
@@ -122,36 +137,57 @@ async def measure(players: int, rounds: int, mode: str) -> dict[str, float]:
     await api.stop()
     per = rounds * players
     group = [c for c in calls if str(c.params.get("chat_id", "")).startswith("-")]
+    by_method: collections.Counter[str] = collections.Counter()
+    for c in calls:
+        where = "group" if str(c.params.get("chat_id", "")).startswith("-") else "private"
+        if c.method == "answerCallbackQuery":
+            where = "press"
+        by_method[f"{where} {c.method}"] += 1
+    detail = {k: v / rounds for k, v in sorted(by_method.items())}
     return {
         "views": (produced["views"] - start_views) / per,
         "baseline": (produced["views"] - start_views + presses) / per,
         "calls": len(calls) / per,
-        "sends": sum(c.method == "sendMessage" for c in calls) / per,
+        "sends": sum(c.method in SENDS for c in calls) / per,
         "edits": sum(c.method.startswith("edit") for c in calls) / per,
         "answers": presses / per,
-        "group_sends": sum(c.method == "sendMessage" for c in group) / rounds,
+        "group_sends": sum(c.method in SENDS for c in group) / rounds,
         "group_calls": len(group) / rounds,
-    }
+    }, detail
 
 
-async def main(rounds: int) -> None:
-    print(f"# Bot API calls per round per player ({rounds} rounds each)")
+async def main(
+    rounds: int, seed: int, players_list: list[int], modes: list[str], detail: bool
+) -> None:
+    print(f"# Bot API calls per round per player ({rounds} rounds each, seed {seed})")
     print(
         "| players | mode | views | baseline (views+answers) | calls | ratio | sends | edits "
         "| answers | group sends/round | group calls/round |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for players in (2, 3, 4):
-        for mode in ("edit", "coalesce"):
-            m = await measure(players, rounds, mode)
+    details = []
+    for players in players_list:
+        for mode in modes:
+            m, d = await measure(players, rounds, mode, seed)
+            details.append((players, mode, d))
             print(
                 f"| {players} | {mode} | {m['views']:.1f} | {m['baseline']:.1f} | {m['calls']:.1f} | "
                 f"{m['calls'] / m['baseline']:.2f} | {m['sends']:.1f} | {m['edits']:.1f} | "
                 f"{m['answers']:.1f} | {m['group_sends']:.1f} | {m['group_calls']:.1f} |"
             )
+    if detail:
+        print("\n# Calls per round by chat and method (all players together)")
+        for players, mode, d in details:
+            parts = ", ".join(f"{k} {v:.2f}" for k, v in d.items())
+            print(f"- {players} players, {mode}: {parts}")
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=4)
-    asyncio.run(main(parser.parse_args().rounds))
+    parser.add_argument("--seed", type=int, default=1, help="deals' seed (default 1)")
+    parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4])
+    parser.add_argument("--modes", nargs="*", default=["edit", "coalesce"])
+    parser.add_argument("--detail", action="store_true", help="calls by chat and method")
+    args = parser.parse_args()
+    asyncio.run(main(args.rounds, args.seed, args.players, args.modes, args.detail))

@@ -12,6 +12,7 @@ anything: :func:`load_settings` turns a bad value into a
 
 from __future__ import annotations
 
+from datetime import timedelta
 from functools import lru_cache
 from typing import Annotated, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -61,6 +62,7 @@ NUMBERS = {
     "delivery_private_per_second": (0, 100, "messages a second per private chat, 0 to 100"),
     "delivery_overall_per_second": (0, 1000, "messages a second in all, 0 (no limit) to 1000"),
     "delivery_poll_seconds": (0.05, 60, "seconds between looks for due messages, 0.05 to 60"),
+    "delivery_retention_days": (0, 3650, "days to keep old delivery records, 0 (forever) to 3650"),
 }
 # The settings that name one of a few values (any letter case; stored as written here).
 ONE_OF = {"default_language": LANGUAGES, "default_preset": PRESETS, "log_level": LOG_LEVELS}
@@ -125,6 +127,9 @@ class Settings(BaseSettings):
     delivery_private_per_second: float = 1
     delivery_overall_per_second: float = 30
     delivery_poll_seconds: float = 1.0
+    # failed deliveries and the message ids of closed rooms are deleted after
+    # this many days (0: kept forever); nothing undelivered, nothing of an open room
+    delivery_retention_days: float = 7
 
     # health and Prometheus metrics over HTTP (/healthz, /metrics); off unless a port is set
     metrics_port: int | None = None
@@ -150,6 +155,12 @@ class Settings(BaseSettings):
     solver_cache: str = Field(default="", validation_alias=SOLVER_ENV["solver_cache"])
 
     log_level: str = "INFO"
+
+    @property
+    def delivery_retention(self) -> timedelta | None:
+        """How long old delivery records are kept (None: forever)."""
+        days = self.delivery_retention_days
+        return timedelta(days=days) if days > 0 else None
 
     @field_validator("database_url", mode="before")
     @classmethod

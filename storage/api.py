@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from storage.delivery import OutboxEntry, TimerChange
 
@@ -143,9 +143,19 @@ class Repository(Protocol):
 
     async def close(self) -> None: ...
 
-    async def create_room(self, platform: str, chat_id: str, state: dict[str, Any]) -> RoomRecord:
+    async def create_room(
+        self,
+        platform: str,
+        chat_id: str,
+        state: dict[str, Any],
+        *,
+        outbox: Callable[[dict[str, Any]], Sequence[OutboxEntry]] | None = None,
+    ) -> RoomRecord:
         """Allocate a room id and store version 1. Raises RoomExists when the
-        chat already has an open room. The returned state has "room_id" set."""
+        chat already has an open room. The returned state has "room_id" set.
+        ``outbox``: called with the new room's state (its id set) for the
+        views the new room produced (the table post), which are written in
+        the same transaction as the room."""
 
     async def load_room(self, room_id: str) -> RoomRecord | None: ...
 

@@ -108,6 +108,25 @@ class OutboxStats:
     failed: int
 
 
+@dataclass(frozen=True, slots=True)
+class Purged:
+    """What one clean-up pass (``DeliveryStore.purge``) deleted."""
+
+    failed: int = 0  # outbox rows that failed for good
+    messages: int = 0  # stored message ids no open room needs
+    prefs: int = 0  # room-bound preferences (``<what>:<room>``) of rooms no longer open
+
+    @property
+    def total(self) -> int:
+        return self.failed + self.messages + self.prefs
+
+
+def room_part(key: str) -> str:
+    """The room a view key or a room-bound pref name names: the part after
+    its first colon (``table:<room>``, ``settle:<room>:<n>``, ``reach:<room>``)."""
+    return key.split(":")[1] if ":" in key else key
+
+
 @runtime_checkable
 class DeliveryStore(Protocol):
     """What the delivery engine needs from storage. All methods are async."""
@@ -186,3 +205,17 @@ class DeliveryStore(Protocol):
     async def get_pref(self, platform: str, user_id: str, name: str) -> str | None: ...
 
     async def set_pref(self, platform: str, user_id: str, name: str, value: str | None) -> None: ...
+
+    async def prefs_named(self, platform: str, name: str) -> dict[str, str]:
+        """Every user's value of the pref ``name`` (user id -> value), oldest first."""
+
+    async def pop_prefs(self, platform: str, user_id: str, prefix: str) -> dict[str, str]:
+        """Delete the user's prefs whose name starts with ``prefix``; returns
+        them (name -> value)."""
+
+    async def purge(self, platform: str, before: datetime, limit: int = 500) -> Purged:
+        """One bounded clean-up pass over ``platform``'s delivery rows last
+        written before ``before``: at most ``limit`` each of failed outbox
+        rows, stored message ids whose room is not open (closed rooms, old
+        information posts) and room-bound prefs of rooms not open. Never an
+        undelivered row (pending, sending, held) nor anything of an open room."""

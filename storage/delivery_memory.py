@@ -15,9 +15,11 @@ from storage.delivery import (
     OutboxRow,
     OutboxState,
     OutboxStats,
+    Purged,
     SentRef,
     Shards,
     TimerChange,
+    room_part,
 )
 from storage.delivery_sql import ERROR_CHARS
 
@@ -33,6 +35,7 @@ class MemoryDelivery:
         self._sent: dict[tuple[str, str, str], SentRef] = {}
         self._prefs: dict[tuple[str, str, str], str] = {}
         self._routes: dict[tuple[str, str], int] = {}
+        self._pref_at: dict[tuple[str, str, str], datetime] = {}
         # room -> [due_at, owner, lease_until]
         self._timers: dict[str, tuple[float | None, str | None, datetime | None]] = {}
 
@@ -244,7 +247,63 @@ class MemoryDelivery:
 
     async def set_pref(self, platform: str, user_id: str, name: str, value: str | None) -> None:
         with self._dlock:
+            key = (platform, user_id, name)
             if value is None:
-                self._prefs.pop((platform, user_id, name), None)
+                self._prefs.pop(key, None)
+                self._pref_at.pop(key, None)
             else:
-                self._prefs[(platform, user_id, name)] = value
+                # Re-inserted: the dict keeps prefs in the order they were last written.
+                self._prefs.pop(key, None)
+                self._prefs[key] = value
+                self._pref_at[key] = datetime.now(UTC)
+
+    async def prefs_named(self, platform: str, name: str) -> dict[str, str]:
+        with self._dlock:
+            return {u: v for (p, u, n), v in self._prefs.items() if p == platform and n == name}
+
+    async def pop_prefs(self, platform: str, user_id: str, prefix: str) -> dict[str, str]:
+        with self._dlock:
+            keys = [
+                k
+                for k in self._prefs
+                if k[0] == platform and k[1] == user_id and k[2].startswith(prefix)
+            ]
+            for k in keys:
+                self._pref_at.pop(k, None)
+            return {k[2]: self._prefs.pop(k) for k in keys}
+
+    def _open_rooms(self, room_ids: set[str]) -> set[str]:
+        """Which of ``room_ids`` are open rooms. Delivery alone (no rooms
+        stored here) cannot tell, so it keeps them all."""
+        return room_ids
+
+    async def purge(self, platform: str, before: datetime, limit: int = 500) -> Purged:
+        with self._dlock:
+            failed = [
+                k
+                for k, r in self._outbox.items()
+                if r.platform == platform
+                and r.state is OutboxState.FAILED
+                and r.created_at < before
+            ][:limit]
+            for k in failed:
+                del self._outbox[k]
+            old_sent = [
+                k
+                for k, ref in self._sent.items()
+                if k[0] == platform and ref.at is not None and ref.at < before
+            ]
+            old_prefs = [
+                k
+                for k, at in self._pref_at.items()
+                if k[0] == platform and ":" in k[2] and at < before
+            ]
+            live = self._open_rooms({room_part(k[2]) for k in old_sent + old_prefs})
+            sent = [k for k in old_sent if room_part(k[2]) not in live][:limit]
+            for k in sent:
+                del self._sent[k]
+            gone_prefs = [k for k in old_prefs if room_part(k[2]) not in live][:limit]
+            for k in gone_prefs:
+                del self._prefs[k]
+                del self._pref_at[k]
+            return Purged(len(failed), len(sent), len(gone_prefs))

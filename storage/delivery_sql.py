@@ -18,11 +18,14 @@ from sqlalchemy import (
     Integer,
     and_,
     bindparam,
+    case,
     delete,
+    exists,
     func,
     literal,
     or_,
     select,
+    tuple_,
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
@@ -33,11 +36,20 @@ from storage.delivery import (
     OutboxRow,
     OutboxState,
     OutboxStats,
+    Purged,
     SentRef,
     Shards,
     TimerChange,
 )
-from storage.models import chat_routes, delivery_lanes, messages, outbox, prefs, room_timers
+from storage.models import (
+    chat_routes,
+    delivery_lanes,
+    messages,
+    outbox,
+    prefs,
+    room_timers,
+    rooms,
+)
 
 _LIVE = (OutboxState.PENDING.value, OutboxState.SENDING.value)
 ERROR_CHARS = 500
@@ -263,6 +275,7 @@ class SqlDelivery:
 
     def __init__(self, dialect: str) -> None:
         self.sql = build_delivery(dialect)
+        self.dialect = dialect
 
     def enqueue(self, conn: Connection, entries: Sequence[OutboxEntry], now: datetime) -> None:
         if entries:
@@ -532,6 +545,91 @@ class SqlDelivery:
                 "value": value,
                 "updated_at": now,
             },
+        )
+
+    def prefs_named(self, conn: Connection, platform: str, name: str) -> dict[str, str]:
+        query = (
+            select(prefs.c.user_id, prefs.c.value)
+            .where(prefs.c.platform == platform, prefs.c.name == name)
+            .order_by(prefs.c.updated_at, prefs.c.user_id)
+        )
+        return {str(r.user_id): str(r.value) for r in conn.execute(query)}
+
+    def pop_prefs(
+        self, conn: Connection, platform: str, user_id: str, prefix: str
+    ) -> dict[str, str]:
+        gone = conn.execute(
+            delete(prefs)
+            .where(
+                prefs.c.platform == platform,
+                prefs.c.user_id == user_id,
+                prefs.c.name.startswith(prefix, autoescape=True),
+            )
+            .returning(prefs.c.name, prefs.c.value)
+        )
+        return {str(r.name): str(r.value) for r in gone}
+
+    def _room_part(self, column: Any) -> Any:
+        """SQL for ``room_part``: the text between the first and second colon."""
+        if self.dialect == "postgresql":
+            return func.split_part(column, ":", 2)
+        rest = func.substr(column, func.instr(column, ":") + 1)
+        return case(
+            (func.instr(column, ":") == 0, column),
+            (func.instr(rest, ":") > 0, func.substr(rest, 1, func.instr(rest, ":") - 1)),
+            else_=rest,
+        )
+
+    def _not_open(self, column: Any) -> Any:
+        return ~exists().where(rooms.c.room_id == self._room_part(column), rooms.c.status == "open")
+
+    def purge(self, conn: Connection, platform: str, before: datetime, limit: int) -> Purged:
+        # Each a DELETE of at most ``limit`` rows chosen by a subquery: short
+        # transactions, whatever the backlog (the next pass takes the rest).
+        failed = (
+            select(outbox.c.id)
+            .where(
+                outbox.c.platform == platform,
+                outbox.c.state == OutboxState.FAILED.value,
+                outbox.c.created_at < before,
+            )
+            .order_by(outbox.c.id)
+            .limit(limit)
+        )
+        n_failed = conn.execute(delete(outbox).where(outbox.c.id.in_(failed.scalar_subquery())))
+        old_messages = (
+            select(messages.c.platform, messages.c.chat_id, messages.c.view_key)
+            .where(
+                messages.c.platform == platform,
+                messages.c.updated_at < before,
+                self._not_open(messages.c.view_key),
+            )
+            .limit(limit)
+        )
+        n_messages = conn.execute(
+            delete(messages).where(
+                tuple_(messages.c.platform, messages.c.chat_id, messages.c.view_key).in_(
+                    old_messages
+                )
+            )
+        )
+        old_prefs = (
+            select(prefs.c.platform, prefs.c.user_id, prefs.c.name)
+            .where(
+                prefs.c.platform == platform,
+                prefs.c.name.contains(":"),
+                prefs.c.updated_at < before,
+                self._not_open(prefs.c.name),
+            )
+            .limit(limit)
+        )
+        n_prefs = conn.execute(
+            delete(prefs).where(
+                tuple_(prefs.c.platform, prefs.c.user_id, prefs.c.name).in_(old_prefs)
+            )
+        )
+        return Purged(
+            int(n_failed.rowcount or 0), int(n_messages.rowcount or 0), int(n_prefs.rowcount or 0)
         )
 
 

@@ -10,7 +10,7 @@ what is stored (and non-JSON state fails here just as it would in SQL).
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -79,6 +79,16 @@ class MemoryRepository(MemoryDelivery):
 
     # rooms
 
+    def _open_rooms(self, room_ids: set[str]) -> set[str]:
+        # Called under the delivery lock; save_room takes the rooms lock
+        # first, so this reads without it (a dict lookup per id).
+        rooms = self._rooms
+        return {
+            r
+            for r in room_ids
+            if (room := rooms.get(r)) is not None and room.status == RoomStatus.OPEN
+        }
+
     def _open_room(self, platform: str, chat_id: str) -> RoomRecord | None:
         for room in self._rooms.values():
             if (
@@ -93,7 +103,14 @@ class MemoryRepository(MemoryDelivery):
     def _out(room: RoomRecord) -> RoomRecord:
         return replace(room, state=json_copy(room.state))
 
-    async def create_room(self, platform: str, chat_id: str, state: dict[str, Any]) -> RoomRecord:
+    async def create_room(
+        self,
+        platform: str,
+        chat_id: str,
+        state: dict[str, Any],
+        *,
+        outbox: Callable[[dict[str, Any]], Sequence[OutboxEntry]] | None = None,
+    ) -> RoomRecord:
         stored_state = json_copy(state)
         with self._lock:
             if self._open_room(platform, chat_id) is not None:
@@ -103,7 +120,11 @@ class MemoryRepository(MemoryDelivery):
                 room_id = new_room_id()
             stored_state["room_id"] = room_id
             room = RoomRecord(room_id, platform, chat_id, stored_state, 1, RoomStatus.OPEN)
+            entries = tuple(outbox(json_copy(stored_state))) if outbox is not None else ()
             self._rooms[room_id] = room
+            if entries:
+                with self._dlock:
+                    self._upsert(entries, datetime.now(UTC))
             return self._out(room)
 
     async def load_room(self, room_id: str) -> RoomRecord | None:

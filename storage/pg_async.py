@@ -198,17 +198,25 @@ class AsyncPgRooms:
         if self._opened:
             await self._pool.close()
 
-    async def insert_room(self, row: dict[str, Any]) -> bool:
-        """Insert a new room row; False when a unique constraint refused it."""
+    async def insert_room(self, row: dict[str, Any], outbox: Sequence[OutboxEntry] = ()) -> bool:
+        """Insert a new room row (with ``outbox``, the views it produced, in
+        the same transaction); False when a unique constraint refused it."""
         params = {
             **row,
             "state": compact_json(row["state"]),
             "created_at": to_utc_naive(row["created_at"]),
             "updated_at": to_utc_naive(row["updated_at"]),
         }
+        outbox_rows = [_outbox_row(e, params["created_at"]) for e in outbox]
         try:
             async with self.connection() as conn:
-                await conn.execute(INSERT_ROOM, params)
+                if not outbox_rows:
+                    await conn.execute(INSERT_ROOM, params)
+                else:
+                    async with conn.transaction():
+                        await conn.execute(INSERT_ROOM, params)
+                        async with conn.cursor() as cur:
+                            await cur.executemany(UPSERT_OUTBOX, outbox_rows)
         except psycopg.errors.UniqueViolation:
             return False
         except psycopg.Error as exc:

@@ -57,6 +57,7 @@ from storage.delivery import (
     OutboxEntry,
     OutboxRow,
     OutboxStats,
+    Purged,
     SentRef,
     Shards,
     TimerChange,
@@ -162,14 +163,22 @@ class SqlRepository:
 
     # rooms
 
-    async def create_room(self, platform: str, chat_id: str, state: dict[str, Any]) -> RoomRecord:
+    async def create_room(
+        self,
+        platform: str,
+        chat_id: str,
+        state: dict[str, Any],
+        *,
+        outbox: Callable[[dict[str, Any]], Sequence[OutboxEntry]] | None = None,
+    ) -> RoomRecord:
         # A deep copy: the returned state shares nothing with the caller's.
         state = json_copy(state)
         if self._pg is None:
-            return await self._call(self._create_room, platform, chat_id, state)
+            return await self._call(self._create_room, platform, chat_id, state, outbox)
         for _ in range(_ROOM_ID_ATTEMPTS):
             row = _new_room_row(platform, chat_id, state)
-            if await self._pg.insert_room(row):
+            entries = tuple(outbox(state)) if outbox is not None else ()
+            if await self._pg.insert_room(row, entries):
                 return RoomRecord(row["room_id"], platform, chat_id, state, 1, RoomStatus.OPEN)
             # Either the chat has an open room (maybe opened by another
             # process a moment ago) or the random id was taken: tell apart.
@@ -177,13 +186,23 @@ class SqlRepository:
                 raise RoomExists(f"chat {platform}:{chat_id} already has an open room")
         raise RuntimeError("could not allocate a free room id")
 
-    def _create_room(self, platform: str, chat_id: str, state: dict[str, Any]) -> RoomRecord:
+    def _create_room(
+        self,
+        platform: str,
+        chat_id: str,
+        state: dict[str, Any],
+        outbox: Callable[[dict[str, Any]], Sequence[OutboxEntry]] | None,
+    ) -> RoomRecord:
         for _ in range(_ROOM_ID_ATTEMPTS):
             row = _new_room_row(platform, chat_id, state)
             room_id = row["room_id"]
+            # Built for this id (a taken id is tried again under another one).
+            entries = tuple(outbox(state)) if outbox is not None else ()
             try:
                 with self._conns.write() as conn:
                     conn.execute(self._sql.insert_room, row)
+                    if entries:
+                        self._delivery.enqueue(conn, entries, row["created_at"])
             except IntegrityError:
                 # Either the chat has an open room (maybe opened by another
                 # process a moment ago) or the random id was taken: tell apart.
@@ -490,6 +509,15 @@ class SqlRepository:
     async def set_pref(self, platform: str, user_id: str, name: str, value: str | None) -> None:
         now = datetime.now(UTC)
         await self._call(self._write, self._delivery.set_pref, platform, user_id, name, value, now)
+
+    async def prefs_named(self, platform: str, name: str) -> dict[str, str]:
+        return await self._call(self._read, self._delivery.prefs_named, platform, name)
+
+    async def pop_prefs(self, platform: str, user_id: str, prefix: str) -> dict[str, str]:
+        return await self._call(self._write, self._delivery.pop_prefs, platform, user_id, prefix)
+
+    async def purge(self, platform: str, before: datetime, limit: int = 500) -> Purged:
+        return await self._call(self._write, self._delivery.purge, platform, before, limit)
 
 
 def _language(state: dict[str, Any]) -> str | None:

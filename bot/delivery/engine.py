@@ -29,6 +29,12 @@ log = logging.getLogger(__name__)
 BACKOFF_FIRST = 0.5
 BACKOFF_MAX = 30.0
 UNEXPECTED_ATTEMPTS = 8  # an error we cannot classify: retried this often, then failed
+# The clean-up of old delivery records (docs/delivery.md §7): how long they
+# are kept, how often a pass runs, and how much one pass deletes at most.
+DEFAULT_RETENTION = timedelta(days=7)
+CLEANUP_EVERY = 3600.0
+CLEANUP_BATCH = 500
+CLEANUP_BACKLOG = 10.0  # a pass that hit its batch: the next one comes this soon
 
 
 def _host() -> str:
@@ -74,6 +80,7 @@ class DeliveryEngine:
         exclusive: bool = False,
         accepts: Callable[[str], bool] | None = None,
         shards: Shards | None = None,
+        retention: timedelta | None = DEFAULT_RETENTION,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self.store = store
@@ -94,6 +101,10 @@ class DeliveryEngine:
         # shards (selected in SQL, so other shards' rows never crowd them out).
         self.shards = shards
         self.now = now  # the clock of leases and retry times (a test may move it)
+        # Failed rows and message ids no open room needs are deleted after
+        # this long (None: never); the first pass runs at start.
+        self.retention = retention
+        self._next_cleanup = 0.0
         self._lanes: dict[str, asyncio.Task[None]] = {}
         self._wakes: dict[str, asyncio.Event] = {}
         self._buckets: dict[str, TokenBucket] = {}
@@ -180,7 +191,33 @@ class DeliveryEngine:
                         self.wake(chat_id)
             except Exception:  # the database may be down for a moment: try again
                 log.warning("delivery: could not look for due messages", exc_info=True)
+            await self._clean_up()
             await asyncio.sleep(self.poll_seconds)
+
+    async def _clean_up(self) -> None:
+        """Now and then, one bounded pass over old delivery records."""
+        loop = asyncio.get_running_loop()
+        if self.retention is None or loop.time() < self._next_cleanup:
+            return
+        # Hourly; a short retention (a test's) is looked after more often.
+        every = min(CLEANUP_EVERY, max(self.retention.total_seconds() / 2, self.poll_seconds))
+        self._next_cleanup = loop.time() + every
+        try:
+            purged = await self.store.purge(
+                self.platform, self.now() - self.retention, CLEANUP_BATCH
+            )
+        except Exception:
+            log.warning("delivery: the clean-up of old records failed", exc_info=True)
+            return
+        if purged.total:
+            log.info(
+                "delivery: cleaned up %d failed rows, %d message ids, %d room prefs",
+                purged.failed,
+                purged.messages,
+                purged.prefs,
+            )
+        if max(purged.failed, purged.messages, purged.prefs) >= CLEANUP_BATCH:
+            self._next_cleanup = loop.time() + CLEANUP_BACKLOG
 
     # ---- one chat ---------------------------------------------------------------------
     def _bucket(self, chat_id: str) -> TokenBucket:

@@ -26,7 +26,7 @@ from bot.views.deadline import DEFAULT_TIMEZONE
 from bot.views.i18n import t
 from bot.views.model import View, ViewKind
 from storage.api import Repository, RoomExists, RoomRecord, RoomStatus, StaleVersion
-from storage.delivery import TimerChange
+from storage.delivery import OutboxEntry, TimerChange
 
 from . import history, info, lobby, match, solving
 from . import review as RV
@@ -200,8 +200,21 @@ class TableManager:
             self.arrange_seconds,
             self.timezone,
         )
+        made: list[View] = []
+
+        def table_post(stored: dict[str, Any]) -> list[OutboxEntry]:
+            # The table post goes to the outbox in the room's own
+            # transaction: a crash right after can never leave a room
+            # nobody was shown (docs/delivery.md §1).
+            view = render.table_view(stored, self.clock.now(), fresh=True)
+            views, entries = self.durable.split([view], f"{stored['room_id']}.1")
+            made[:] = views
+            return entries
+
         try:
-            rec = await self.repo.create_room(action.actor.platform, action.chat_id, state)
+            rec = await self.repo.create_room(
+                action.actor.platform, action.chat_id, state, outbox=table_post
+            )
         except RoomExists:
             # Said in the open room's language, not the bot's default.
             existing = await self._resolve(dataclasses.replace(action, room_id=None))
@@ -209,11 +222,10 @@ class TableManager:
             lang = room.state["language"] if room else self.default_language
             return Outcome(ok=False, reply=t(lang, "err.room_exists"), room_id=existing)
         self._remember(rec)
-        view = render.table_view(rec.state, self.clock.now(), fresh=True)
         return Outcome(
             ok=True,
             reply=t(rec.state["language"], "toast.opened"),
-            views=(view,),
+            views=tuple(made),
             room_id=rec.room_id,
         )
 

@@ -102,6 +102,11 @@ class Harness:
     # ---- what users do -----------------------------------------------------------
     async def command(self, user: TgUser, text: str, chat_id: int = GROUP_ID) -> None:
         """Type ``text`` (a /command) in the group (or, with chat_id=user.id, in private)."""
+        await self.app.process_update(self.command_update(user, text, chat_id))
+        await self.outbox.drain()
+
+    def command_update(self, user: TgUser, text: str, chat_id: int = GROUP_ID) -> Update:
+        """The update Telegram sends when ``user`` types ``text``."""
         if chat_id == user.id:
             self.api.opened.add(user.id)  # writing to the bot opens the private chat
             chat = {"id": user.id, "type": "private", "first_name": user.first_name}
@@ -119,7 +124,7 @@ class Harness:
                 "entities": [{"type": "bot_command", "offset": 0, "length": len(command)}],
             },
         }
-        await self.feed(update)
+        return Update.de_json(update, self.app.bot)
 
     async def start_private(self, user: TgUser, payload: str | None = None) -> None:
         """Follow a deep link (or open the chat): ``/start [payload]`` in private."""

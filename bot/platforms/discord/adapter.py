@@ -18,10 +18,12 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from datetime import timedelta
 from typing import Any
 
 import discord
 
+from bot.delivery.engine import DEFAULT_RETENTION
 from bot.table.actions import Action, ActionIdError, Outcome, Verb, decode
 from bot.views.i18n import t
 from bot.views.model import Audience, View, ViewKind
@@ -68,14 +70,22 @@ def _language_of(outcome: Outcome, interaction: discord.Interaction[Any]) -> str
 class DiscordAdapter:
     """Routes interactions to the manager and renders its views."""
 
-    def __init__(self, manager: Any, *, poll_seconds: float = 1.0) -> None:
+    def __init__(
+        self,
+        manager: Any,
+        *,
+        poll_seconds: float = 1.0,
+        retention: timedelta | None = DEFAULT_RETENTION,
+    ) -> None:
         self.manager = manager
         self.client: discord.Client | None = None
         self.refs = Registry()
         store = getattr(manager, "repo", None)
         if not isinstance(store, DeliveryStore):
             store = MemoryDelivery()  # a manager without storage (tests): nothing survives
-        self.outbox = DiscordOutbox(lambda: self.client, store, poll_seconds=poll_seconds)
+        self.outbox = DiscordOutbox(
+            lambda: self.client, store, poll_seconds=poll_seconds, retention=retention
+        )
         self.private = PrivateViews(self.refs, lambda: self.client, store, self.outbox)
 
     def open(self) -> None:

@@ -42,7 +42,11 @@ class _Thirteen:
         self, client: discord.Client, settings: Settings, manager: Any, install_sink: bool
     ) -> None:
         self.settings = settings
-        self.adapter = DiscordAdapter(manager, poll_seconds=settings.delivery_poll_seconds)
+        self.adapter = DiscordAdapter(
+            manager,
+            poll_seconds=settings.delivery_poll_seconds,
+            retention=settings.delivery_retention,
+        )
         self.adapter.client = client
         self.tree = app_commands.CommandTree(client)
         self.tree.add_command(ThirteenGroup())

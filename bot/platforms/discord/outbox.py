@@ -26,6 +26,7 @@ from datetime import timedelta
 import discord
 
 from bot.delivery import DeliveryEngine, Limits, Permanent, RetryLater, view_entries
+from bot.delivery.engine import DEFAULT_RETENTION
 from bot.delivery.entries import INFO_NOTICES, is_durable, is_one_off_key
 from bot.delivery.payload import view_from_payload
 from bot.platforms.superseded import room_of, still_working
@@ -66,6 +67,7 @@ class DiscordOutbox:
         *,
         limits: Limits | None = None,
         poll_seconds: float = 1.0,
+        retention: timedelta | None = DEFAULT_RETENTION,
     ) -> None:
         self._client = client
         self.store = store
@@ -76,6 +78,7 @@ class DiscordOutbox:
             limits=limits or discord_limits(),
             poll_seconds=poll_seconds,
             exclusive=not getattr(store, "shared", False),
+            retention=retention,
         )
 
     def shard(self, count: int, ids: Sequence[int] | None) -> None:

@@ -116,11 +116,12 @@ def build_application(
         store = MemoryDelivery()  # a manager without storage (tests): nothing survives
     outbox = Outbox(
         application.bot,
-        PrivateReach(),
+        PrivateReach(store),
         store,
         coalesce_seconds=coalesce_seconds,
         limits=limits or limits_of(settings),
         poll_seconds=settings.delivery_poll_seconds,
+        retention=settings.delivery_retention,
     )
     adapter = TelegramAdapter(manager, outbox)
     adapter.install_sink = install_sink

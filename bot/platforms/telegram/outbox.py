@@ -32,6 +32,7 @@ from telegram.error import (
 from telegram.warnings import PTBDeprecationWarning
 
 from bot.delivery import DeliveryEngine, Limits, Permanent, RetryLater, view_entries
+from bot.delivery.engine import DEFAULT_RETENTION
 from bot.delivery.entries import INFO_NOTICES, is_durable, is_one_off_key, target_chat
 from bot.delivery.payload import view_from_payload
 from bot.delivery.transport import Hold
@@ -92,7 +93,9 @@ PHOTO = "p:"
 
 def _digest(text: str, markup: Any, picture: str | None = None, *, photo: bool = False) -> str:
     digest = hashlib.sha256(fingerprint(text, markup, picture).encode()).hexdigest()
-    return PHOTO + digest if photo else digest
+    # messages.fingerprint holds 64 characters (PostgreSQL enforces it): a
+    # photo's mark takes the place of the digest's last two hex digits.
+    return PHOTO + digest[: -len(PHOTO)] if photo else digest
 
 
 def is_group_chat(chat_id: str) -> bool:
@@ -114,6 +117,7 @@ class Outbox:
         coalesce_seconds: float = 0.3,
         limits: Limits | None = None,
         poll_seconds: float = 1.0,
+        retention: timedelta | None = DEFAULT_RETENTION,
     ) -> None:
         self._bot = bot
         self.reach = reach
@@ -121,7 +125,6 @@ class Outbox:
         self.bot_username = ""
         self.pictures = True  # the PICTURES setting: False sends every view as text
         self.rooms: dict[str, str] = {}  # room id -> group chat id
-        self._room_language: dict[str, str] = {}
         # A group upgraded to a supergroup changes its id; the room keeps the old one.
         self.migrated: dict[int, int] = {}
         self.engine = DeliveryEngine(
@@ -129,6 +132,7 @@ class Outbox:
             self,
             limits=limits,
             poll_seconds=poll_seconds,
+            retention=retention,
             coalesce_seconds=coalesce_seconds,
             exclusive=not getattr(store, "shared", False),
         )
@@ -154,8 +158,6 @@ class Outbox:
             room_id = room_of_key(view.key)
             if room_id and view.audience is Audience.GROUP and view.chat_id:
                 self.rooms[room_id] = view.chat_id
-            if room_id:
-                self._room_language[room_id] = view.language
             chat = target_chat(view)
             if not chat:
                 log.warning("no chat for view %s", view.key)
@@ -197,24 +199,24 @@ class Outbox:
         """The user wrote to us in private: deliver what was held for them
         (held in the database: also what another process or an earlier run
         held) and update the group notices. Returns how many views were held."""
-        _, rooms = self.reach.opened(user_id)
+        rooms = await self.reach.opened(user_id)
         held = await self.store.release_held(PLATFORM, user_id, datetime.now(UTC))
         if held:
             self.engine.wake(user_id)
-        for room_id in rooms:
-            await self._notify_room(room_id)
+        for room_id, chat_id, language in rooms:
+            await self._notify_room(room_id, chat_id, language)
         return held
 
-    async def _notify_room(self, room_id: str) -> None:
-        chat_id = self.rooms.get(room_id)
+    async def _notify_room(self, room_id: str, chat_id: str, language: str) -> None:
+        chat_id = chat_id or self.rooms.get(room_id, "")
         if chat_id and self.bot_username:
-            language = self._room_language.get(room_id, "zh-Hans")
-            await self.submit([self.reach.notice(room_id, chat_id, language, self.bot_username)])
+            notice = await self.reach.notice(room_id, chat_id, language, self.bot_username)
+            await self.submit([notice])
 
     async def _hold(self, view: View) -> None:
-        room_id = self.reach.hold(view)
+        room_id = await self.reach.hold(view)
         if room_id:
-            await self._notify_room(room_id)
+            await self._notify_room(room_id, view.chat_id, view.language)
 
     # ---- the Transport ----------------------------------------------------------------
     def is_group(self, chat_id: str) -> bool:
@@ -229,7 +231,7 @@ class Outbox:
     async def deliver(self, row: OutboxRow) -> SentRef | None:
         view = view_from_payload(row.payload)
         private = view.audience is Audience.PLAYER
-        if private and self.reach.is_unreachable(row.chat_id):
+        if private and await self.reach.is_unreachable(row.chat_id):
             await self._hold(view)
             raise Hold("the user has not opened the private chat")
         chat_id = self._chat(row)
@@ -293,7 +295,8 @@ class Outbox:
         except TelegramError as error:
             raise _classify(error) from error
         if known is not None and known.has_buttons and known.message_id != str(message.message_id):
-            await self._retire(chat_id, known)
+            # Last round's hand keeps its Review button (it answers for any round).
+            await self._retire(chat_id, known, keep_info=known.key.startswith("hand:"))
         if view.kind is ViewKind.TABLE and round_tag and round_tag.isdigit():
             await self._retire_settlement(chat_id, row, int(round_tag) - 1)
         return None if one_off else _replace_id(ref, str(message.message_id))
@@ -378,6 +381,8 @@ class Outbox:
         nobody keeps pressing a message that no longer changes (with
         ``keep_info``, the ones that still answer - verify, leaderboard - stay)."""
         kept = still_working(old.buttons) if keep_info else ()
+        if keep_info and sum(map(len, kept)) == _button_count(old.buttons):
+            return  # every button still answers: an edit would change nothing
         view = View(ViewKind.NOTICE, Audience.GROUP, old.key, "", (), buttons=kept)
         markup = render_markup(view, None) if kept else None
         try:
@@ -415,6 +420,14 @@ class Outbox:
                 return False
             raise
         return True
+
+
+def _button_count(buttons: list[Any] | None) -> int:
+    """How many buttons a stored keyboard (payload form) has."""
+    view = view_from_payload(
+        {"kind": "notice", "audience": "group", "key": "", "buttons": buttons or []}
+    )
+    return sum(map(len, view.buttons))
 
 
 def _replace_id(ref: SentRef, message_id: str) -> SentRef:
