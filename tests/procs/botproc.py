@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.table.actions import Verb
 from bot.views.i18n import t
+from storage.sql import SqlRepository
 from tests.telegram.fakebotapi import FakeBotAPI, StoredMessage
 from tests.telegram.harness import GROUP_ID, TOKEN, TgUser, button_verb, buttons_of
 
@@ -273,3 +274,18 @@ class RoundRobinProxy:
                         return
                 except aiohttp.ClientConnectionError:
                     await asyncio.sleep(0.1)
+
+
+async def until_delivered(url: str) -> None:
+    """Until the outbox of the database at ``url`` is empty: every post
+    handed over and its message id stored."""
+    repo = SqlRepository(url)
+    await repo.init()
+    try:
+        for _ in range(600):  # a hang guard
+            if (await repo.outbox_stats()).depth == 0:
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError("the outbox never emptied")
+    finally:
+        await repo.close()

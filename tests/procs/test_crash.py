@@ -4,7 +4,6 @@ table (docs/delivery.md §5)."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
@@ -13,7 +12,15 @@ from bot.table.actions import Verb
 from bot.views.i18n import t
 from storage.api import Period
 from storage.sql import SqlRepository
-from tests.procs.botproc import ANN, BO, TABLE_TITLE, BotProcess, Players, bot_env
+from tests.procs.botproc import (
+    ANN,
+    BO,
+    TABLE_TITLE,
+    BotProcess,
+    Players,
+    bot_env,
+    until_delivered,
+)
 from tests.procs.game import Fleet, KillAt, Script
 from tests.telegram.fakebotapi import FakeBotAPI
 from tests.telegram.harness import GROUP_ID
@@ -126,19 +133,6 @@ async def crash_and_recover(api: FakeBotAPI, url: str, tmp_path, point: str) -> 
         assert [r.rounds for r in rows] == [1, 1] and sum(r.points for r in rows) == 0
         stats = await repo.outbox_stats()
         assert stats.depth == 0 and stats.failed == 0
-    finally:
-        await repo.close()
-
-
-async def until_delivered(url: str) -> None:
-    repo = SqlRepository(url)
-    await repo.init()
-    try:
-        for _ in range(600):  # a hang guard
-            if (await repo.outbox_stats()).depth == 0:
-                return
-            await asyncio.sleep(0.05)
-        raise AssertionError("the outbox never emptied")
     finally:
         await repo.close()
 
