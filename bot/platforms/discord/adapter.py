@@ -119,9 +119,7 @@ class DiscordAdapter:
         try:
             room_id, round_no, verb, arg = decode(custom_id)
         except ActionIdError:
-            await self._say(
-                Turn(interaction, Verb.HELP), t(language_of(interaction), "dc.error.stale")
-            )
+            await Turn(interaction, Verb.HELP).say(t(language_of(interaction), "dc.error.stale"))
             return
         turn = Turn(interaction, verb, pressed=interaction.message)
         await self._route(interaction)
@@ -149,17 +147,17 @@ class DiscordAdapter:
             return
         lang = _language_of(outcome, interaction)
         if not outcome.ok:
-            await self._say(turn, outcome.reply or t(lang, "dc.error.refused"))
+            await turn.say(outcome.reply or t(lang, "dc.error.refused"))
             return
         for view in outcome.views:
             if view.kind is ViewKind.HAND and view.user_id == turn.user_id:
                 await self.private.set_pref(turn.user_id, HAND_DM, True)
                 # through the outbox (the DM's lane); told at once how it went
                 if await self.outbox.dm_now(view):
-                    await self._say(turn, t(lang, "dc.hand.sent_dm"))
+                    await turn.say(t(lang, "dc.hand.sent_dm"))
                 else:
                     await self.private.set_pref(turn.user_id, HAND_DM, False)
-                    await self._say(turn, t(lang, "dc.hand.dm_failed"))
+                    await turn.say(t(lang, "dc.hand.dm_failed"))
                     await self.private.new_ephemeral(turn, view)
             elif view.audience is not Audience.GROUP:
                 await self._deliver(view, turn)
@@ -203,7 +201,7 @@ class DiscordAdapter:
             return await task
         except Exception:
             log.exception("manager failed on %s", action)
-            await self._say(turn, t(language_of(turn.interaction), "dc.error.internal"))
+            await turn.say(t(language_of(turn.interaction), "dc.error.internal"))
             return None
 
     async def _defer(self, turn: Turn) -> None:
@@ -238,7 +236,7 @@ class DiscordAdapter:
                 log.exception("could not deliver view %s", view.key)
         language = _language_of(outcome, turn.interaction)
         if not outcome.ok:
-            await self._say(turn, outcome.reply or t(language, "dc.error.refused"))
+            await turn.say(outcome.reply or t(language, "dc.error.refused"))
             return
         if outcome.extra.get("file_text"):
             await self._attach(turn, outcome.extra)
@@ -271,15 +269,6 @@ class DiscordAdapter:
             await turn.interaction.followup.send(
                 reply or t(language or language_of(turn.interaction), "dc.done"), ephemeral=True
             )
-
-    async def _say(self, turn: Turn, text: str) -> None:
-        """A short note for the actor alone."""
-        interaction = turn.interaction
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-            turn.followed_up = True
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
 
     # ------------------------------------------------------------ delivering views
 

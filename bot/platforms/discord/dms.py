@@ -21,7 +21,7 @@ from bot.delivery.entries import is_one_off_key
 from bot.views.model import View
 from storage.delivery import DeliveryStore, OutboxRow, SentRef
 
-from .posting import NETWORK_ERRORS, classify, fingerprint, nonce_of
+from .posting import NETWORK_ERRORS, classify, fingerprint, nonce_of, sent_ref
 from .refs import DM_CLOSED, DM_PREFIX, HAND_DM, MessageRef
 from .render import prepare
 from .turn import PLATFORM
@@ -45,16 +45,7 @@ async def deliver_dm(
     known = None if one_off else await store.sent_message(PLATFORM, row.chat_id, row.key)
     at = MessageRef.parse(known.message_id) if known is not None else None
     shown = fingerprint(view)
-    ref = SentRef(
-        PLATFORM,
-        row.chat_id,
-        row.key,
-        "",
-        shown,
-        view.meta.get("round"),
-        bool(view.buttons),
-        buttons=row.payload.get("buttons"),
-    )
+    ref = sent_ref(row, view, shown)
     try:
         if known is not None and at is not None and not row.fresh:
             if known.fingerprint == shown:

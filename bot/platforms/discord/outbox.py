@@ -42,6 +42,7 @@ from .posting import (
     first_handed,
     is_unsure,
     nonce_of,
+    sent_ref,
     verdict,
 )
 from .refs import DM_CLOSED, DM_PREFIX, HAND_DM, MessageRef, dm_chat
@@ -211,16 +212,7 @@ class DiscordOutbox:
             )
             return None
         shown = fingerprint(view)
-        ref = SentRef(
-            PLATFORM,
-            row.chat_id,
-            row.key,
-            "",
-            shown,
-            view.meta.get("round"),
-            bool(view.buttons),
-            buttons=row.payload.get("buttons"),
-        )
+        ref = sent_ref(row, view, shown)
         posting = False
         edit = known is not None and not row.fresh
         if edit and known is not None and row.key.startswith(INFO_NOTICES):

@@ -12,7 +12,9 @@ import discord
 
 from bot.delivery import Limits, Permanent, RetryLater
 from bot.views.model import View
-from storage.delivery import OutboxRow, OutboxState
+from storage.delivery import OutboxRow, OutboxState, SentRef
+
+from .turn import PLATFORM
 
 # Discord drops a post whose nonce (with enforce_nonce) matches one of the
 # same author's messages of the last few minutes; within this much of the
@@ -60,6 +62,20 @@ def fingerprint(view: View) -> str:
         "picture": view.picture.fingerprint if view.picture is not None else None,
     }
     return hashlib.sha256(json.dumps(shown, sort_keys=True).encode()).hexdigest()
+
+
+def sent_ref(row: OutboxRow, view: View, shown: str) -> SentRef:
+    """What is stored of ``row`` once posted or edited (the id filled in then)."""
+    return SentRef(
+        PLATFORM,
+        row.chat_id,
+        row.key,
+        "",
+        shown,
+        view.meta.get("round"),
+        bool(view.buttons),
+        buttons=row.payload.get("buttons"),
+    )
 
 
 def classify(error: Exception) -> RetryLater | Permanent:

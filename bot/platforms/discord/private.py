@@ -81,7 +81,7 @@ class PrivateViews:
             if choice == DM_CLOSED:
                 # A DM of this hand was refused since: say so, show it here.
                 await self.set_pref(turn.user_id, HAND_DM, False)
-                await self.say(turn, t(view.language, "dc.hand.dm_failed"))
+                await turn.say(t(view.language, "dc.hand.dm_failed"))
             elif turn.verb is Verb.SHOW_HAND:
                 # "My hand" pressed: the ephemeral is the player's latest choice.
                 if choice is not None:
@@ -90,15 +90,6 @@ class PrivateViews:
                 await self.outbox.submit_dm([view])
                 return
         await self.new_ephemeral(turn, view)
-
-    async def say(self, turn: Turn, text: str) -> None:
-        """A short note for the actor alone."""
-        interaction = turn.interaction
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-            turn.followed_up = True
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
 
     async def new_ephemeral(self, turn: Turn, view: View) -> None:
         """A private view for the actor as a new ephemeral message (DM when that fails)."""

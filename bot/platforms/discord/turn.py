@@ -54,3 +54,11 @@ class Turn:
             await self.interaction.edit_original_response(**rendered.kwargs())
         else:
             await self.interaction.response.edit_message(**rendered.kwargs())
+
+    async def say(self, text: str) -> None:
+        """A short note for the actor alone."""
+        if self.responded:
+            await self.interaction.followup.send(text, ephemeral=True)
+            self.followed_up = True
+        else:
+            await self.interaction.response.send_message(text, ephemeral=True)
