@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from storage.delivery import OutboxRow, SentRef
+from storage.delivery import OutboxRow, OutboxState, SentRef
 
 
 class RetryLater(Exception):  # noqa: N818 - a signal, not a failure
@@ -15,6 +15,26 @@ class RetryLater(Exception):  # noqa: N818 - a signal, not a failure
         super().__init__(reason)
         self.after = after
         self.kind = kind
+
+
+# The reason of a retry whose post may have been made already (the request
+# went out, the answer never came): kept on the row until the row is
+# delivered, so every later try of it knows it may be a repeat.
+UNSURE = "posted?: "
+
+
+def is_unsure(row: OutboxRow) -> bool:
+    """Whether an earlier try of ``row`` may have posted it (a try cut off
+    by a crash, or one whose answer was lost)."""
+    return row.state is OutboxState.SENDING or (row.last_error or "").startswith(UNSURE)
+
+
+def as_unsure(found: RetryLater) -> RetryLater:
+    """``found``, marked as a retry of a post that may have been made."""
+    reason = str(found)
+    return RetryLater(
+        reason if reason.startswith(UNSURE) else UNSURE + reason, found.after, found.kind
+    )
 
 
 class Permanent(Exception):  # noqa: N818

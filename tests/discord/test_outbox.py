@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from bot.delivery import RetryLater, view_entries
-from bot.platforms.discord.posting import NONCE_WINDOW, UNSURE, nonce_of
+from bot.delivery.transport import UNSURE
+from bot.platforms.discord.posting import NONCE_WINDOW, nonce_of
 from bot.table.actions import Verb
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import OutboxState

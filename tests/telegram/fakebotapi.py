@@ -79,6 +79,9 @@ class FakeBotAPI:
     # (before_call returns True to drop the call unhandled: the caller is gone)
     before_call: Callable[[str, dict[str, Any]], bool] | None = None
     after_call: Callable[[str, dict[str, Any], Any], None] | None = None
+    # Seconds to hold a handled call's answer (the call took effect; a bot
+    # whose read timeout runs out first never hears of it): 0 for none.
+    hold_answer: Callable[[str, dict[str, Any]], float] | None = None
     port: int = 0
     webhook: dict[str, Any] | None = None  # the last setWebhook call's parameters
     # group chat id -> supergroup id it was upgraded to (calls to the old id fail)
@@ -173,6 +176,8 @@ class FakeBotAPI:
         self.calls.append(Call(method, params, status))
         if self.after_call is not None:
             self.after_call(method, params, result)
+        if self.hold_answer is not None and (delay := self.hold_answer(method, params)):
+            await asyncio.sleep(delay)
         if status != 200:
             return _error(status, result)
         return web.json_response({"ok": True, "result": result})

@@ -5,8 +5,9 @@ message ids that survive a new adapter (a restart) on the same database."""
 from __future__ import annotations
 
 import logging
+from typing import Any
 
-from bot.table.actions import Verb
+from bot.table.actions import Verb, decode
 from storage.sql import SqlRepository
 from tests.telegram.fakebotapi import FakeBotAPI
 from tests.telegram.harness import GROUP_ID, Harness, button_verb, buttons_of
@@ -46,6 +47,48 @@ async def test_ten_429s_in_a_row_on_every_method_lose_nothing(api: FakeBotAPI, c
         assert len(settlements(h)) == 1 and len(live(h)) == 2  # table + settlement
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
         assert not [r for r in caplog.records if r.exc_info]
+
+
+async def test_a_settlement_post_whose_answer_timed_out_is_not_posted_twice(
+    api: FakeBotAPI, caplog
+) -> None:
+    """Telegram took the settlement post, but its answer came after the
+    bot's read timeout: the post may have been made, and Telegram has no
+    way to ask, so it is not repeated (docs/delivery.md §5)."""
+    api.opened |= {ANN.id, BO.id}
+    held: list[dict[str, Any]] = []
+
+    def settling(method: str, params: dict[str, Any]) -> bool:
+        if method not in ("sendMessage", "sendPhoto") or int(params["chat_id"]) != GROUP_ID:
+            return False
+        rows = (params.get("reply_markup") or {}).get("inline_keyboard", [])
+        return any(
+            decode(b["callback_data"])[2] is Verb.VERIFY
+            for row in rows
+            for b in row
+            if "callback_data" in b
+        )
+
+    def hold(method: str, params: dict[str, Any]) -> float:
+        if not settling(method, params) or held:
+            return 0.0
+        held.append(params)
+        return 7.0  # past python-telegram-bot's read timeout (5 s)
+
+    async with table(api) as (h, manager, clock):
+        await h.command(ANN, "/newgame")
+        await h.command(BO, "/join")
+        await h.command(ANN, "/startgame")
+        for user in (ANN, BO):
+            await arrange_by_suggestion(h, user)
+        api.hold_answer = hold
+        with caplog.at_level(logging.WARNING):
+            await reveal(h, clock)
+        assert len(held) == 1
+        calls = [c for c in api.calls if settling(c.method, c.params)]
+        assert len(calls) == 1 and len(settlements(h)) == 1  # never a second post
+        assert "may have been posted already; not repeated" in caplog.text
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
 async def test_a_deleted_table_message_is_posted_again(api: FakeBotAPI) -> None:

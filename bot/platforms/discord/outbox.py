@@ -29,6 +29,7 @@ from bot.delivery import DeliveryEngine, Limits, Permanent, RetryLater, view_ent
 from bot.delivery.engine import DEFAULT_RETENTION
 from bot.delivery.entries import INFO_NOTICES, is_durable, is_one_off_key
 from bot.delivery.payload import view_from_payload
+from bot.delivery.transport import is_unsure
 from bot.platforms.superseded import room_of, still_working
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import DeliveryStore, OutboxRow, SentRef, Shards
@@ -40,7 +41,6 @@ from .posting import (
     discord_limits,
     fingerprint,
     first_handed,
-    is_unsure,
     nonce_of,
     sent_ref,
     verdict,

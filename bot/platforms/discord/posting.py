@@ -11,8 +11,9 @@ import aiohttp
 import discord
 
 from bot.delivery import Limits, Permanent, RetryLater
+from bot.delivery.transport import UNSURE, as_unsure
 from bot.views.model import View
-from storage.delivery import OutboxRow, OutboxState, SentRef
+from storage.delivery import OutboxRow, SentRef
 
 from .turn import PLATFORM
 
@@ -95,19 +96,6 @@ def classify(error: Exception) -> RetryLater | Permanent:
     return RetryLater(f"network: {error!r}", None, "network")
 
 
-# A post whose outcome is unknown (Discord may have created the message:
-# a 5xx or a network error after the request went out, or a crash while
-# the row was ``sending``) marks its row's last error with this, until the
-# row is delivered: every later try of it is a repeat, which Discord drops
-# by the nonce only within NONCE_WINDOW of the first try.
-UNSURE = "posted?: "
-
-
-def is_unsure(row: OutboxRow) -> bool:
-    """Whether an earlier try of ``row`` may have posted it."""
-    return row.state is OutboxState.SENDING or (row.last_error or "").startswith(UNSURE)
-
-
 def first_handed(row: OutboxRow) -> datetime:
     """No later than the first time ``row`` was handed to Discord: the due
     time of a try cut off by a crash, or (once a try failed unsure) the
@@ -125,7 +113,7 @@ def verdict(error: Exception, *, unsure: bool, posting: bool) -> RetryLater | Pe
     if isinstance(found, RetryLater) and (
         unsure or (posting and found.kind in ("server", "network"))
     ):
-        return RetryLater(UNSURE + str(found), found.after, found.kind)
+        return as_unsure(found)
     return found
 
 

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
+import httpx
 from telegram import Bot, InputFile, InputMediaPhoto, Message
 from telegram.error import (
     BadRequest,
@@ -28,6 +29,7 @@ from telegram.error import (
     NetworkError,
     RetryAfter,
     TelegramError,
+    TimedOut,
 )
 from telegram.warnings import PTBDeprecationWarning
 
@@ -35,7 +37,7 @@ from bot.delivery import DeliveryEngine, Limits, Permanent, RetryLater, view_ent
 from bot.delivery.engine import DEFAULT_RETENTION
 from bot.delivery.entries import INFO_NOTICES, is_durable, is_one_off_key, target_chat
 from bot.delivery.payload import view_from_payload
-from bot.delivery.transport import Hold
+from bot.delivery.transport import Hold, as_unsure, is_unsure
 from bot.pictures import render_async
 from bot.platforms.superseded import still_working
 from bot.platforms.telegram.reach import PrivateReach, room_of_key
@@ -46,7 +48,7 @@ from bot.platforms.telegram.render import (
     render_text,
 )
 from bot.views.model import Audience, Picture, View, ViewKind
-from storage.delivery import DeliveryStore, OutboxRow, OutboxState, SentRef
+from storage.delivery import DeliveryStore, OutboxRow, SentRef
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -243,10 +245,12 @@ class Outbox:
         one_off = is_one_off_key(row.key)
         round_tag = view.meta.get("round")
         known = None if one_off else await self.store.sent_message(PLATFORM, row.chat_id, row.key)
-        uncertain = row.state is OutboxState.SENDING and (known is None or row.fresh)
+        was_unsure = is_unsure(row)
+        uncertain = was_unsure and (known is None or row.fresh)
         if uncertain and view.kind is ViewKind.SETTLEMENT:
-            # It may have been posted just before a crash: a second
-            # settlement post would be worse than none (docs/delivery.md).
+            # It may have been posted just before a crash or a lost answer:
+            # a second settlement post would be worse than none
+            # (docs/delivery.md).
             log.warning(
                 "delivery: settlement %s may have been posted already; not repeated", row.key
             )
@@ -261,6 +265,7 @@ class Outbox:
             markup is not None,
             buttons=row.payload.get("buttons"),
         )
+        posting = False
         edit = known is not None and not row.fresh
         if edit and known is not None and round_tag and known.round_tag not in (None, round_tag):
             edit = False  # a new round's hand: a new message, so the player hears it
@@ -282,6 +287,7 @@ class Outbox:
                 # Gone (deleted by someone), or a text message that now has a
                 # picture (it cannot become a photo): post it again.
             await self.store.mark_sending(row)
+            posting = True
             if picture is not None:
                 png = await render_async(picture.render, picture.data)
                 message = await self._send_photo(chat_id, png, text, markup, picture.filename)
@@ -293,7 +299,10 @@ class Outbox:
                 raise Hold(f"the user has not opened the private chat: {error.message}") from error
             raise _classify(error) from error
         except TelegramError as error:
-            raise _classify(error) from error
+            found = _classify(error)
+            if isinstance(found, RetryLater) and (was_unsure or (posting and _maybe_posted(error))):
+                found = as_unsure(found)
+            raise found from error
         if known is not None and known.has_buttons and known.message_id != str(message.message_id):
             # Last round's hand keeps its Review button (it answers for any round).
             await self._retire(chat_id, known, keep_info=known.key.startswith("hand:"))
@@ -436,6 +445,17 @@ def _replace_id(ref: SentRef, message_id: str) -> SentRef:
 
 def _with_platform(view: View) -> View:
     return dataclasses.replace(view, platform=PLATFORM)
+
+
+def _maybe_posted(error: TelegramError) -> bool:
+    """Whether a failed send may have reached Telegram: the request went
+    out and its answer never came (a read timeout, a dropped connection).
+    A connection never made created nothing, and a 5xx is Telegram's own
+    answer that it did not handle the call (docs/delivery.md §5)."""
+    cause = error.__cause__
+    if isinstance(cause, httpx.ConnectError | httpx.ConnectTimeout | httpx.PoolTimeout):
+        return False
+    return isinstance(error, TimedOut) or isinstance(cause, httpx.TransportError)
 
 
 def _classify(error: TelegramError) -> RetryLater | Permanent:
