@@ -35,11 +35,11 @@ from bot.rules import (
 from bot.rules.cards import sort_by_count
 
 from .arrays import F64, Index
+from .best import RERANK, RERANK_IDEAS, rerank, special_value
 from .best import scored as best_scored
-from .best import special_value
 from .codes import CAT_SHIFT
 from .model import Table, opponent_model, percentile_values, table_of, tail_first_values
-from .opponents import is_quick, opponent_pool, seat_pool
+from .opponents import deep_seat_pool, is_quick, opponent_pool, seat_pool
 from .opponents import refine as refine_pool
 from .search import (
     HandEval,
@@ -135,6 +135,22 @@ def scored(
     return best_scored(he, rules, table, opponent_pool(rules), opponents, seats)
 
 
+def deepened(
+    he: HandEval, rules: Rules, table: Table, rows: Rows, score: F64, opponents: Opponents, top: int
+) -> tuple[Rows, F64]:
+    """A suggestion's second stage at a table with strong seats: the
+    ``RERANK`` best rows and the best row of each of the best ``top`` (at
+    least ``RERANK_IDEAS``) ideas, re-priced against the deep seat pool;
+    only those rows are returned. Elsewhere (no strong seat, no deep pool
+    yet, 多三张) the rows as they are."""
+    deep = deep_seat_pool(rules)
+    if deep is None or not any(level == "strong" for level in opponents or ()):
+        return rows, score
+    best = np.argsort(-score, kind="stable")[:RERANK]
+    keep = np.union1d(best, ideas(he, rows, score, max(top, RERANK_IDEAS)))
+    return rerank(he, rows.take(keep), rules, table, opponent_pool(rules), opponents, deep)
+
+
 def ideas(he: HandEval, rows: Rows, score: F64, top: int) -> Index:
     """Indices of the best row of each of the ``top`` best distinct ideas."""
     sig = (
@@ -187,6 +203,8 @@ def _suggest(
 ) -> Suggestions:
     he = evaluate_hand(cards, rules)
     rows, score = scored(he, rules, table, opponents, seat=seat)
+    if not seat:
+        rows, score = deepened(he, rules, table, rows, score, opponents, max(1, top))
     best = ideas(he, rows, score, max(1, top))
     items = [_suggestion(he, rows, int(i), float(score[i])) for i in best]
     if special is None:
