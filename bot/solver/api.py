@@ -4,8 +4,9 @@ A suggestion is a best response (``best``): the legal splits on the Pareto
 frontier (``frontier``) are settled against the pool of opponents'
 arrangements (``opponents``, ``pool``), weighted for the cards the hand
 holds and for who sits at the table, and ranked by their expected points
-(``response``). The suggestions are the best split of each
-of the best distinct ideas: two splits are the same idea when every lane
+(``response``); at a table with strong seats the best few are then
+re-ranked against the deep seat pool (``deepened``, ``best.rerank``). The
+suggestions are the best split of each of the best distinct ideas: two splits are the same idea when every lane
 has the same category and the same group ranks (the pair, trips, quad
 ranks; for a straight, flush or high-card lane its top card), i.e. they
 differ only by which kickers or which equal-rank cards go where.

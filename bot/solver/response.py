@@ -45,9 +45,7 @@ def lane_points(mine: I64) -> F64:
     return np.stack([lane_points_of(lane, mine[:, lane]) for lane in Lane], axis=1)
 
 
-def expected_points(
-    mine: I64, pool: Pool, weights: F64, table: Table, *, few: bool = False
-) -> F64:
+def expected_points(mine: I64, pool: Pool, weights: F64, table: Table, *, few: bool = False) -> F64:
     """Expected points of each candidate (rows of head, middle, tail codes)
     against the table, the pool entries weighted by ``weights`` (sum 1).
     ``few``: a few candidates against a large pool (the re-rank), whose

@@ -2,7 +2,8 @@
 
 The review (复盘) compares a player's arrangement with the solver's best for
 the same cards: both are priced with the same opponent pool, card removal,
-table weights and settlement as ``suggest`` (``best.scored``), so the best
+table weights and settlement as ``suggest`` (``best.scored``; strong seats
+by the deep seat pool, as the suggestion's second stage), so the best
 arrangement's figure here equals ``suggest``'s score for it.
 """
 
