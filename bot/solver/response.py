@@ -162,8 +162,9 @@ def fast(mine: I64, pool: Pool, w_all: F64, table: Table, *, few: bool = False) 
     for lane in range(3):
         order = pool.lane_order[lane]
         codes = pool.codes[order, lane]
-        cum_w = np.concatenate([[0.0], np.cumsum(w_all[order])])
-        cum_pts = np.concatenate([[0.0], np.cumsum(w_all[order] * pool.pts[order, lane])])
+        w_sorted = w_all[order]
+        cum_w = np.concatenate([[0.0], np.cumsum(w_sorted)])
+        cum_pts = np.concatenate([[0.0], np.cumsum(w_sorted * pool.pts[order, lane])])
         below = cum_w[np.searchsorted(codes, mine[:, lane], "left")]
         above = cum_pts[-1] - cum_pts[np.searchsorted(codes, mine[:, lane], "right")]
         out += my_pts[:, lane] * below - above
