@@ -40,7 +40,7 @@ from .best import RERANK, RERANK_IDEAS, rerank, special_value
 from .best import scored as best_scored
 from .codes import CAT_SHIFT
 from .model import Table, opponent_model, percentile_values, table_of, tail_first_values
-from .opponents import deep_seat_pool, is_quick, opponent_pool, seat_pool
+from .opponents import deep_seat_pool, deepen, is_quick, opponent_pool, seat_pool
 from .opponents import refine as refine_pool
 from .search import (
     HandEval,
@@ -77,10 +77,15 @@ def prepare(rules: Rules, *, quick: bool = False) -> bool:
     CPU, once per process and setting, instead of at the first suggestion.
     With ``quick`` a deck setting whose pool is not on disk yet gets a quick
     one (a few seconds instead of ~27 s; then True: ``refine`` builds the
-    full one afterwards; meanwhile strong seats are answered as people)."""
+    full one afterwards; meanwhile strong seats are answered as people); the
+    same (True) when only the deep seat pool is missing (minutes of CPU):
+    ``refine`` builds it, meanwhile suggestions rank in one stage."""
     opponent_pool(rules, quick=quick)
     splits(rules.cards_per_player)
-    return is_quick(rules)
+    # The deep seat pool (a suggestion's second stage): built now, or with
+    # ``quick`` only read from disk (``refine`` builds it).
+    deep = rules.cards_per_player != 13 or deepen(rules, build=not quick) or is_quick(rules)
+    return is_quick(rules) or not deep
 
 
 def refine(rules: Rules) -> bool:

@@ -39,8 +39,9 @@ times the pool size more hands (another seed) arranged the same way. A
 suggestion's few best splits are re-ranked against it (``best.rerank``):
 with card removal a pool of 3,000 weighs like ~700 hands, as noisy as the
 near-ties among the best splits. Built after the seat pool (~90 s of CPU at
-the default size, off the event loop like the rest) and kept on disk;
-until it is there the seat pool alone ranks.
+the default size) by ``prepare`` or, after a quick warm-up, ``refine``,
+off the event loop, and kept on disk; until it is there (and where the
+pool was built lazily by a first suggestion) the seat pool alone ranks.
 
 A built pool is saved in ``config.cache_dir()`` (the setting
 ``THIRTEEN_SOLVER_CACHE``; default
@@ -147,14 +148,32 @@ def _load_or_build_seats(rules: Rules, base: Pool) -> None:
         if path is not None:
             _save(path, seats)
     _SEATS[pool_key(rules)] = (base, seats)
+    deepen(rules, build=False)
+
+
+def deepen(rules: Rules, *, build: bool = True) -> bool:
+    """Load the deep seat pool of a deck setting from the disk cache, or
+    (``build``) build it (minutes of CPU the first time: ``api.prepare`` and
+    ``api.refine`` do it off the event loop; a pool used before them never
+    builds it). True when it is there afterwards."""
+    key = pool_key(rules)
+    base = opponent_pool(rules)
+    held = _SEATS.get(key)
+    if held is None or held[0] is not base:
+        return False
+    if deep_seat_pool(rules) is not None:
+        return True
     path = _cache_file(rules, "deep")
     deep = _load(path, rules) if path is not None else None
     if deep is None:
+        if not build:
+            return False
         more = _seat_entries(model_rules(rules), base, DEEP_FACTOR * pool_size(13), SEED + 2)
-        deep = joined(seats, more, rules)
+        deep = joined(held[1], more, rules)
         if path is not None:
             _save(path, deep)
-    _DEEP[pool_key(rules)] = (base, deep)
+    _DEEP[key] = (base, deep)
+    return True
 
 
 def joined(a: Pool, b: Pool, rules: Rules) -> Pool:
@@ -183,13 +202,17 @@ def is_quick(rules: Rules) -> bool:
 
 
 def refine(rules: Rules) -> bool:
-    """Replace a quick pool by the full one (built, then kept on disk).
-    True when it built one; False when the full pool was already there."""
+    """Replace a quick pool by the full one (built, then kept on disk), and
+    build the deep seat pool if it is missing. True when it built either;
+    False when both were already there."""
     key = pool_key(rules)
-    if key in _POOLS and key not in _QUICK:
-        return False
-    _POOLS[key] = _load_or_build(rules, quick=False)
-    return True
+    built = False
+    if key not in _POOLS or key in _QUICK:
+        _POOLS[key] = _load_or_build(rules, quick=False)
+        built = True
+    if rules.cards_per_player == 13 and deep_seat_pool(rules) is None:
+        built = deepen(rules) or built
+    return built
 
 
 def _load_or_build(rules: Rules, *, quick: bool) -> Pool:

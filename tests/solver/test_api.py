@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.rules import check_foul, detect_special, evaluate_lane, make_rules, parse_cards
-from bot.solver import STRENGTHS, ai_arrange, auto_arrange, suggest
+from bot.solver import STRENGTHS, ai_arrange, auto_arrange, prepare, suggest
 from bot.solver.codes import lane_code
 from bot.solver.search import shape_signature
 
@@ -207,6 +207,7 @@ def test_strong_seats_are_answered_as_they_play() -> None:
     from bot.solver.review import expected_of
 
     rules = make_rules("classic", 4)
+    prepare(rules)  # the deep seat pool too: a pool used lazily never builds it
     seats = seat_pool(rules)
     assert seats is not None and 0 < len(seats) < len(opponent_pool(rules))
     # (The pool of a deck setting is built for the first table that asks;
@@ -258,6 +259,7 @@ def test_the_rerank_picks_a_legal_split_priced_by_the_deep_pool() -> None:
     from bot.solver.search import evaluate_hand
 
     rules = make_rules("classic", 4)
+    prepare(rules)
     deep, pool = deep_seat_pool(rules), opponent_pool(rules)
     assert deep is not None
     table = table_of(rules, None)
