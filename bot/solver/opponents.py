@@ -148,7 +148,7 @@ def _load_or_build_seats(rules: Rules, base: Pool) -> None:
         if path is not None:
             _save(path, seats)
     _SEATS[pool_key(rules)] = (base, seats)
-    deepen(rules, build=False)
+    _deepen(rules, base, build=False)
 
 
 def deepen(rules: Rules, *, build: bool = True) -> bool:
@@ -156,12 +156,16 @@ def deepen(rules: Rules, *, build: bool = True) -> bool:
     (``build``) build it (minutes of CPU the first time: ``api.prepare`` and
     ``api.refine`` do it off the event loop; a pool used before them never
     builds it). True when it is there afterwards."""
+    return _deepen(rules, opponent_pool(rules), build=build)
+
+
+def _deepen(rules: Rules, base: Pool, *, build: bool) -> bool:
     key = pool_key(rules)
-    base = opponent_pool(rules)
     held = _SEATS.get(key)
     if held is None or held[0] is not base:
         return False
-    if deep_seat_pool(rules) is not None:
+    have = _DEEP.get(key)
+    if have is not None and have[0] is base:
         return True
     path = _cache_file(rules, "deep")
     deep = _load(path, rules) if path is not None else None
