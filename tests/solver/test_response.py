@@ -181,8 +181,13 @@ def test_a_quick_pool_serves_first_and_refine_builds_the_full_one(tmp_path, monk
     assert suggest(hand, rules, top=1).items  # it serves suggestions meanwhile
     assert opponents.seat_pool(rules) is None  # strong seats: answered as people meanwhile
     assert suggest(hand, rules, top=1, opponents=("strong",) * 3).items
+    assert opponents.deep_seat_pool(rules) is None  # a suggestion's second stage: not yet
     assert refine(rules) is True
     assert opponents.seat_pool(rules) is not None and list(tmp_path.glob("seats-*.npz"))
+    # refine builds the deep seat pool too (the seat pool and 3x the pool size more)
+    deep, seats = opponents.deep_seat_pool(rules), opponents.seat_pool(rules)
+    assert deep is not None and list(tmp_path.glob("deep-*.npz"))
+    assert len(deep) == len(seats) + opponents.DEEP_FACTOR * 90
     full = opponents.opponent_pool(rules)
     assert len(full.codes) > len(quick.codes) and not opponents.is_quick(rules)
     assert list(tmp_path.glob("pool-*.npz"))
