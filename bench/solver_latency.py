@@ -9,6 +9,11 @@ lane values of bot.rules.evaluate_lane, measured on a few hands in the same run.
 
     .venv/bin/python bench/solver_latency.py --hands 1000
     .venv/bin/python bench/solver_latency.py --hands 1000 --opponents strong,strong,strong
+
+With ``--rerank-baseline`` each hand is also timed with the suggestion's
+second stage off (no deep seat pool: the first stage's ranking, as before
+the re-rank), right after the timed call, so the ratio is taken under the
+same load; ``--settings`` keeps only the named settings.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.rules import evaluate_lane, make_rules  # noqa: E402
-from bot.solver import prepare, suggest  # noqa: E402
+from bot.solver import api, prepare, suggest  # noqa: E402
 
 SETTINGS = {
     "no jokers": (("classic", 4, {}), 0),
@@ -91,6 +96,12 @@ def main(argv: list[str] | None = None) -> int:
         help="the other seats' AI levels, comma-separated, '-' for a person "
         "(e.g. strong,strong,strong); default: a table of people",
     )
+    ap.add_argument(
+        "--rerank-baseline",
+        action="store_true",
+        help="also time each hand without the second stage (re-rank against the deep seat pool)",
+    )
+    ap.add_argument("--settings", help="comma-separated setting names (default: all)")
     args = ap.parse_args(argv)
     opponents = (
         [None if level == "-" else level for level in args.opponents.split(",")]
@@ -100,17 +111,42 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     print("setting              hands  wall median / p99 ms   cpu median / p99 ms")
     medians = {}
+    chosen = args.settings.split(",") if args.settings else list(SETTINGS)
+    deep_pool = api.deep_seat_pool
     for name, ((preset, players, options), jokers) in SETTINGS.items():
+        if name not in chosen:
+            continue
         rules = make_rules(preset, players, options)
         prepare(rules)
         n = args.hands16 if rules.extra_three else args.hands
         hands = hands_for(rules, jokers, n, rng)
-        wall, cpu = timed(lambda h, r=rules: suggest(h, r, top=3, opponents=opponents), hands)
+        wall, cpu, base_wall, base_cpu = [], [], [], []
+        for h in hands:
+            w, c = timed(lambda x, r=rules: suggest(x, r, top=3, opponents=opponents), [h])
+            wall.append(w[0])
+            cpu.append(c[0])
+            if args.rerank_baseline:
+                api.deep_seat_pool = lambda r: None  # type: ignore[assignment]
+                try:
+                    w, c = timed(lambda x, r=rules: suggest(x, r, top=3, opponents=opponents), [h])
+                finally:
+                    api.deep_seat_pool = deep_pool
+                base_wall.append(w[0])
+                base_cpu.append(c[0])
         medians[name] = np.median(wall)
         print(
             f"{name:<20} {n:>5}  {np.median(wall):7.2f} / {np.percentile(wall, 99):7.2f}"
             f"      {np.median(cpu):7.2f} / {np.percentile(cpu, 99):7.2f}"
         )
+        if base_cpu:
+            print(
+                f"  without re-rank          {np.median(base_wall):7.2f} / "
+                f"{np.percentile(base_wall, 99):7.2f}      {np.median(base_cpu):7.2f} / "
+                f"{np.percentile(base_cpu, 99):7.2f}   (cpu median ratio "
+                f"{np.median(cpu) / np.median(base_cpu):.2f}x)"
+            )
+    if "no jokers" not in medians:
+        return 0
     rules = make_rules("classic", 4)
     hands = hands_for(rules, 0, args.baseline_hands, rng)
     wall, _ = timed(lambda h: pure_python_best(h, rules), hands)

@@ -75,7 +75,7 @@ from bot.rules import (  # noqa: E402
     make_rules,
     settle,
 )
-from bot.solver import ai_arrange, suggest  # noqa: E402
+from bot.solver import ai_arrange, prepare, suggest  # noqa: E402
 from bot.solver.codes import CAT_SHIFT, lane_code  # noqa: E402
 from bot.solver.frontier import frontier  # noqa: E402
 from bot.solver.search import arrangement, evaluate_hand, legal_rows  # noqa: E402
@@ -225,6 +225,7 @@ def run_hand(
 ) -> dict[str, Any]:
     index, seed, deals, tables, picks, dump = job
     rules = RULES
+    prepare(rules)  # the pools, the deep seat pool included, as a table's warm-up builds them
     rng = random.Random(f"{seed}-{index}")
     deck = list(rules.deck.cards())
     hero = rng.sample(deck, 13)
@@ -293,6 +294,7 @@ def run_hand(
 def rescore_table(folder: str, table: str, picks: Sequence[str], seed: int) -> list[dict[str, Any]]:
     """The current picks of the dumped hands, scored on their dumped deals."""
     rules = RULES
+    prepare(rules)
     play = policies(rules)
     special_of = {}
 

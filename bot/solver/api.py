@@ -4,8 +4,9 @@ A suggestion is a best response (``best``): the legal splits on the Pareto
 frontier (``frontier``) are settled against the pool of opponents'
 arrangements (``opponents``, ``pool``), weighted for the cards the hand
 holds and for who sits at the table, and ranked by their expected points
-(``response``). The suggestions are the best split of each
-of the best distinct ideas: two splits are the same idea when every lane
+(``response``); at a table with strong seats the best few are then
+re-ranked against the deep seat pool (``deepened``, ``best.rerank``). The
+suggestions are the best split of each of the best distinct ideas: two splits are the same idea when every lane
 has the same category and the same group ranks (the pair, trips, quad
 ranks; for a straight, flush or high-card lane its top card), i.e. they
 differ only by which kickers or which equal-rank cards go where.
@@ -35,11 +36,11 @@ from bot.rules import (
 from bot.rules.cards import sort_by_count
 
 from .arrays import F64, Index
+from .best import RERANK, RERANK_IDEAS, rerank, special_value
 from .best import scored as best_scored
-from .best import special_value
 from .codes import CAT_SHIFT
 from .model import Table, opponent_model, percentile_values, table_of, tail_first_values
-from .opponents import is_quick, opponent_pool, seat_pool
+from .opponents import deep_seat_pool, deepen, is_quick, opponent_pool, seat_pool
 from .opponents import refine as refine_pool
 from .search import (
     HandEval,
@@ -76,10 +77,15 @@ def prepare(rules: Rules, *, quick: bool = False) -> bool:
     CPU, once per process and setting, instead of at the first suggestion.
     With ``quick`` a deck setting whose pool is not on disk yet gets a quick
     one (a few seconds instead of ~27 s; then True: ``refine`` builds the
-    full one afterwards; meanwhile strong seats are answered as people)."""
+    full one afterwards; meanwhile strong seats are answered as people); the
+    same (True) when only the deep seat pool is missing (minutes of CPU):
+    ``refine`` builds it, meanwhile suggestions rank in one stage."""
     opponent_pool(rules, quick=quick)
     splits(rules.cards_per_player)
-    return is_quick(rules)
+    # The deep seat pool (a suggestion's second stage): built now, or with
+    # ``quick`` only read from disk (``refine`` builds it).
+    deep = rules.cards_per_player != 13 or deepen(rules, build=not quick) or is_quick(rules)
+    return is_quick(rules) or not deep
 
 
 def refine(rules: Rules) -> bool:
@@ -135,6 +141,22 @@ def scored(
     return best_scored(he, rules, table, opponent_pool(rules), opponents, seats)
 
 
+def deepened(
+    he: HandEval, rules: Rules, table: Table, rows: Rows, score: F64, opponents: Opponents, top: int
+) -> tuple[Rows, F64]:
+    """A suggestion's second stage at a table with strong seats: the
+    ``RERANK`` best rows and the best row of each of the best ``top`` (at
+    least ``RERANK_IDEAS``) ideas, re-priced against the deep seat pool;
+    only those rows are returned. Elsewhere (no strong seat, no deep pool
+    yet, 多三张) the rows as they are."""
+    deep = deep_seat_pool(rules)
+    if deep is None or not any(level == "strong" for level in opponents or ()):
+        return rows, score
+    best = np.argsort(-score, kind="stable")[:RERANK]
+    keep = np.union1d(best, ideas(he, rows, score, max(top, RERANK_IDEAS)))
+    return rerank(he, rows.take(keep), rules, table, opponent_pool(rules), opponents, deep)
+
+
 def ideas(he: HandEval, rows: Rows, score: F64, top: int) -> Index:
     """Indices of the best row of each of the ``top`` best distinct ideas."""
     sig = (
@@ -187,6 +209,8 @@ def _suggest(
 ) -> Suggestions:
     he = evaluate_hand(cards, rules)
     rows, score = scored(he, rules, table, opponents, seat=seat)
+    if not seat:
+        rows, score = deepened(he, rules, table, rows, score, opponents, max(1, top))
     best = ideas(he, rows, score, max(1, top))
     items = [_suggestion(he, rows, int(i), float(score[i])) for i in best]
     if special is None:

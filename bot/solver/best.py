@@ -6,6 +6,12 @@ For 13 cards every legal split is enumerated and the frontier taken; for 16
 (the 2,018,016 pairs are searched best bound first). A frontier larger than
 ``EXACT`` is cut to the ``EXACT`` best by ``model.full_value`` (lanes taken
 as independent) before the exact settlement against the pool.
+
+At a table with strong seats a suggestion is ranked in two stages: every
+candidate against the seat pool, then the few best (``RERANK`` splits and
+the best split of each of the ``RERANK_IDEAS`` best ideas) again against
+the deep seat pool (``rerank``), which decides among near-ties that the
+seat pool alone cannot separate.
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ from .search import HandEval, Rows, legal_rows, legal_splits, top_rows
 
 EXACT = 160  # frontier splits settled against the pool
 SEARCH_16 = 1024  # 16 cards: rows of highest separable value the frontier is taken from
+RERANK = 12  # splits of highest first-stage value re-ranked against the deep seat pool
+RERANK_IDEAS = 6  # with the best split of each of this many best ideas
 
 
 def candidates(he: HandEval, rules: Rules, table: Table) -> Rows:
@@ -62,6 +70,22 @@ def scored(
     return rows, table_value(codes_of(he, rows), he.cards, rules, table, pool, opponents, seats)
 
 
+def rerank(
+    he: HandEval,
+    rows: Rows,
+    rules: Rules,
+    table: Table,
+    pool: Pool,
+    opponents: Sequence[str | None] | None,
+    deep: Pool,
+) -> tuple[Rows, F64]:
+    """The second stage: ``rows`` (the first stage's best) and their
+    expected points with the strong seats answered by the ``deep`` seat
+    pool (the other seats as in the first stage)."""
+    mine = codes_of(he, rows)
+    return rows, table_value(mine, he.cards, rules, table, pool, opponents, deep, few=True)
+
+
 def table_value(
     mine: I64,
     cards: Sequence[Card],
@@ -70,20 +94,23 @@ def table_value(
     pool: Pool,
     opponents: Sequence[str | None] | None,
     seats: Pool | None = None,
+    *,
+    few: bool = False,
 ) -> F64:
     """Expected points of each split (rows of lane codes) against the table.
     With ``seats`` (how our strong seats play), the strong seats are answered
     as they play and the other seats by ``pool``'s mix for them, each the
-    share of the table it sits in."""
+    share of the table it sits in. ``few``: a few splits (the re-rank; see
+    ``response.expected_points``)."""
     levels = list(opponents or ())
     strong = sum(level == "strong" for level in levels)
     if seats is None or strong == 0:
         return expected_points(mine, pool, table_weights(pool, cards, rules, opponents), table)
-    value = expected_points(mine, seats, removal_weights(seats, cards, rules), table)
+    value = expected_points(mine, seats, removal_weights(seats, cards, rules), table, few=few)
     others = [level for level in levels if level != "strong"]
     if not others:
         return value
-    rest = expected_points(mine, pool, table_weights(pool, cards, rules, others), table)
+    rest = expected_points(mine, pool, table_weights(pool, cards, rules, others), table, few=few)
     return np.asarray((strong * value + len(others) * rest) / len(levels), dtype=np.float64)
 
 

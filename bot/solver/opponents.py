@@ -34,6 +34,15 @@ scoring). 13-card settings only; none while the main pool is a quick one.
 Building it costs about as much as the strong group (~14 s of CPU at the
 default size); it is kept on disk beside the pool.
 
+The deep seat pool (``deep_seat_pool``): the seat pool and ``DEEP_FACTOR``
+times the pool size more hands (another seed) arranged the same way. A
+suggestion's few best splits are re-ranked against it (``best.rerank``):
+with card removal a pool of 3,000 weighs like ~700 hands, as noisy as the
+near-ties among the best splits. Built after the seat pool (~90 s of CPU at
+the default size) by ``prepare`` or, after a quick warm-up, ``refine``,
+off the event loop, and kept on disk; until it is there (and where the
+pool was built lazily by a first suggestion) the seat pool alone ranks.
+
 A built pool is saved in ``config.cache_dir()`` (the setting
 ``THIRTEEN_SOLVER_CACHE``; default
 ``thirteen-water`` in the user's cache folder, ``$XDG_CACHE_HOME`` or
@@ -83,6 +92,8 @@ _QUICK: set[PoolKey] = set()  # pools still quick, waiting for ``refine``
 # the default 6,000 and its seat pool; suggestions from it are a little
 # noisier and answer strong seats as people.
 QUICK_HANDS = 900
+DEEP_FACTOR = 3  # hands of the deep seat pool beyond the seat pool, per pool hand
+_DEEP: dict[PoolKey, tuple[Pool, Pool]] = {}  # the full pool, its deep seat pool
 
 
 def pool_size(cards_per_player: int) -> int:
@@ -118,6 +129,15 @@ def seat_pool(rules: Rules) -> Pool | None:
     return held[1] if held is not None and held[0] is base else None
 
 
+def deep_seat_pool(rules: Rules) -> Pool | None:
+    """The seat pool and ``DEEP_FACTOR`` times the pool size more hands
+    arranged as strong seats play (a new seed), for re-ranking the best
+    splits; None where there is no seat pool."""
+    base = opponent_pool(rules)
+    held = _DEEP.get(pool_key(rules))
+    return held[1] if held is not None and held[0] is base else None
+
+
 def _load_or_build_seats(rules: Rules, base: Pool) -> None:
     if rules.cards_per_player != 13:
         return
@@ -128,12 +148,54 @@ def _load_or_build_seats(rules: Rules, base: Pool) -> None:
         if path is not None:
             _save(path, seats)
     _SEATS[pool_key(rules)] = (base, seats)
+    _deepen(rules, base, build=False)
 
 
-def _seat_entries(rules: Rules, base: Pool, n: int) -> Pool:
+def deepen(rules: Rules, *, build: bool = True) -> bool:
+    """Load the deep seat pool of a deck setting from the disk cache, or
+    (``build``) build it (minutes of CPU the first time: ``api.prepare`` and
+    ``api.refine`` do it off the event loop; a pool used before them never
+    builds it). True when it is there afterwards."""
+    return _deepen(rules, opponent_pool(rules), build=build)
+
+
+def _deepen(rules: Rules, base: Pool, *, build: bool) -> bool:
+    key = pool_key(rules)
+    held = _SEATS.get(key)
+    if held is None or held[0] is not base:
+        return False
+    have = _DEEP.get(key)
+    if have is not None and have[0] is base:
+        return True
+    path = _cache_file(rules, "deep")
+    deep = _load(path, rules) if path is not None else None
+    if deep is None:
+        if not build:
+            return False
+        more = _seat_entries(model_rules(rules), base, DEEP_FACTOR * pool_size(13), SEED + 2)
+        deep = joined(held[1], more, rules)
+        if path is not None:
+            _save(path, deep)
+    _DEEP[key] = (base, deep)
+    return True
+
+
+def joined(a: Pool, b: Pool, rules: Rules) -> Pool:
+    """One pool of the entries of ``a`` and of ``b``."""
+    return pool_of(
+        np.concatenate([a.codes, b.codes]),
+        np.concatenate([a.special, b.special]),
+        np.concatenate([a.ranks, b.ranks]),
+        np.concatenate([a.suits, b.suits]),
+        rules,
+        np.concatenate([a.policy, b.policy]),
+    )
+
+
+def _seat_entries(rules: Rules, base: Pool, n: int, seed: int = SEED + 1) -> Pool:
     """``n`` hands dealt with their own seed, arranged as a strong seat plays
     against ``base`` (the whole pool as dealt: a table of people)."""
-    rng = np.random.default_rng(SEED + 1)
+    rng = np.random.default_rng(seed)
     hands = _deal(rules, rng, n)
     return _entries(rules, hands, ["strong"] * n, base)
 
@@ -144,13 +206,17 @@ def is_quick(rules: Rules) -> bool:
 
 
 def refine(rules: Rules) -> bool:
-    """Replace a quick pool by the full one (built, then kept on disk).
-    True when it built one; False when the full pool was already there."""
+    """Replace a quick pool by the full one (built, then kept on disk), and
+    build the deep seat pool if it is missing. True when it built either;
+    False when both were already there."""
     key = pool_key(rules)
-    if key in _POOLS and key not in _QUICK:
-        return False
-    _POOLS[key] = _load_or_build(rules, quick=False)
-    return True
+    built = False
+    if key not in _POOLS or key in _QUICK:
+        _POOLS[key] = _load_or_build(rules, quick=False)
+        built = True
+    if rules.cards_per_player == 13 and deep_seat_pool(rules) is None:
+        built = deepen(rules) or built
+    return built
 
 
 def _load_or_build(rules: Rules, *, quick: bool) -> Pool:

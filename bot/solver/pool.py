@@ -68,6 +68,10 @@ class Pool:
     distinct: tuple[I64, I64, I64]
     below: tuple[AnyArray, AnyArray, AnyArray]  # (distinct + 1, ceil(N / 8)) uint8
     policy: AnyArray  # (N,) int8: how the entry was arranged, an index into POLICIES
+    # ranks and suits transposed, each class's counts contiguous (card
+    # removal gathers one class at a time: ~1.6x faster than a strided column)
+    rank_cols: AnyArray  # (14, N) int8
+    suit_cols: AnyArray  # (4, N) int8
 
     def __len__(self) -> int:
         return len(self.special)
@@ -114,10 +118,10 @@ def removal_weights(pool: Pool, cards: Sequence[Card], rules: Rules) -> F64:
     w = np.ones(len(pool))
     for k, h in enumerate(ranks):
         if h:
-            w *= _avoid_table(int(pool.rank_copies[k]), size)[h, pool.ranks[:, k]]
+            w *= _avoid_table(int(pool.rank_copies[k]), size)[h].take(pool.rank_cols[k])
     for k, h in enumerate(suits):
         if h:
-            w *= _avoid_table(int(pool.suit_copies[k]), size)[h, pool.suits[:, k]]
+            w *= _avoid_table(int(pool.suit_copies[k]), size)[h].take(pool.suit_cols[k])
     total = w.sum()
     if total <= 0:  # cannot happen with a real hand; keep the pool usable
         return np.full(len(pool), 1.0 / len(pool))
@@ -193,6 +197,8 @@ def pool_of(
         (distinct[0], distinct[1], distinct[2]),
         (below[0], below[1], below[2]),
         np.zeros(len(codes), dtype=np.int8) if policy is None else np.asarray(policy, np.int8),
+        np.ascontiguousarray(np.asarray(rank_rows).T),
+        np.ascontiguousarray(np.asarray(suit_rows).T),
     )
 
 

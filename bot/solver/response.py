@@ -45,13 +45,17 @@ def lane_points(mine: I64) -> F64:
     return np.stack([lane_points_of(lane, mine[:, lane]) for lane in Lane], axis=1)
 
 
-def expected_points(mine: I64, pool: Pool, weights: F64, table: Table) -> F64:
+def expected_points(mine: I64, pool: Pool, weights: F64, table: Table, *, few: bool = False) -> F64:
     """Expected points of each candidate (rows of head, middle, tail codes)
-    against the table, the pool entries weighted by ``weights`` (sum 1)."""
+    against the table, the pool entries weighted by ``weights`` (sum 1).
+    ``few``: a few candidates against a large pool (the re-rank), whose
+    scoop sets are weighed bit by bit instead of through byte tables."""
     mine = np.asarray(mine, dtype=np.int64).reshape(-1, 3)
     normal_w = np.where(pool.special == 0, weights, 0.0)
-    settle_all = dense if table.banker else fast
-    out = settle_all(mine, pool, normal_w, table)
+    if table.banker:
+        out = dense(mine, pool, normal_w, table)
+    else:
+        out = fast(mine, pool, normal_w, table, few=few)
     special_w = weights - normal_w
     if special_w.any():  # declared specials: their points from every normal hand
         lost = pool.special
@@ -59,7 +63,7 @@ def expected_points(mine: I64, pool: Pool, weights: F64, table: Table) -> F64:
             lost = np.minimum(lost, BANKER_CAP)
         elif table.special_double:
             lost = lost * 2  # a special beats every normal hand at the table
-        out -= float(special_w @ lost)
+        out -= float(np.einsum("n,n->", special_w, lost))  # no BLAS threads
     return out * table.opponents
 
 
@@ -143,7 +147,14 @@ def _weigh(sets: AnyArray, table: F32) -> F64:
     return np.asarray(np.take(table.ravel(), sets + offsets).sum(axis=1, dtype=np.float64))
 
 
-def fast(mine: I64, pool: Pool, w_all: F64, table: Table) -> F64:
+def _bit_sums(sets: AnyArray, weights: F64) -> F64:
+    """Weighted size of each packed set, bit by bit: cheaper than
+    ``_byte_sums`` tables when the sets are few and the pool large."""
+    bits = np.unpackbits(sets, axis=1, count=len(weights))
+    return np.asarray(np.einsum("rn,n->r", bits, weights), dtype=np.float64)
+
+
+def fast(mine: I64, pool: Pool, w_all: F64, table: Table, *, few: bool = False) -> F64:
     """Lane points through prefix sums, scoops through packed sets (not banker)."""
     my_pts = lane_points(mine)
     out = np.zeros(len(mine))
@@ -151,8 +162,9 @@ def fast(mine: I64, pool: Pool, w_all: F64, table: Table) -> F64:
     for lane in range(3):
         order = pool.lane_order[lane]
         codes = pool.codes[order, lane]
-        cum_w = np.concatenate([[0.0], np.cumsum(w_all[order])])
-        cum_pts = np.concatenate([[0.0], np.cumsum(w_all[order] * pool.pts[order, lane])])
+        w_sorted = w_all[order]
+        cum_w = np.concatenate([[0.0], np.cumsum(w_sorted)])
+        cum_pts = np.concatenate([[0.0], np.cumsum(w_sorted * pool.pts[order, lane])])
         below = cum_w[np.searchsorted(codes, mine[:, lane], "left")]
         above = cum_pts[-1] - cum_pts[np.searchsorted(codes, mine[:, lane], "right")]
         out += my_pts[:, lane] * below - above
@@ -165,14 +177,19 @@ def fast(mine: I64, pool: Pool, w_all: F64, table: Table) -> F64:
     scoop = 2.0 if table.scoop_double else 1.0
     opp_sum = pool.pts.sum(axis=1)
     their = (scoop * _their_hr(pool, np.arange(len(pool)), table) - 1.0) * opp_sum
-    by_weight = _byte_sums(w_all)
     sweep = win[0] & win[1] & win[2]
     # Entries past the pool's end (padding bits) weigh nothing.
     swept = ~(no_loss[0] | no_loss[1] | no_loss[2])
-    s = _weigh(sweep, by_weight)  # my strict-scoop rate
+    if few and not table.draw_scoop:
+        s = _bit_sums(sweep, w_all)
+        lost_sweeps = _bit_sums(swept, w_all * their)
+    else:
+        by_weight = _byte_sums(w_all)
+        s = _weigh(sweep, by_weight)  # my strict-scoop rate
+        lost_sweeps = _weigh(swept, _byte_sums(w_all * their))
     mine_factor = scoop * (1.0 + s ** (k - 1)) if k else np.full(len(mine), scoop)
     out += (mine_factor - 1.0) * s * my_pts.sum(axis=1)
-    out -= _weigh(swept, _byte_sums(w_all * their))
+    out -= lost_sweeps
     if table.draw_scoop and table.scoop_double:
         # 辗过: a win and no loss (or a loss and no win) that is not a strict
         # scoop doubles too: its lane points once more.

@@ -2,7 +2,8 @@
 
 The review (复盘) compares a player's arrangement with the solver's best for
 the same cards: both are priced with the same opponent pool, card removal,
-table weights and settlement as ``suggest`` (``best.scored``), so the best
+table weights and settlement as ``suggest`` (``best.scored``; strong seats
+by the deep seat pool, as the suggestion's second stage), so the best
 arrangement's figure here equals ``suggest``'s score for it.
 """
 
@@ -17,7 +18,7 @@ from bot.rules import Arrangement, Card, Lane, Rules, SpecialResult
 from .best import special_value, table_value
 from .codes import lane_code
 from .model import table_of
-from .opponents import opponent_pool, seat_pool
+from .opponents import deep_seat_pool, opponent_pool, seat_pool
 
 
 def expected_of(
@@ -36,7 +37,11 @@ def expected_of(
     pool = opponent_pool(rules)
     codes = np.array([[lane_code(arrangement.lane(lane), rules) for lane in Lane]], dtype=np.int64)
     levels = list(opponents) if opponents else None
-    return float(table_value(codes, list(cards), rules, table, pool, levels, seat_pool(rules))[0])
+    # Strong seats as the suggestion's second stage prices them (the deep
+    # seat pool), the seat pool while that is not built.
+    deep = deep_seat_pool(rules)
+    seats = deep if deep is not None else seat_pool(rules)
+    return float(table_value(codes, list(cards), rules, table, pool, levels, seats)[0])
 
 
 def special_expected(

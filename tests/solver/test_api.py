@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.rules import check_foul, detect_special, evaluate_lane, make_rules, parse_cards
-from bot.solver import STRENGTHS, ai_arrange, auto_arrange, suggest
+from bot.solver import STRENGTHS, ai_arrange, auto_arrange, prepare, suggest
 from bot.solver.codes import lane_code
 from bot.solver.search import shape_signature
 
@@ -194,12 +194,20 @@ def test_strong_seats_are_answered_as_they_play() -> None:
     """The seat pool holds hands arranged exactly as a strong AI seat plays
     them; a suggestion at a table of strong seats is priced against it."""
     from bot.solver.model import table_of
-    from bot.solver.opponents import SEED, _deal, _seat_entries, opponent_pool, seat_pool
+    from bot.solver.opponents import (
+        SEED,
+        _deal,
+        _seat_entries,
+        deep_seat_pool,
+        opponent_pool,
+        seat_pool,
+    )
     from bot.solver.pool import removal_weights
     from bot.solver.response import expected_points
     from bot.solver.review import expected_of
 
     rules = make_rules("classic", 4)
+    prepare(rules)  # the deep seat pool too: a pool used lazily never builds it
     seats = seat_pool(rules)
     assert seats is not None and 0 < len(seats) < len(opponent_pool(rules))
     # (The pool of a deck setting is built for the first table that asks;
@@ -218,7 +226,11 @@ def test_strong_seats_are_answered_as_they_play() -> None:
     arr = best.arrangement
     mine = np.array([[lane_code(x, rules) for x in (arr.head, arr.middle, arr.tail)]])
     table = table_of(rules, None)
-    want = expected_points(mine, seats, removal_weights(seats, hand, rules), table)[0]
+    # The score is the second stage's: the seat pool and its deeper sequel.
+    deep = deep_seat_pool(rules)
+    assert deep is not None and len(deep) > len(seats)
+    assert (deep.codes[: len(seats)] == seats.codes).all()
+    want = expected_points(mine, deep, removal_weights(deep, hand, rules), table)[0]
     assert best.score == pytest.approx(want)
     assert expected_of(hand, arr, rules, opponents=("strong",) * 3) == pytest.approx(want)
     # A person beside two strong seats: the person's third of the table is
@@ -228,7 +240,52 @@ def test_strong_seats_are_answered_as_they_play() -> None:
     arr = top.arrangement
     mine = np.array([[lane_code(x, rules) for x in (arr.head, arr.middle, arr.tail)]])
     people = expected_points(mine, pool, removal_weights(pool, hand, rules), table)[0]
-    strong = expected_points(mine, seats, removal_weights(seats, hand, rules), table)[0]
+    strong = expected_points(mine, deep, removal_weights(deep, hand, rules), table)[0]
     assert top.score == pytest.approx((people + 2 * strong) / 3)
     # 多三张 has no seat pool: its strong seats are answered as people.
     assert seat_pool(rules_of("extra_three")) is None
+    assert deep_seat_pool(rules_of("extra_three")) is None
+
+
+def test_the_rerank_picks_a_legal_split_priced_by_the_deep_pool() -> None:
+    """At a table with strong seats the best splits are re-ranked against the
+    deep seat pool: the first stage's best split is among them, every
+    suggestion is a legal split of the hand, and the scores are the deep
+    pool's expectations (the first stage's rows elsewhere)."""
+    from bot.solver.api import deepened, ideas, scored
+    from bot.solver.best import RERANK, RERANK_IDEAS, codes_of, table_value
+    from bot.solver.model import table_of
+    from bot.solver.opponents import deep_seat_pool, opponent_pool
+    from bot.solver.search import evaluate_hand
+
+    rules = make_rules("classic", 4)
+    prepare(rules)
+    deep, pool = deep_seat_pool(rules), opponent_pool(rules)
+    assert deep is not None
+    table = table_of(rules, None)
+    rng = random.Random("rerank")
+    for opponents in [("strong",) * 3, (None, "strong", "normal")]:
+        for _ in range(5):
+            hand = rng.sample(list(rules.deck.cards()), 13)
+            he = evaluate_hand(hand, rules)
+            rows, first = scored(he, rules, table, opponents)
+            kept, score = deepened(he, rules, table, rows, first, opponents, 3)
+            assert len(kept) <= min(len(rows), RERANK + RERANK_IDEAS)
+            key = set(
+                zip(kept.tail.tolist(), kept.middle.tolist(), kept.head.tolist(), strict=True)
+            )
+            top = int(np.argmax(first))
+            assert (int(rows.tail[top]), int(rows.middle[top]), int(rows.head[top])) in key
+            # The best row of each of the first stage's best ideas is re-ranked.
+            for i in ideas(he, rows, first, RERANK_IDEAS):
+                assert (int(rows.tail[i]), int(rows.middle[i]), int(rows.head[i])) in key
+            want = table_value(codes_of(he, kept), hand, rules, table, pool, opponents, deep)
+            assert score == pytest.approx(want)
+            items = suggest(hand, rules, top=3, opponents=opponents).items
+            assert items[0].score == pytest.approx(float(score.max()))
+            for item in items:
+                assert check_foul(item.arrangement, rules) is None
+                assert _uses_hand(item.arrangement, hand)
+            # No strong seat: no second stage.
+            same = deepened(he, rules, table, rows, first, ("normal",) * 3, 3)
+            assert same[0] is rows and same[1] is first

@@ -47,6 +47,9 @@ def test_fast_equals_dense(name: str) -> None:
         w = removal_weights(pool, hand, rules)
         w = np.where(pool.special == 0, w, 0.0)
         assert np.allclose(fast(mine, pool, w, table), dense(mine, pool, w, table), atol=1e-6)
+        # The re-rank's path (scoop sets weighed bit by bit) on a few rows.
+        few = fast(mine[:12], pool, w, table, few=True)
+        assert np.allclose(few, dense(mine[:12], pool, w, table), atol=1e-6)
 
 
 def _deal_opponents(rules: Rules, hand, rng: random.Random, n: int):
@@ -105,6 +108,10 @@ def test_expected_points_are_the_mean_settlement_over_sampled_opponents() -> Non
         mine = ai_arrange(hand, rules, "strong")[0]
         w = np.full(len(opps), 1.0 / len(opps))
         got = expected_points(np.array([_codes(mine, rules)]), pool, w, table_of(rules, None))
+        few = expected_points(
+            np.array([_codes(mine, rules)]), pool, w, table_of(rules, None), few=True
+        )
+        assert few[0] == pytest.approx(got[0])
         want = np.mean(
             [
                 settle([PlayerHand("me", mine), PlayerHand("o", a, s)], rules).totals["me"]
@@ -174,8 +181,13 @@ def test_a_quick_pool_serves_first_and_refine_builds_the_full_one(tmp_path, monk
     assert suggest(hand, rules, top=1).items  # it serves suggestions meanwhile
     assert opponents.seat_pool(rules) is None  # strong seats: answered as people meanwhile
     assert suggest(hand, rules, top=1, opponents=("strong",) * 3).items
+    assert opponents.deep_seat_pool(rules) is None  # a suggestion's second stage: not yet
     assert refine(rules) is True
     assert opponents.seat_pool(rules) is not None and list(tmp_path.glob("seats-*.npz"))
+    # refine builds the deep seat pool too (the seat pool and 3x the pool size more)
+    deep, seats = opponents.deep_seat_pool(rules), opponents.seat_pool(rules)
+    assert deep is not None and list(tmp_path.glob("deep-*.npz"))
+    assert len(deep) == len(seats) + opponents.DEEP_FACTOR * 90
     full = opponents.opponent_pool(rules)
     assert len(full.codes) > len(quick.codes) and not opponents.is_quick(rules)
     assert list(tmp_path.glob("pool-*.npz"))
