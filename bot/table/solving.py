@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -139,8 +140,6 @@ def parse_tokens(tokens: Sequence[str]) -> list[Card]:
 
 
 _warmed: set[tuple[Any, ...]] = set()
-# Full-pool builds running in the background (kept so they are not collected).
-_refining: set[asyncio.Task[bool]] = set()
 log = logging.getLogger(__name__)
 
 
@@ -162,18 +161,23 @@ async def warm(rules: Rules) -> None:
     )
     if key in _warmed:
         return
-    from bot.solver import prepare, refine
+    from bot.solver import prepare
 
     quick = await asyncio.to_thread(lambda: prepare(rules, quick=True))
     _warmed.add(key)
     if not quick:
         return
-    task = asyncio.get_running_loop().create_task(asyncio.to_thread(refine, rules))
-    _refining.add(task)
-    task.add_done_callback(_refined)
+    # A daemon thread, not the loop's executor: the full pools take minutes
+    # of CPU the first time, and a process told to stop (Ctrl-C in
+    # `thirteen play`, SIGTERM) must not wait for them. Their files are
+    # written whole or not at all, so a build cut off leaves nothing half-made.
+    threading.Thread(target=_refine, args=(rules,), name="solver-refine", daemon=True).start()
 
 
-def _refined(task: asyncio.Task[bool]) -> None:
-    _refining.discard(task)
-    if not task.cancelled() and task.exception() is not None:
-        log.warning("the solver's full opponent pool could not be built", exc_info=task.exception())
+def _refine(rules: Rules) -> None:
+    from bot.solver import refine
+
+    try:
+        refine(rules)
+    except Exception:
+        log.warning("the solver's full opponent pool could not be built", exc_info=True)
