@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import simcord
@@ -14,6 +17,7 @@ from bot.table.clock import FakeClock
 from bot.table.manager import TableManager
 from bot.table.round import round_rules
 from bot.table.solving import auto_arrange, parse_tokens
+from storage.sql import SqlRepository
 
 from .harness import Table, button_id, open_env
 
@@ -120,3 +124,21 @@ async def open_game(repo: Any, names: list[str], *, seed: int = 7) -> Game:
     await manager.start()
     _env, table = await open_env(manager, names)
     return Game(table, manager, clock, repo)
+
+
+@asynccontextmanager
+async def game_on_sqlite(tmp_path: Path) -> AsyncIterator[Game]:
+    """Alice, Bob and Carol at a table stored in an SQLite file (its URL in
+    ``table.extra["url"]``, so a test can open it again as a restart)."""
+    url = f"sqlite:///{tmp_path / 'thirteen.db'}"
+    repo = SqlRepository(url)
+    await repo.init()
+    game = await open_game(repo, ["alice", "bob", "carol"])
+    game.table.extra["url"] = url
+    try:
+        yield game
+    finally:
+        await game.manager.stop()
+        await game.env.shutdown()
+        await game.repo.close()
+        game.env.raise_errors()

@@ -14,9 +14,8 @@ from bot.table.actions import Verb
 from bot.views.i18n import t
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import OutboxState
-from storage.sql import SqlRepository
 
-from .game import Game, open_game
+from .game import Game, game_on_sqlite
 from .harness import action_ids, button_id, embed_text, verbs
 from .nonces import Nonces
 from .test_game import seat_everyone
@@ -25,18 +24,8 @@ from .test_outbox import restart
 
 @pytest.fixture
 async def game(tmp_path):
-    url = f"sqlite:///{tmp_path / 'thirteen.db'}"
-    repo = SqlRepository(url)
-    await repo.init()
-    game = await open_game(repo, ["alice", "bob", "carol"])
-    game.table.extra["url"] = url  # restart() opens it again
-    try:
+    async with game_on_sqlite(tmp_path) as game:
         yield game
-    finally:
-        await game.manager.stop()
-        await game.env.shutdown()
-        await game.repo.close()
-        game.env.raise_errors()
 
 
 async def _bob_by_dm(game: Game) -> Any:

@@ -18,7 +18,7 @@ from bot.views.model import Audience, View, ViewKind
 from storage.delivery import OutboxState
 from storage.sql import SqlRepository
 
-from .game import Game, make_manager, open_game
+from .game import Game, game_on_sqlite, make_manager
 from .harness import action_ids, button_id, embed_text, verbs
 from .nonces import Nonces, lose_answers
 from .test_game import seat_everyone
@@ -26,18 +26,8 @@ from .test_game import seat_everyone
 
 @pytest.fixture
 async def game(tmp_path):
-    url = f"sqlite:///{tmp_path / 'thirteen.db'}"
-    repo = SqlRepository(url)
-    await repo.init()
-    game = await open_game(repo, ["alice", "bob", "carol"])
-    game.table.extra["url"] = url
-    try:
+    async with game_on_sqlite(tmp_path) as game:
         yield game
-    finally:
-        await game.manager.stop()
-        await game.env.shutdown()
-        await game.repo.close()
-        game.env.raise_errors()
 
 
 def posts(game: Game, since: int = 0) -> list[Any]:

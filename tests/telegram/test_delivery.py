@@ -29,6 +29,15 @@ def live(h: Harness) -> list:  # type: ignore[type-arg]
     return [m for m in h.group_messages() if game_buttons(m)]
 
 
+async def both_arranged(h: Harness) -> None:
+    """Ann opens a table, Bo joins, the round is dealt and both arrange."""
+    await h.command(ANN, "/newgame")
+    await h.command(BO, "/join")
+    await h.command(ANN, "/startgame")
+    for user in (ANN, BO):
+        await arrange_by_suggestion(h, user)
+
+
 async def test_ten_429s_in_a_row_on_every_method_lose_nothing(api: FakeBotAPI, caplog) -> None:
     api.opened |= {ANN.id, BO.id}
     async with table(api) as (h, manager, clock):
@@ -76,11 +85,7 @@ async def test_a_settlement_post_whose_answer_timed_out_is_not_posted_twice(
         return 7.0  # past python-telegram-bot's read timeout (5 s)
 
     async with table(api) as (h, manager, clock):
-        await h.command(ANN, "/newgame")
-        await h.command(BO, "/join")
-        await h.command(ANN, "/startgame")
-        for user in (ANN, BO):
-            await arrange_by_suggestion(h, user)
+        await both_arranged(h)
         api.hold_answer = hold
         with caplog.at_level(logging.WARNING):
             await reveal(h, clock)
@@ -140,11 +145,7 @@ async def test_a_new_adapter_on_the_same_database_edits_the_same_messages(
 async def test_last_round_s_settlement_loses_its_next_round_button(api: FakeBotAPI) -> None:
     api.opened |= {ANN.id, BO.id}
     async with table(api) as (h, manager, clock):
-        await h.command(ANN, "/newgame")
-        await h.command(BO, "/join")
-        await h.command(ANN, "/startgame")
-        for user in (ANN, BO):
-            await arrange_by_suggestion(h, user)
+        await both_arranged(h)
         first = await reveal(h, clock)
         assert buttons_of(first, Verb.START)
         await h.press_verb(ANN, first, Verb.START)  # round 2 is dealt
