@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 
 from bot.delivery.payload import view_to_payload
 from bot.views.model import Audience, View, ViewKind
@@ -61,30 +61,66 @@ def is_durable(view: View) -> bool:
     return OUTBOX_META in view.meta
 
 
+PrivateChats = Mapping[tuple[str, str], str]  # (platform, user id) -> chat
+
+
 class Durable:
     """The table manager's switch for the outbox: views of the platforms in
     ``platforms`` are written with the state change that produced them and
     handed back marked (``is_durable``) so the adapter only wakes delivery.
     Platforms in ``group_only`` too have only their group views written:
     their private views are bound to the player's own interaction (Discord's
-    ephemerals), which only the adapter answering it can show."""
+    ephemerals), which only the adapter answering it can show - except for
+    players who take them by DM: ``dm_chats[platform]`` answers which of
+    some user ids chose that, and their chats; the private views of those
+    players that no interaction of theirs is waiting for (the deal, the
+    auto-arrange, another player's move) are written with the state change,
+    to that chat."""
 
     def __init__(self) -> None:
         self.platforms: set[str] = set()
         self.group_only: set[str] = set()
+        self.dm_chats: dict[str, Callable[[Sequence[str]], Awaitable[dict[str, str]]]] = {}
 
-    def split(self, views: Sequence[View], tag: str) -> tuple[list[View], list[OutboxEntry]]:
+    async def private_chats(self, views: Sequence[View], actor: str | None) -> PrivateChats:
+        """Where the private views of ``group_only`` platforms go in the
+        transaction (read before it): every player's but the actor's
+        (``platform:user``), whose own interaction answers them."""
+        wanted: dict[str, set[str]] = {}
+        for view in views:
+            if (
+                view.audience is Audience.PLAYER
+                and view.platform in self.dm_chats
+                and view.user_id
+                and f"{view.platform}:{view.user_id}" != actor
+            ):
+                wanted.setdefault(view.platform, set()).add(view.user_id)
+        out: dict[tuple[str, str], str] = {}
+        for platform, users in wanted.items():
+            chats = await self.dm_chats[platform](sorted(users))
+            out.update({(platform, user): chat for user, chat in chats.items()})
+        return out
+
+    def split(
+        self, views: Sequence[View], tag: str, private: PrivateChats | None = None
+    ) -> tuple[list[View], list[OutboxEntry]]:
         if not self.platforms:
             return list(views), []
         marked: list[View] = []
         entries: list[OutboxEntry] = []
         for view in views:
-            if view.platform not in self.platforms or (
-                view.audience is Audience.PLAYER and view.platform in self.group_only
-            ):
+            chat = None
+            if view.audience is Audience.PLAYER and view.platform in self.group_only:
+                chat = (private or {}).get((view.platform, view.user_id or ""))
+                if chat is None:
+                    marked.append(view)
+                    continue
+            if view.platform not in self.platforms:
                 marked.append(view)
                 continue
             found = view_entries([view], f"{tag}.{len(entries)}")
+            if chat is not None:
+                found = [dataclasses.replace(e, chat_id=chat) for e in found]
             if not found:
                 marked.append(view)
                 continue

@@ -286,7 +286,7 @@ class TableManager:
                     # The owner's settings panel must show the new values too.
                     views.append(render.settings_view(state, action.actor))
                 try:
-                    saved, views = await self._save(rec, state, fx, views)
+                    saved, views = await self._save(rec, state, fx, views, action.actor.key)
                 except StaleVersion:
                     self._forget(room_id)
                     fresh = True
@@ -332,14 +332,20 @@ class TableManager:
         raise Refused("err.unknown")
 
     async def _save(
-        self, rec: RoomRecord, state: dict[str, Any], fx: Effects, views: list[View]
+        self,
+        rec: RoomRecord,
+        state: dict[str, Any],
+        fx: Effects,
+        views: list[View],
+        actor: str | None = None,
     ) -> tuple[RoomRecord, list[View]]:
         """Store ``state`` with the views it produced (those of durable
         platforms go to the outbox in the same transaction); the saved
         record and the views, marked where they were written."""
         closed = state["phase"] == "closed"
         status = RoomStatus.CLOSED if closed else RoomStatus.OPEN
-        views, entries = self.durable.split(views, f"{rec.room_id}.{rec.version + 1}")
+        private = await self.durable.private_chats(views, actor)
+        views, entries = self.durable.split(views, f"{rec.room_id}.{rec.version + 1}", private)
         due = None if closed else self._next_event(state)
         # Stored where it moved, so any process can fire it (fire_due).
         moved = TimerChange(due) if due != self._next_event(rec.state) else None

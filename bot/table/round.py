@@ -234,10 +234,16 @@ def arrange_action(
         fx.table = True
     else:
         raise Refused("err.unknown")
-    if H.extra_cards(hand) and verb in ("pick", "undo", "reset", "apply"):
-        # 多三张: a special is judged on the 13 kept cards, once all are placed.
+    if verb in ("pick", "undo", "reset", "apply"):
         complete = H.complete(hand)
-        hand["special"] = solving.special_of(H.kept_cards(hand), rules) if complete else None
+        if H.extra_cards(hand):
+            # 多三张: a special is judged on the 13 kept cards, once all are placed.
+            hand["special"] = solving.special_of(H.kept_cards(hand), rules) if complete else None
+        # A complete split that fouls says so at once, in the words a refused
+        # confirm would use: the player sees it before pressing, and the
+        # refusal then changes nothing on the hand (no second edit).
+        foul = solving.foul_lanes(H.arrangement(hand), rules) if complete else []
+        hand["refused"] = ["err.foul", {"pairs": foul}] if foul else None
     if all(h["done"] for h in rnd["hands"].values()):
         begin_showdown(state, ctx, fx)
     return fx

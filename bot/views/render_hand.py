@@ -104,13 +104,16 @@ def hand_view(
         # confirmation or a refused foul (no countdown that stops).
         lines.append(deadline_text(state, lang, rnd["deadline"]))
     done = hand["done"]
+    # Once the round is paid the hand says what it won (its last edit, the
+    # one that brings the review button), not "waiting for the others".
+    settled = rnd.get("settled") and key in rnd["result"]["settlement"]["totals"]
     if state["phase"] == "closed":
         lines.append(t(lang, "hand.room_closed"))
     elif hand["declared"]:
         lines.append(t(lang, "hand.declared", special=special(lang, hand["declared"])))
     elif hand["auto"]:
         lines.append(t(lang, "hand.auto"))
-    elif done:
+    elif done and not settled:
         lines.append(t(lang, "hand.confirmed"))
     elif hand["special"]:
         lines.append(
@@ -121,6 +124,9 @@ def hand_view(
                 points=hand["special"]["points"],
             )
         )
+    if settled:
+        points = rnd["result"]["settlement"]["totals"][key]
+        lines.append(t(lang, "hand.settled", round=no, points=signed(points)))
     if not done and state["phase"] == "arranging":
         extra = H.extra_cards(hand)
         # One hint: with 多三张 the tail is tapped too and the rest discarded.
@@ -132,6 +138,11 @@ def hand_view(
             lines.append(t(lang, "hand.suggestions"))
         for n, s in enumerate(items):
             lines.append(f"{n + 1}. {suggestion_text(lang, s)}")
+    # A fouled complete split is marked in the hand's state (round.py); a
+    # refused confirm passes the same reason.
+    if refused is None and hand.get("refused") and not done:
+        reason, params = hand["refused"]
+        refused = (reason, params)
     if refused:
         lines.append("⚠️ " + reason_text(lang, *refused))
     buttons: tuple[tuple[Button, ...], ...] = ()

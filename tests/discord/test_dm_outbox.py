@@ -165,3 +165,25 @@ async def test_dms_closed_later_are_recorded_and_told_privately(game: Game) -> N
         len([r for r in game.env.http_requests if r.path.startswith(f"/channels/{dm.channel.id}")])
         == refused
     )
+
+
+async def test_a_dm_hand_changed_by_a_timer_is_written_with_the_state(game: Game) -> None:
+    """The deadline arranges bob's hand; the process dies right after that
+    commit, before its adapter saw the views: the DM row was written with
+    the room's state, so the next process edits bob's DM."""
+    dm = await _bob_by_dm(game)
+    bob = game.members[1]
+    game.manager.set_sink(None)  # the views of the timer never reach the adapter
+    # (nor does this process's poller look again: it sleeps in simulated time)
+    await game.advance(121)
+    assert (await game.hand_state(bob))["auto"]
+    chat = f"dm:{bob.id}"
+    key = f"hand:{game.room_id()}:discord:{bob.id}"
+    rows = await game.repo.lane_rows("discord", chat, game.table.client.adapter.outbox.engine.now())
+    assert [r.key for r in rows] == [key]
+    assert embed_of(bob.user.dm_channel.history()[-1]) == embed_of(dm)  # not shown yet
+    await restart(game)
+    [shown] = bob.user.dm_channel.history()
+    assert shown.id == dm.id  # the same DM, edited
+    assert t("en", "hand.auto") in embed_text(shown)
+    assert (await game.repo.outbox_stats("discord")).depth == 0

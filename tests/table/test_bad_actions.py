@@ -115,17 +115,26 @@ async def test_fouled_arrangement_is_refused_with_lanes(repo, dealt):
     cards = st["round"]["hands"][p0.key]["cards"]
     # trips of aces in the head, high cards in the middle: head > middle
     order = [cards.index(t) for t in ("As", "Ah", "Ad", "2c", "4d", "6h", "8s", "Tc")]
-    for i in order:
-        await ok(mgr, p0, Verb.PICK, str(i), **kw)
+    for n, i in enumerate(order):
+        tapped = await ok(mgr, p0, Verb.PICK, str(i), **kw)
+        shown = next(v for v in tapped.views if v.kind is ViewKind.HAND)
+        # the warning appears with the tap that completes the split, not before
+        assert any("⚠️" in line for line in shown.lines) is (n == len(order) - 1)
     out = await refused(mgr, repo, rid, p0, Verb.CONFIRM, **kw)
     assert "相公" in out.reply and "头道" in out.reply and "中道" in out.reply
     hand_views = [v for v in out.views if v.kind is ViewKind.HAND]
     assert hand_views and "⚠️" in hand_views[0].lines[-1]
+    # the refusal shows what the last tap showed already: nothing to edit
+    assert hand_views[0].lines == shown.lines and hand_views[0].buttons == shown.buttons
     # the deadline stays on the hand after a refused foul
     assert any(line.startswith("⏱ 摆牌截止") for line in hand_views[0].lines)
     # tapping a tail card (the tail is "the rest") is refused too
     tail_card = cards.index("Qd")
     await refused(mgr, repo, rid, p0, Verb.PICK, str(tail_card), **kw)
+    # taking a card back clears the warning
+    undone = await ok(mgr, p0, Verb.UNDO, **kw)
+    shown = next(v for v in undone.views if v.kind is ViewKind.HAND)
+    assert not any("⚠️" in line for line in shown.lines)
 
 
 async def test_closed_room_refuses_buttons(repo, dealt):

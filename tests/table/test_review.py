@@ -50,6 +50,15 @@ async def test_no_review_before_the_showdown_then_one_per_person(repo, clock):
     assert f"t1|{rid}|1|rv" in ids
     hands = [v for v in sink.views if v.kind is ViewKind.HAND and v.meta.get("round") == "1"]
     assert {v.user_id for v in hands if f"t1|{rid}|1|rv" in str(v.buttons)} == {"100", "101"}
+    from bot.views.render_common import signed
+
+    # that last edit of the hand says what it won, no longer "waiting for the others"
+    totals = st["round"]["result"]["settlement"]["totals"]
+    for v in hands:
+        if f"t1|{rid}|1|rv" in str(v.buttons):
+            points = totals[f"telegram:{v.user_id}"]
+            assert f"第 1 局已结算：你 {signed(points)} 分" in "\n".join(v.lines)
+            assert not any("等待其他玩家" in line for line in v.lines)
     for a in actors:
         out = await ok(mgr, a, Verb.REVIEW, room_id=rid, round_no=1)
         [view] = out.views

@@ -24,6 +24,7 @@ from typing import Any
 import discord
 
 from bot.delivery.engine import DEFAULT_RETENTION
+from bot.delivery.entries import is_durable
 from bot.table.actions import Action, ActionIdError, Outcome, Verb, decode
 from bot.views.i18n import t
 from bot.views.model import Audience, View, ViewKind
@@ -32,7 +33,7 @@ from storage.delivery_memory import MemoryDelivery
 
 from .outbox import DiscordOutbox
 from .private import HAND_DM, PrivateViews
-from .refs import Registry, pressed_key
+from .refs import Registry, dm_chat, pressed_key
 from .turn import PLATFORM, Turn, actor_of, language_of
 
 log = logging.getLogger(__name__)
@@ -95,6 +96,9 @@ class DiscordAdapter:
         if durable is not None and self.outbox.store is getattr(self.manager, "repo", None):
             durable.platforms.add(PLATFORM)
             durable.group_only.add(PLATFORM)  # ephemerals answer their own interaction
+            # but a hand by DM is written with the state change (the deal, the
+            # auto-arrange): a crash right after the commit cannot lose it
+            durable.dm_chats[PLATFORM] = self.private.dm_chats
         self.outbox.start()
 
     async def close(self) -> None:
@@ -276,6 +280,8 @@ class DiscordAdapter:
         """A player's view (group views go through the outbox)."""
         if turn is not None and view.user_id == turn.user_id:
             await self.private.deliver_to_actor(view, turn)
+        elif is_durable(view) and view.user_id is not None:
+            self.outbox.engine.wake(dm_chat(view.user_id))  # written with the state change
         elif view.kind is ViewKind.HAND:
             await self.private.refresh_hand(view)
         elif view.user_id is not None and await self.private.wants_dm(view.user_id):

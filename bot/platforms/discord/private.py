@@ -17,7 +17,7 @@ the player is told privately at their next turn.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import discord
@@ -55,6 +55,10 @@ class PrivateViews:
 
     async def wants_dm(self, user_id: str) -> bool:
         return await self.store.get_pref(PLATFORM, user_id, HAND_DM) == "1"
+
+    async def dm_chats(self, user_ids: Sequence[str]) -> dict[str, str]:
+        """The DM chats of those of ``user_ids`` who take their hand by DM."""
+        return {u: dm_chat(u) for u in user_ids if await self.wants_dm(u)}
 
     async def set_pref(self, user_id: str, name: str, on: bool) -> None:
         await self.store.set_pref(PLATFORM, user_id, name, "1" if on else None)
