@@ -24,6 +24,9 @@ from bot.core.actions import (
 )
 from bot.views.model import View
 
+# Outcome.extra["refused"] of a button of an older round (nothing changed).
+STALE = "err.stale"
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -31,7 +34,7 @@ class Outcome:
 
     ``ok`` is False when the action was refused; ``reply`` is then the short
     reason for the actor alone (Telegram answerCallbackQuery alert, Discord
-    ephemeral), and nothing changed. ``views`` are the messages that changed
+    ephemeral), ``extra["refused"]`` its catalog key, and nothing changed. ``views`` are the messages that changed
     and must be sent or edited, in order.
     """
 
@@ -51,6 +54,7 @@ __all__ = [
     "ActionIdError",
     "Actor",
     "Outcome",
+    "STALE",
     "Verb",
     "decode",
     "encode",

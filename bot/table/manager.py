@@ -31,7 +31,7 @@ from storage.delivery import OutboxEntry, TimerChange
 from . import history, info, lobby, match, solving
 from . import review as RV
 from . import round as R
-from .actions import Action, Outcome, Verb
+from .actions import STALE, Action, Outcome, Verb
 from .clock import Clock, RealClock, TimerHandle
 from .deal import SYSTEM_RANDOM
 from .effects import Effects
@@ -277,6 +277,7 @@ class TableManager:
                         reply=render.reason(lang, r.key, r.params),
                         views=shown,
                         room_id=room_id,
+                        extra={"refused": r.key},
                     )
                 views = self._views(state, fx)
                 if verb is Verb.CANCEL and (m := match.current(rec.state)) and not m["over"]:
@@ -302,7 +303,7 @@ class TableManager:
         informative = action.verb in ROOMLESS or action.verb in (Verb.VERIFY, Verb.REVIEW)
         # Information buttons of an old post (rules, verify) still answer.
         if action.round_no is not None and action.round_no != state["round_no"] and not informative:
-            raise Refused("err.stale")
+            raise Refused(STALE)
         if action.actor.platform != state["platform"] and not informative:
             raise Refused("err.not_player")
         lobby.check_chat(state, action)  # seats only for members of the room's chat

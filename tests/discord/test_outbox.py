@@ -4,6 +4,7 @@ table, and a post that may have gone out just before a crash."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from datetime import timedelta
 from typing import Any
@@ -316,3 +317,29 @@ async def test_a_press_on_the_table_is_one_edit(game: Game) -> None:
     edits = [r for r in made if r.method == "PATCH" and r.path.endswith(f"/{table_msg.id}")]
     assert len(edits) == 1  # the outbox's edit by the stored id, once
     assert carol.name in embed_text(game.table.table_message())
+
+
+async def test_a_stale_press_on_an_old_settlement_takes_its_dead_buttons(game: Game) -> None:
+    """A settlement whose message the next deal did not know (its post was
+    never confirmed) keeps "next round"; a press on it is refused and takes
+    the buttons that no longer answer off it, the informative ones stay."""
+    await seat_everyone(game, 2)
+    alice, bob, _ = game.members
+    lobby = game.table.table_message()
+    await alice.click(lobby, custom_id=button_id(lobby, Verb.START))
+    await game.advance(121)
+    await game.finish_showdown()
+    [settle] = game.table.settlement_messages()
+    chat, room = str(game.table.channel.id), game.room_id()
+    stored = await game.repo.sent_message("discord", chat, f"settle:{room}:1")
+    assert stored is not None
+    await game.repo.put_sent(dataclasses.replace(stored, has_buttons=False))  # "not known"
+    await alice.click(settle, custom_id=button_id(settle, Verb.START))
+    [settle] = game.table.settlement_messages()
+    assert Verb.START in verbs(settle)
+    res = await bob.click(settle, custom_id=button_id(settle, Verb.START))
+    assert [m.ephemeral for m in res.followups] == [True]  # refused, privately
+    [settle] = game.table.settlement_messages()
+    assert Verb.START not in verbs(settle)
+    assert Verb.VERIFY in verbs(settle) and Verb.REVIEW in verbs(settle)
+    assert (await game.state())["round_no"] == 2  # nothing changed

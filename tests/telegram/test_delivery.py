@@ -11,7 +11,7 @@ from bot.table.actions import Verb, decode
 from storage.sql import SqlRepository
 from tests.telegram.fakebotapi import FakeBotAPI
 from tests.telegram.harness import GROUP_ID, Harness, button_verb, buttons_of
-from tests.telegram.play import arrange_by_suggestion, reveal, settlements
+from tests.telegram.play import alerted, arrange_by_suggestion, reveal, settlements
 from tests.telegram.test_e2e_game import USERS, table
 
 ANN, BO = USERS[:2]
@@ -94,6 +94,18 @@ async def test_a_settlement_post_whose_answer_timed_out_is_not_posted_twice(
         assert len(calls) == 1 and len(settlements(h)) == 1  # never a second post
         assert "may have been posted already; not repeated" in caplog.text
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+        # Its message id never came back, so the next deal cannot take its
+        # "next round" button; a press on it after that deal is refused and
+        # takes the buttons that no longer answer off it.
+        [settle] = settlements(h)
+        await h.press_verb(ANN, settle, Verb.START)  # round 2 dealt from it
+        assert buttons_of(settle, Verb.START), "not known: still shown"
+        answer = await h.press_verb(BO, settle, Verb.START)
+        assert alerted(answer)
+        assert not buttons_of(settle, Verb.START)
+        assert buttons_of(settle, Verb.VERIFY) and buttons_of(settle, Verb.REVIEW)
+        room = decode(buttons_of(settle, Verb.VERIFY)[0]["callback_data"])[0]
+        assert (await manager.room_state(room))["round_no"] == 2  # nothing changed
 
 
 async def test_a_deleted_table_message_is_posted_again(api: FakeBotAPI) -> None:

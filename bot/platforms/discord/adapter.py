@@ -25,7 +25,7 @@ import discord
 
 from bot.delivery.engine import DEFAULT_RETENTION
 from bot.delivery.entries import is_durable
-from bot.table.actions import Action, ActionIdError, Outcome, Verb, decode
+from bot.table.actions import STALE, Action, ActionIdError, Outcome, Verb, decode
 from bot.views.i18n import t
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import DeliveryStore
@@ -241,6 +241,15 @@ class DiscordAdapter:
         language = _language_of(outcome, turn.interaction)
         if not outcome.ok:
             await turn.say(outcome.reply or t(language, "dc.error.refused"))
+            pressed = turn.pressed
+            if (
+                pressed is not None
+                and pressed.guild is not None
+                and outcome.extra.get("refused") == STALE
+            ):
+                # A game button of an old round still up (its message was not
+                # known when the next round took its buttons): those go now.
+                await self.outbox.retire_pressed(pressed)
             return
         if outcome.extra.get("file_text"):
             await self._attach(turn, outcome.extra)

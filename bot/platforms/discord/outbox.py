@@ -22,6 +22,7 @@ import dataclasses
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
+from typing import Any
 
 import discord
 
@@ -155,6 +156,24 @@ class DiscordOutbox:
         if await self.store.sent_message(PLATFORM, chat, key) is None:
             stored = MessageRef(message.channel.id, message.id).stored()
             await self.store.put_sent(SentRef(PLATFORM, chat, key, stored, has_buttons=True))
+
+    async def retire_pressed(self, message: discord.Message) -> None:
+        """Take the buttons that no longer answer off a pressed channel
+        message of an old round (those that still do stay)."""
+        rows = [
+            [
+                {"label": b.label or "", "action_id": b.custom_id}
+                for b in getattr(row, "children", ())
+                if isinstance(b, discord.Button) and b.custom_id
+            ]
+            for row in message.components
+        ]
+        buttons: list[Any] = [row for row in rows if row]
+        old = SentRef(PLATFORM, str(message.channel.id), "", str(message.id), buttons=buttons)
+        client = self._client()
+        if client is not None:
+            channel = client.get_partial_messageable(message.channel.id)
+            await self._retire(channel, old, keep_info=True)
 
     async def key_of(self, message: discord.Message) -> str | None:
         """The view key a group message was sent for (None if not known)."""

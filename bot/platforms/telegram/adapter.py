@@ -20,7 +20,7 @@ from bot.platforms.telegram.deeplink import Payload, parse_payload
 from bot.platforms.telegram.membership import can_write_to, is_member
 from bot.platforms.telegram.outbox import Outbox, call_once_more
 from bot.platforms.telegram.render import NOOP
-from bot.table.actions import Action, ActionIdError, Actor, Outcome, Verb, decode
+from bot.table.actions import STALE, Action, ActionIdError, Actor, Outcome, Verb, decode
 from bot.views.i18n import normalize_language, t
 from bot.views.model import Audience, View, ViewKind
 
@@ -271,6 +271,12 @@ class TelegramAdapter:
             await self._answer(query, outcome.reply)
         else:
             await self._answer(query, outcome.reply or t(language, "tg.refused"), alert=True)
+            if message is not None and not private and outcome.extra.get("refused") == STALE:
+                # A game button of an old round that is still up (e.g. a
+                # settlement whose post was never confirmed, so its message
+                # was not known when the next round took its buttons): the
+                # buttons that no longer answer go now.
+                await self.outbox.retire_pressed(message)
         views = outcome.views
         if message is not None and private:
             pressed = await self.outbox.key_of(message)

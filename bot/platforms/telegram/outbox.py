@@ -182,6 +182,18 @@ class Outbox:
                 SentRef(PLATFORM, chat, key, str(message.message_id), has_buttons=True)
             )
 
+    async def retire_pressed(self, message: Message) -> None:
+        """Take the buttons that no longer answer off a pressed group
+        message of an old round (those that still do stay)."""
+        markup = message.reply_markup
+        rows = [
+            [{"label": b.text, "action_id": b.callback_data} for b in row if b.callback_data]
+            for row in (markup.inline_keyboard if markup else ())
+        ]
+        buttons: list[Any] = [row for row in rows if row]
+        old = SentRef(PLATFORM, str(message.chat_id), "", str(message.message_id), buttons=buttons)
+        await self._retire(message.chat_id, old, keep_info=True)
+
     async def key_of(self, message: Message) -> str | None:
         """The view key a message was sent for (None if not known)."""
         return await self.store.sent_key(PLATFORM, str(message.chat_id), str(message.message_id))
