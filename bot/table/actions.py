@@ -34,8 +34,9 @@ class Outcome:
 
     ``ok`` is False when the action was refused; ``reply`` is then the short
     reason for the actor alone (Telegram answerCallbackQuery alert, Discord
-    ephemeral), ``extra["refused"]`` its catalog key, and nothing changed. ``views`` are the messages that changed
-    and must be sent or edited, in order.
+    ephemeral), ``extra["refused"]`` its catalog key, and nothing changed.
+    ``views`` are the messages that changed and must be sent or edited, in
+    order.
     """
 
     ok: bool
