@@ -37,7 +37,7 @@ from bot.rules.cards import sort_by_count
 
 from .arrays import F64, Index
 from .best import RERANK, RERANK_IDEAS, rerank, special_value
-from .best import scored as best_scored
+from .best import scored_shares as best_shares
 from .codes import CAT_SHIFT
 from .model import Table, opponent_model, percentile_values, table_of, tail_first_values
 from .opponents import deep_seat_pool, deepen, is_quick, opponent_pool, seat_pool
@@ -137,12 +137,28 @@ def scored(
     """Candidate splits and their expected points against the table's pool.
     A suggestion answers the strong seats as they play (the seat pool); a
     strong seat itself (``seat``) answers the whole pool, as for people."""
+    rows, score, _ = scored_shares(he, rules, table, opponents, seat=seat)
+    return rows, score
+
+
+def scored_shares(
+    he: HandEval, rules: Rules, table: Table, opponents: Opponents = None, *, seat: bool = False
+) -> tuple[Rows, F64, F64 | None]:
+    """``scored``, with the share of the seats that are not strong (for
+    the second stage)."""
     seats = None if seat else seat_pool(rules)
-    return best_scored(he, rules, table, opponent_pool(rules), opponents, seats)
+    return best_shares(he, rules, table, opponent_pool(rules), opponents, seats)
 
 
 def deepened(
-    he: HandEval, rules: Rules, table: Table, rows: Rows, score: F64, opponents: Opponents, top: int
+    he: HandEval,
+    rules: Rules,
+    table: Table,
+    rows: Rows,
+    score: F64,
+    opponents: Opponents,
+    top: int,
+    people: F64 | None = None,
 ) -> tuple[Rows, F64]:
     """A suggestion's second stage at a table with strong seats: the
     ``RERANK`` best rows and the best row of each of the best ``top`` (at
@@ -154,7 +170,9 @@ def deepened(
         return rows, score
     best = np.argsort(-score, kind="stable")[:RERANK]
     keep = np.union1d(best, ideas(he, rows, score, max(top, RERANK_IDEAS)))
-    return rerank(he, rows.take(keep), rules, table, opponent_pool(rules), opponents, deep)
+    shares = None if people is None else people[keep]
+    pool = opponent_pool(rules)
+    return rerank(he, rows.take(keep), rules, table, pool, opponents, deep, shares)
 
 
 def ideas(he: HandEval, rows: Rows, score: F64, top: int) -> Index:
@@ -208,9 +226,9 @@ def _suggest(
     seat: bool = False,
 ) -> Suggestions:
     he = evaluate_hand(cards, rules)
-    rows, score = scored(he, rules, table, opponents, seat=seat)
+    rows, score, people = scored_shares(he, rules, table, opponents, seat=seat)
     if not seat:
-        rows, score = deepened(he, rules, table, rows, score, opponents, max(1, top))
+        rows, score = deepened(he, rules, table, rows, score, opponents, max(1, top), people)
     best = ideas(he, rows, score, max(1, top))
     items = [_suggestion(he, rows, int(i), float(score[i])) for i in best]
     if special is None:

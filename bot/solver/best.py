@@ -70,6 +70,21 @@ def scored(
     return rows, table_value(codes_of(he, rows), he.cards, rules, table, pool, opponents, seats)
 
 
+def scored_shares(
+    he: HandEval,
+    rules: Rules,
+    table: Table,
+    pool: Pool,
+    opponents: Sequence[str | None] | None,
+    seats: Pool | None,
+) -> tuple[Rows, F64, F64 | None]:
+    """``scored``, with the other seats' share of each row (``table_shares``),
+    which the second stage reuses."""
+    rows = candidates(he, rules, table)
+    score, people = table_shares(codes_of(he, rows), he.cards, rules, table, pool, opponents, seats)
+    return rows, score, people
+
+
 def rerank(
     he: HandEval,
     rows: Rows,
@@ -78,12 +93,17 @@ def rerank(
     pool: Pool,
     opponents: Sequence[str | None] | None,
     deep: Pool,
+    people: F64 | None = None,
 ) -> tuple[Rows, F64]:
     """The second stage: ``rows`` (the first stage's best) and their
     expected points with the strong seats answered by the ``deep`` seat
-    pool (the other seats as in the first stage)."""
+    pool (the other seats as in the first stage: ``people``, their share of
+    these rows as the first stage priced it, when it has it)."""
     mine = codes_of(he, rows)
-    return rows, table_value(mine, he.cards, rules, table, pool, opponents, deep, few=True)
+    value, _ = table_shares(
+        mine, he.cards, rules, table, pool, opponents, deep, few=True, people=people
+    )
+    return rows, value
 
 
 def table_value(
@@ -102,16 +122,39 @@ def table_value(
     as they play and the other seats by ``pool``'s mix for them, each the
     share of the table it sits in. ``few``: a few splits (the re-rank; see
     ``response.expected_points``)."""
+    return table_shares(mine, cards, rules, table, pool, opponents, seats, few=few)[0]
+
+
+def table_shares(
+    mine: I64,
+    cards: Sequence[Card],
+    rules: Rules,
+    table: Table,
+    pool: Pool,
+    opponents: Sequence[str | None] | None,
+    seats: Pool | None = None,
+    *,
+    few: bool = False,
+    people: F64 | None = None,
+) -> tuple[F64, F64 | None]:
+    """``table_value``, and the expected points of each split against the
+    seats that are not strong (None unless the table mixes strong seats and
+    others); ``people``: those already priced, not priced again."""
     levels = list(opponents or ())
     strong = sum(level == "strong" for level in levels)
     if seats is None or strong == 0:
-        return expected_points(mine, pool, table_weights(pool, cards, rules, opponents), table)
+        weights = table_weights(pool, cards, rules, opponents)
+        return expected_points(mine, pool, weights, table), None
     value = expected_points(mine, seats, removal_weights(seats, cards, rules), table, few=few)
     others = [level for level in levels if level != "strong"]
     if not others:
-        return value
-    rest = expected_points(mine, pool, table_weights(pool, cards, rules, others), table, few=few)
-    return np.asarray((strong * value + len(others) * rest) / len(levels), dtype=np.float64)
+        return value, None
+    rest = people
+    if rest is None:
+        weights = table_weights(pool, cards, rules, others)
+        rest = expected_points(mine, pool, weights, table, few=few)
+    total = (strong * value + len(others) * rest) / len(levels)
+    return np.asarray(total, dtype=np.float64), rest
 
 
 def special_value(special: SpecialResult, rules: Rules, table: Table) -> float:

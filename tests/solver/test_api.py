@@ -252,7 +252,7 @@ def test_the_rerank_picks_a_legal_split_priced_by_the_deep_pool() -> None:
     deep seat pool: the first stage's best split is among them, every
     suggestion is a legal split of the hand, and the scores are the deep
     pool's expectations (the first stage's rows elsewhere)."""
-    from bot.solver.api import deepened, ideas, scored
+    from bot.solver.api import deepened, ideas, scored, scored_shares
     from bot.solver.best import RERANK, RERANK_IDEAS, codes_of, table_value
     from bot.solver.model import table_of
     from bot.solver.opponents import deep_seat_pool, opponent_pool
@@ -281,6 +281,11 @@ def test_the_rerank_picks_a_legal_split_priced_by_the_deep_pool() -> None:
                 assert (int(rows.tail[i]), int(rows.middle[i]), int(rows.head[i])) in key
             want = table_value(codes_of(he, kept), hand, rules, table, pool, opponents, deep)
             assert score == pytest.approx(want)
+            # The other seats' share as the first stage priced it, reused: the same values.
+            _, again, people = scored_shares(he, rules, table, opponents)
+            assert (people is None) is (opponents == ("strong",) * 3)
+            _, reused = deepened(he, rules, table, rows, again, opponents, 3, people)
+            assert reused == pytest.approx(want)
             items = suggest(hand, rules, top=3, opponents=opponents).items
             assert items[0].score == pytest.approx(float(score.max()))
             for item in items:
