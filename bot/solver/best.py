@@ -66,8 +66,8 @@ def scored(
     """Candidate splits and their expected points against the table
     (``opponents``: each opponent's AI level, None for a person; ``seats``:
     how strong seats play, see ``table_value``)."""
-    rows = candidates(he, rules, table)
-    return rows, table_value(codes_of(he, rows), he.cards, rules, table, pool, opponents, seats)
+    rows, score, _ = scored_shares(he, rules, table, pool, opponents, seats)
+    return rows, score
 
 
 def scored_shares(
