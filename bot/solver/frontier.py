@@ -42,15 +42,20 @@ def frontier(he: HandEval, rows: Rows) -> Rows:
     rank5, n5 = _dense(he.c5)
     rank3, n3 = _dense(he.c3)
     tail_rank, mid_rank, head_rank = rank5[rows.tail], rank5[rows.middle], rank3[rows.head]
-    best = np.full((n5 + 1, n3 + 1), -1, dtype=np.int16)  # padded: row/col past the end
-    np.maximum.at(best, (mid_rank, head_rank), tail_rank.astype(np.int16))
+    # The grid is kept flat (cell = middle * width + head): ufunc.at and
+    # the lookups below are several times faster with one index array.
+    width = n3 + 1  # padded: a row and a column past the end
+    cell = mid_rank * width + head_rank
+    tail16 = tail_rank.astype(np.int16)
+    best = np.full((n5 + 1) * width, -1, dtype=np.int16)
+    np.maximum.at(best, cell, tail16)
     # Suffix maxima: best tail among middles >= m and heads >= h.
-    best = np.maximum.accumulate(best[::-1, ::-1], axis=0)
-    best = np.maximum.accumulate(best, axis=1)[::-1, ::-1]
+    grid = np.maximum.accumulate(best.reshape(n5 + 1, width)[::-1, ::-1], axis=0)
+    best = np.ascontiguousarray(np.maximum.accumulate(grid, axis=1)[::-1, ::-1]).ravel()
     on_front = (
-        (best[mid_rank, head_rank] == tail_rank)
-        & (best[mid_rank + 1, head_rank] < tail_rank)
-        & (best[mid_rank, head_rank + 1] < tail_rank)
+        (best.take(cell) == tail16)
+        & (best.take(cell + width) < tail16)
+        & (best.take(cell + 1) < tail16)
     )
     keep = np.flatnonzero(on_front)
     # One row per code triple: the same codes settle identically against

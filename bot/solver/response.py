@@ -154,17 +154,27 @@ def _bit_sums(sets: AnyArray, weights: F64) -> F64:
     return np.asarray(np.einsum("rn,n->r", bits, weights), dtype=np.float64)
 
 
+def their_sweep(pool: Pool, scoop: float, k: int) -> F64:
+    """What each entry's strict scoop of the hero costs beyond the lane
+    points (the scoop's doubling and the home run it may make), the same
+    for every hand at a table of this kind: computed once per pool."""
+    cost = pool.sweep_cost.get((scoop, k))
+    if cost is None:
+        hr = 1.0 + pool.sweeper ** (k - 1) if k else 1.0
+        cost = pool.sweep_cost[(scoop, k)] = (scoop * hr - 1.0) * pool.pts_sum
+    return cost
+
+
 def fast(mine: I64, pool: Pool, w_all: F64, table: Table, *, few: bool = False) -> F64:
     """Lane points through prefix sums, scoops through packed sets (not banker)."""
     my_pts = lane_points(mine)
     out = np.zeros(len(mine))
     win, no_loss = [], []
     for lane in range(3):
-        order = pool.lane_order[lane]
-        codes = pool.codes[order, lane]
-        w_sorted = w_all[order]
+        codes = pool.sorted_codes[lane]
+        w_sorted = w_all[pool.lane_order[lane]]
         cum_w = np.concatenate([[0.0], np.cumsum(w_sorted)])
-        cum_pts = np.concatenate([[0.0], np.cumsum(w_sorted * pool.pts[order, lane])])
+        cum_pts = np.concatenate([[0.0], np.cumsum(w_sorted * pool.sorted_pts[lane])])
         below = cum_w[np.searchsorted(codes, mine[:, lane], "left")]
         above = cum_pts[-1] - cum_pts[np.searchsorted(codes, mine[:, lane], "right")]
         out += my_pts[:, lane] * below - above
@@ -175,8 +185,7 @@ def fast(mine: I64, pool: Pool, w_all: F64, table: Table, *, few: bool = False) 
     if not (table.scoop_double or k):
         return out
     scoop = 2.0 if table.scoop_double else 1.0
-    opp_sum = pool.pts.sum(axis=1)
-    their = (scoop * _their_hr(pool, np.arange(len(pool)), table) - 1.0) * opp_sum
+    their = their_sweep(pool, scoop, k)
     sweep = win[0] & win[1] & win[2]
     # Entries past the pool's end (padding bits) weigh nothing.
     swept = ~(no_loss[0] | no_loss[1] | no_loss[2])

@@ -52,6 +52,33 @@ def test_fast_equals_dense(name: str) -> None:
         assert np.allclose(few, dense(mine[:12], pool, w, table), atol=1e-6)
 
 
+def test_one_pool_settles_every_kind_of_table() -> None:
+    """A pool keeps what a sweep of the hero costs per kind of table
+    (scoop doubling, home-run size): met by tables of other kinds in turn,
+    each is still settled as the dense path settles it."""
+    rules = rules_of("classic")
+    pool, base = opponent_pool(rules), table_of(rules, None)
+    kinds = [
+        base,
+        replace(base, scoop_double=False),
+        replace(base, home_run_k=0, opponents=1),
+        replace(base, home_run_k=2, opponents=2),
+        replace(base, draw_scoop=True),
+    ]
+    rng = random.Random("kinds")
+    hand = deal(rules, rng)
+    he = evaluate_hand(hand, rules)
+    rows = candidates(he, rules, base)
+    mine = np.stack([he.c3[rows.head], he.c5[rows.middle], he.c5[rows.tail]], axis=1)
+    w = removal_weights(pool, hand, rules)
+    w = np.where(pool.special == 0, w, 0.0)
+    for table in kinds + kinds[::-1]:
+        want = dense(mine, pool, w, table)
+        assert np.allclose(fast(mine, pool, w, table), want, atol=1e-6)
+        assert np.allclose(fast(mine[:8], pool, w, table, few=True), want[:8], atol=1e-6)
+    assert len(pool.sweep_cost) >= 3  # one entry per kind met, not one for all
+
+
 def _deal_opponents(rules: Rules, hand, rng: random.Random, n: int):
     """n opponents' hands from the cards left, arranged by our normal AI."""
     rest = [c for c in rules.deck.cards() if c not in hand]
