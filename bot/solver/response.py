@@ -126,25 +126,32 @@ def _outcome(c: I64, o: I64, table: Table) -> tuple[Bools, Bools]:
     return cr > orr, cr <= orr
 
 
-# NIBBLE[k, v]: bit k (first entry the high bit, as np.packbits) of a 4-bit v.
-NIBBLE = ((np.arange(16)[None, :] >> (3 - np.arange(4)[:, None])) & 1).astype(np.float32)
-
-
 def _byte_sums(weights: F64) -> F32:
-    """(bytes, 256): the weight of the entries each byte value selects.
-    Built from half-byte sums with einsum, not BLAS: a BLAS product spins
-    threads, which on a busy 2-core machine costs more than the work."""
-    padded = np.zeros(-(-len(weights) // 8) * 8, dtype=np.float32)
+    """(256, bytes): the weight of the entries each byte value selects, at
+    each byte position. Built by doubling: the values with bit b set are
+    those without it plus that bit's entry; each step adds one row to a
+    contiguous block of rows (4x faster than a broadcast outer sum, and no
+    BLAS product: on a busy 2-core machine its threads spin longer than
+    the work takes)."""
+    size = -(-len(weights) // 8)
+    padded = np.zeros(size * 8, dtype=np.float32)
     padded[: len(weights)] = weights
-    halves = np.einsum("nk,kv->nv", padded.reshape(-1, 4), NIBBLE)
-    return np.asarray((halves[0::2, :, None] + halves[1::2, None, :]).reshape(-1, 256))
+    bits = np.ascontiguousarray(padded.reshape(size, 8).T)  # bits[k]: each byte's entry k
+    out = np.empty((256, size), dtype=np.float32)
+    out[0] = 0.0
+    for b in range(8):
+        # The first entry of a byte is its high bit (np.packbits order).
+        np.add(out[: 1 << b], bits[7 - b], out=out[1 << b : 2 << b])
+    return out
 
 
 def _weigh(sets: AnyArray, table: F32) -> F64:
     """Weighted size of each packed set (rows of ``sets``): one lookup per
-    byte in the flattened (byte position, byte value) table."""
-    offsets = np.arange(sets.shape[1], dtype=np.intp) * 256
-    return np.asarray(np.take(table.ravel(), sets + offsets).sum(axis=1, dtype=np.float64))
+    byte in the flattened (byte value, byte position) table."""
+    index = sets.astype(np.intp)
+    index *= table.shape[1]
+    index += np.arange(table.shape[1], dtype=np.intp)
+    return np.asarray(np.take(table.ravel(), index).sum(axis=1, dtype=np.float64))
 
 
 def _bit_sums(sets: AnyArray, weights: F64) -> F64:
