@@ -61,24 +61,23 @@ class Pool:
     suits: AnyArray  # (N, 4) int8 cards per suit
     rank_copies: I64  # (14,) copies of each rank class in the deck
     suit_copies: I64  # (4,)
-    lane_order: tuple[I64, I64, I64]  # entries sorted by each lane's code
     # Per lane: the distinct codes, sorted, and for each k the packed bitset
     # (over entries, np.packbits order) of the entries whose code is below
     # the k-th distinct code: the entries a lane beats are one row of it.
     distinct: tuple[I64, I64, I64]
     below: tuple[AnyArray, AnyArray, AnyArray]  # (distinct + 1, ceil(N / 8)) uint8
+    # Per lane: each entry's index into ``distinct`` (a hand's weights are
+    # summed per distinct code in one pass, then accumulated over a few
+    # thousand codes instead of the whole pool), and each distinct code's
+    # lane points (a function of the code).
+    code_index: tuple[I64, I64, I64]  # (N,) each
+    distinct_pts: tuple[F64, F64, F64]
     policy: AnyArray  # (N,) int8: how the entry was arranged, an index into POLICIES
     # ranks and suits transposed, each class's counts contiguous (card
     # removal gathers one class at a time: ~1.6x faster than a strided column)
     rank_cols: AnyArray  # (14, N) int8
     suit_cols: AnyArray  # (4, N) int8
-    # What every hand's settlement reads and no hand changes, kept rather
-    # than gathered again per call (a third of a re-rank's time otherwise):
-    # per lane the codes and lane points in ``lane_order``, and each
-    # entry's lane points summed (what a scoop of it doubles).
-    sorted_codes: tuple[I64, I64, I64]
-    sorted_pts: tuple[F64, F64, F64]
-    pts_sum: F64  # (N,)
+    pts_sum: F64  # (N,) each entry's lane points summed: what a scoop of it doubles
     # (scoop factor, home-run size) -> what each entry's sweep of the hero
     # adds beyond its lane points (``response.their_sweep``), per table kind.
     sweep_cost: dict[tuple[float, int], F64] = field(
@@ -190,12 +189,13 @@ def pool_of(
     codes = np.asarray(codes, dtype=np.int64).reshape(-1, 3)
     pts = np.stack([lane_points_of(lane, codes[:, lane]) for lane in Lane], axis=1)
     rank_copies, suit_copies = counts(rules.deck.cards(), rules)
-    order = [np.argsort(codes[:, lane], kind="stable") for lane in Lane]
-    distinct, below = [], []
+    distinct, below, index, distinct_pts = [], [], [], []
     for lane in Lane:
         uniq, rank = np.unique(codes[:, lane], return_inverse=True)
         distinct.append(uniq)
         below.append(_prefix_bitsets(rank.ravel(), len(uniq)))
+        index.append(np.asarray(rank.ravel(), dtype=np.intp))
+        distinct_pts.append(lane_points_of(lane, uniq))
     return Pool(
         codes,
         pts,
@@ -205,14 +205,13 @@ def pool_of(
         suit_rows,
         rank_copies,
         suit_copies,
-        (order[0], order[1], order[2]),
         (distinct[0], distinct[1], distinct[2]),
         (below[0], below[1], below[2]),
+        (index[0], index[1], index[2]),
+        (distinct_pts[0], distinct_pts[1], distinct_pts[2]),
         np.zeros(len(codes), dtype=np.int8) if policy is None else np.asarray(policy, np.int8),
         np.ascontiguousarray(np.asarray(rank_rows).T),
         np.ascontiguousarray(np.asarray(suit_rows).T),
-        (codes[order[0], 0], codes[order[1], 1], codes[order[2], 2]),
-        (pts[order[0], 0], pts[order[1], 1], pts[order[2], 2]),
         pts.sum(axis=1),
     )
 

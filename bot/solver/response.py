@@ -18,9 +18,9 @@ scoop rate against the pool (``Pool.sweeper``).
 
 Two implementations give the same numbers: ``dense`` settles every
 (candidate, entry) pair in arrays (banker mode uses it: the ±7 cap is not
-linear), ``fast`` sums the lane points through the pool sorted per lane
-(prefix sums of the weights) and settles only the scoops pair by pair, on
-boolean arrays. The result is the expectation against one opponent times
+linear), ``fast`` sums the lane points through the pool's distinct codes
+per lane (running sums of the weight at each code) and settles only the
+scoops pair by pair, on packed sets of entries. The result is the expectation against one opponent times
 the number of opponents the seat meets: the points this round against the
 table.
 """
@@ -173,21 +173,22 @@ def their_sweep(pool: Pool, scoop: float, k: int) -> F64:
 
 
 def fast(mine: I64, pool: Pool, w_all: F64, table: Table, *, few: bool = False) -> F64:
-    """Lane points through prefix sums, scoops through packed sets (not banker)."""
+    """Lane points through running sums, scoops through packed sets (not banker)."""
     my_pts = lane_points(mine)
     out = np.zeros(len(mine))
     win, no_loss = [], []
     for lane in range(3):
-        codes = pool.sorted_codes[lane]
-        w_sorted = w_all[pool.lane_order[lane]]
-        cum_w = np.concatenate([[0.0], np.cumsum(w_sorted)])
-        cum_pts = np.concatenate([[0.0], np.cumsum(w_sorted * pool.sorted_pts[lane])])
-        below = cum_w[np.searchsorted(codes, mine[:, lane], "left")]
-        above = cum_pts[-1] - cum_pts[np.searchsorted(codes, mine[:, lane], "right")]
-        out += my_pts[:, lane] * below - above
         distinct, sets = pool.distinct[lane], pool.below[lane]
-        win.append(sets[np.searchsorted(distinct, mine[:, lane], "left")])
-        no_loss.append(sets[np.searchsorted(distinct, mine[:, lane], "right")])
+        # The weight at each distinct code, then its running sums: the
+        # weight a lane beats and the points of the entries that beat it.
+        at_code = np.bincount(pool.code_index[lane], weights=w_all, minlength=len(distinct))
+        cum_w = np.concatenate([[0.0], np.cumsum(at_code)])
+        cum_pts = np.concatenate([[0.0], np.cumsum(at_code * pool.distinct_pts[lane])])
+        lo = np.searchsorted(distinct, mine[:, lane], "left")  # distinct codes below
+        hi = np.searchsorted(distinct, mine[:, lane], "right")  # not above
+        out += my_pts[:, lane] * cum_w[lo] - (cum_pts[-1] - cum_pts[hi])
+        win.append(sets[lo])
+        no_loss.append(sets[hi])
     k = table.home_run_k
     if not (table.scoop_double or k):
         return out
