@@ -23,7 +23,7 @@ from bot.solver.best import candidates
 from bot.solver.codes import lane_code
 from bot.solver.model import table_of
 from bot.solver.opponents import opponent_pool
-from bot.solver.pool import hand_counts, pool_of, removal_weights
+from bot.solver.pool import counts, hand_counts, pool_of, removal_weights
 from bot.solver.response import dense, expected_points, fast
 from bot.solver.search import evaluate_hand
 
@@ -162,6 +162,31 @@ def test_card_removal_weights() -> None:
         # The expected aces of an opponent: 13 of the 39 cards left.
         mean = float(w @ pool.ranks[:, 12])
         assert mean == pytest.approx(13 * (4 - aces) / 39, abs=0.15)
+
+
+@pytest.mark.parametrize("name", ["classic", "joker2", "deck65"])
+def test_card_removal_weights_are_the_product_over_ranks_and_suits(name: str) -> None:
+    """Each entry's weight is the product, over every rank class (jokers
+    included) and every suit, of C(m - h, c) / C(m, c), normalised."""
+    from math import comb, prod
+
+    rules = rules_of(name)
+    pool = opponent_pool(rules)
+    rng = random.Random(f"removal-{name}")
+    hand = deal(rules, rng)
+    held_ranks, held_suits = counts(hand, rules)
+    w = removal_weights(pool, hand, rules)
+    raw = [
+        prod(
+            comb(int(m) - int(h), int(c)) / comb(int(m), int(c))
+            for m, h, c in [
+                *zip(pool.rank_copies, held_ranks, pool.ranks[i], strict=True),
+                *zip(pool.suit_copies, held_suits, pool.suits[i], strict=True),
+            ]
+        )
+        for i in range(len(pool))
+    ]
+    assert np.allclose(w, np.array(raw) / sum(raw), rtol=1e-9, atol=0)
 
 
 def test_pools_are_kept_on_disk(tmp_path, monkeypatch) -> None:
