@@ -4,6 +4,7 @@ implementations (dense, fast) agree with each other."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -11,6 +12,7 @@ import pytest
 
 from bot.rules import (
     Arrangement,
+    Card,
     PlayerHand,
     Rules,
     detect_special,
@@ -19,11 +21,12 @@ from bot.rules import (
     settle,
 )
 from bot.solver import ai_arrange
+from bot.solver.arrays import F64, I64
 from bot.solver.best import candidates
 from bot.solver.codes import lane_code
-from bot.solver.model import table_of
+from bot.solver.model import Table, table_of
 from bot.solver.opponents import opponent_pool
-from bot.solver.pool import counts, hand_counts, pool_of, removal_weights
+from bot.solver.pool import Pool, counts, hand_counts, pool_of, removal_weights
 from bot.solver.response import dense, expected_points, fast
 from bot.solver.search import evaluate_hand
 
@@ -34,18 +37,26 @@ def _codes(arr: Arrangement, rules: Rules) -> tuple[int, int, int]:
     return (lane_code(arr.head, rules), lane_code(arr.middle, rules), lane_code(arr.tail, rules))
 
 
+def _candidates_and_weights(
+    hand: Sequence[Card], rules: Rules, pool: Pool, table: Table
+) -> tuple[I64, F64]:
+    """A hand's candidate splits (lane codes) and the pool's card-removal
+    weights for it, declared specials left out (what ``fast`` and ``dense``
+    both settle)."""
+    he = evaluate_hand(hand, rules)
+    rows = candidates(he, rules, table)
+    mine = np.stack([he.c3[rows.head], he.c5[rows.middle], he.c5[rows.tail]], axis=1)
+    w = removal_weights(pool, hand, rules)
+    return mine, np.where(pool.special == 0, w, 0.0)
+
+
 @pytest.mark.parametrize("name", ["classic", "extended3", "two_no_double", "joker2", "deck65"])
 def test_fast_equals_dense(name: str) -> None:
     rules = rules_of(name)
     pool, table = opponent_pool(rules), table_of(rules, None)
     rng = random.Random(f"fast-{name}")
     for _ in range(4):
-        hand = deal(rules, rng)
-        he = evaluate_hand(hand, rules)
-        rows = candidates(he, rules, table)
-        mine = np.stack([he.c3[rows.head], he.c5[rows.middle], he.c5[rows.tail]], axis=1)
-        w = removal_weights(pool, hand, rules)
-        w = np.where(pool.special == 0, w, 0.0)
+        mine, w = _candidates_and_weights(deal(rules, rng), rules, pool, table)
         assert np.allclose(fast(mine, pool, w, table), dense(mine, pool, w, table), atol=1e-6)
         # The re-rank's path (scoop sets weighed bit by bit) on a few rows.
         few = fast(mine[:12], pool, w, table, few=True)
@@ -65,13 +76,7 @@ def test_one_pool_settles_every_kind_of_table() -> None:
         replace(base, home_run_k=2, opponents=2),
         replace(base, draw_scoop=True),
     ]
-    rng = random.Random("kinds")
-    hand = deal(rules, rng)
-    he = evaluate_hand(hand, rules)
-    rows = candidates(he, rules, base)
-    mine = np.stack([he.c3[rows.head], he.c5[rows.middle], he.c5[rows.tail]], axis=1)
-    w = removal_weights(pool, hand, rules)
-    w = np.where(pool.special == 0, w, 0.0)
+    mine, w = _candidates_and_weights(deal(rules, random.Random("kinds")), rules, pool, base)
     for table in kinds + kinds[::-1]:
         want = dense(mine, pool, w, table)
         assert np.allclose(fast(mine, pool, w, table), want, atol=1e-6)
