@@ -136,7 +136,8 @@ def removal_weights(pool: Pool, cards: Sequence[Card], rules: Rules) -> F64:
     held = np.concatenate([ranks, suits])
     copies = np.concatenate([pool.rank_copies, pool.suit_copies])
     w = np.ones(len(pool))
-    for i, (a, b) in enumerate(zip(range(0, len(held), 2), range(1, len(held), 2), strict=True)):
+    for i in range(len(pool.class_pairs)):
+        a, b = 2 * i, 2 * i + 1
         if held[a] or held[b]:
             # [c_a * (MAX_HAND + 1) + c_b]: both classes' factors at once
             both = np.outer(

@@ -20,9 +20,9 @@ Two implementations give the same numbers: ``dense`` settles every
 (candidate, entry) pair in arrays (banker mode uses it: the ±7 cap is not
 linear), ``fast`` sums the lane points through the pool's distinct codes
 per lane (running sums of the weight at each code) and settles only the
-scoops pair by pair, on packed sets of entries. The result is the expectation against one opponent times
-the number of opponents the seat meets: the points this round against the
-table.
+scoops pair by pair, on packed sets of entries. The result is the
+expectation against one opponent times the number of opponents the seat
+meets: the points this round against the table.
 """
 
 from __future__ import annotations
@@ -67,9 +67,14 @@ def expected_points(mine: I64, pool: Pool, weights: F64, table: Table, *, few: b
     return out * table.opponents
 
 
+def _home_run_factor(sweeper: F64, k: int) -> F64:
+    """1 + q^(k-1): how much an entry that sweeps the hero (scoop rate q)
+    is expected to multiply that sweep by making a home run (1 without one)."""
+    return 1.0 + sweeper ** (k - 1) if k else np.ones(len(sweeper))
+
+
 def _their_hr(pool: Pool, live: I64, table: Table) -> F64:
-    k = table.home_run_k
-    return 1.0 + pool.sweeper[live] ** (k - 1) if k else np.ones(len(live))
+    return _home_run_factor(pool.sweeper[live], table.home_run_k)
 
 
 def dense(mine: I64, pool: Pool, w_all: F64, table: Table) -> F64:
@@ -167,7 +172,7 @@ def their_sweep(pool: Pool, scoop: float, k: int) -> F64:
     for every hand at a table of this kind: computed once per pool."""
     cost = pool.sweep_cost.get((scoop, k))
     if cost is None:
-        hr = 1.0 + pool.sweeper ** (k - 1) if k else 1.0
+        hr = _home_run_factor(pool.sweeper, k)
         cost = pool.sweep_cost[(scoop, k)] = (scoop * hr - 1.0) * pool.pts_sum
     return cost
 
