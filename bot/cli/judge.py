@@ -25,7 +25,7 @@ MAX_ID_CHARS = 64
 
 def _cards(pid: str, tokens: Any, what: str) -> tuple[Card, ...]:
     if not isinstance(tokens, list):
-        raise InputError(f"player {pid}: {what} must be a list of card tokens")
+        raise InputError(f"player {pid}: {what} must be a list of card tokens, not {shown(tokens)}")
     out = []
     for t in tokens:
         try:
@@ -35,14 +35,24 @@ def _cards(pid: str, tokens: Any, what: str) -> tuple[Card, ...]:
     return tuple(out)
 
 
-def _hand(p: Any, rules: Rules) -> PlayerHand:
+def _nth(number: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th`` (a line holds at most 5 players)."""
+    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number, 'th') }"
+
+
+def _hand(p: Any, rules: Rules, number: int) -> PlayerHand:
+    """The hand of ``p``, the ``number``-th player of the line (from 1)."""
     if not isinstance(p, dict):
-        raise InputError("each player must be an object")
-    if "id" not in p or not isinstance(p["id"], (str, int)) or isinstance(p["id"], bool):
-        raise InputError("each player needs an id")
+        raise InputError(f"the {_nth(number)} player must be an object, not {shown(p)}")
+    if "id" not in p:
+        raise InputError(f"the {_nth(number)} player has no id")
+    if not isinstance(p["id"], (str, int)) or isinstance(p["id"], bool):
+        raise InputError(
+            f"the {_nth(number)} player's id must be text or a whole number, not {shown(p['id'])}"
+        )
     pid = str(p["id"])
     if len(pid) > MAX_ID_CHARS:
-        raise InputError(f"a player id is longer than {MAX_ID_CHARS} characters")
+        raise InputError(f"the {_nth(number)} player's id is longer than {MAX_ID_CHARS} characters")
     declare = p.get("declare", False)
     if not isinstance(declare, bool):
         raise InputError(f"player {pid}: declare must be true or false")
@@ -50,6 +60,12 @@ def _hand(p: Any, rules: Rules) -> PlayerHand:
     if has_lanes and "cards" in p:
         raise InputError(f"player {pid}: give either head/middle/tail or cards, not both")
     if has_lanes:
+        missing = [k for k in LANES if k not in p]
+        if missing:
+            raise InputError(
+                f"player {pid}: {' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} "
+                "missing; give head, middle and tail (3, 5 and 5 card tokens)"
+            )
         head, middle, tail = (_cards(pid, p.get(k), k) for k in LANES)
         if (len(head), len(middle), len(tail)) != (3, 5, 5):
             raise InputError(
@@ -86,10 +102,14 @@ def judge(obj: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(players, list):
         raise InputError("players must be a list of 2 to 5 players")
     rules = rules_from(obj, len(players))
-    hands = [_hand(p, rules) for p in players]
+    hands = [_hand(p, rules, n) for n, p in enumerate(players, 1)]
     ids = [h.id for h in hands]
-    if len(set(ids)) != len(ids):
-        raise InputError("two players have the same id")
+    for n, pid in enumerate(ids):
+        if pid in ids[:n]:
+            first = ids.index(pid) + 1
+            raise InputError(
+                f"the {_nth(first)} and {_nth(n + 1)} players have the same id {shown(pid)}"
+            )
     problem = check_deck([c for h in hands for c in h.arrangement.cards], rules.deck)
     if problem:
         raise InputError(f"cards: {problem}")
@@ -109,8 +129,9 @@ def judge(obj: dict[str, Any]) -> dict[str, Any]:
     for e in escaped:
         if e not in ids:
             raise InputError(f"the escaped player {shown(e)} is not one of the players")
-    if len(set(escaped)) != len(escaped):
-        raise InputError("a player is listed as escaped twice")
+    for n, e in enumerate(escaped):
+        if e in escaped[:n]:
+            raise InputError(f"the player {shown(e)} is listed as escaped twice")
     return settle(hands, rules, banker=banker, escaped=escaped).to_json()
 
 

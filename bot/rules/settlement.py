@@ -100,8 +100,9 @@ def settle(
     """Settle one round. Raises :class:`SettlementError` for a round that
     cannot be settled (a fouled or malformed arrangement, unknown ids)."""
     ids = [h.id for h in hands]
-    if len(set(ids)) != len(ids):
-        raise SettlementError("two players have the same id")
+    for n, pid in enumerate(ids):
+        if pid in ids[:n]:
+            raise SettlementError(f"two players have the same id {pid!r}")
     if len(hands) != rules.players:
         raise SettlementError(f"the rules are for {rules.players} players, not {len(hands)}")
     if rules.banker:
@@ -114,8 +115,9 @@ def settle(
     for e in escaped:
         if e not in ids:
             raise SettlementError(f"the escaped player {e!r} is not a player")
-    if len(set(escaped)) != len(escaped):
-        raise SettlementError("a player is listed as escaped twice")
+    for n, e in enumerate(escaped):
+        if e in escaped[:n]:
+            raise SettlementError(f"the player {e!r} is listed as escaped twice")
     seats = [_seat(h, rules) for h in hands]
 
     pairs: list[PairResult] = []

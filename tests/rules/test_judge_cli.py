@@ -134,7 +134,13 @@ ERRORS = [
     (_set(["players"], []), "2 to 5 players"),
     (_set(["escaped"], ["Z"]), "the escaped player 'Z' is not one of the players"),
     (_set(["banker"], "A"), "a banker is named but the banker option is off"),
-    (_set(["players", 2, "id"], "A"), "two players have the same id"),
+    (_set(["players", 2, "id"], "A"), "the 1st and 3rd players have the same id 'A'"),
+    (lambda o: o["players"][0].pop("middle"), "player A: middle is missing"),
+    (_set(["players", 0, "tail"], "Qs"), "player A: tail must be a list of card tokens, not 'Qs'"),
+    (_set(["players", 1], ["x"]), "the 2nd player must be an object"),
+    (lambda o: o["players"][1].pop("id"), "the 2nd player has no id"),
+    (_set(["players", 1, "id"], True), "the 2nd player's id must be text or a whole number"),
+    (_set(["escaped"], ["A", "A"]), "the player 'A' is listed as escaped twice"),
     (_set(["players", 1, "cards"], ["2s"]), "cards must hold 13 cards"),
 ]
 
