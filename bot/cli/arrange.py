@@ -59,9 +59,11 @@ def answer(obj: dict[str, Any]) -> dict[str, Any]:
         rules = make_rules(obj["preset"], players, options)
     except OptionError as e:
         raise InputError(str(e)) from None
-    tokens = obj.get("cards")
+    if "cards" not in obj:
+        raise InputError("cards is required: the hand's card tokens")
+    tokens = obj["cards"]
     if not isinstance(tokens, list):
-        raise InputError("cards must be a list of card tokens")
+        raise InputError(f"cards must be a list of card tokens, not {shown(tokens)}")
     try:
         cards = [parse_card(t) for t in tokens]
     except CardError as e:

@@ -71,6 +71,11 @@ def test_errors_are_per_line_and_exit_status_is_2() -> None:
         ({"cards": HAND, "preset": "classic", "options": {"colour": 1}}, "unknown option"),
         ({"cards": HAND, "preset": "classic", "seat": 1}, "unknown field"),
         ({"cards": HAND}, "preset is required"),
+        ({"preset": "classic"}, "cards is required"),
+        (
+            {"cards": "As Ah", "preset": "classic"},
+            "cards must be a list of card tokens, not 'As Ah'",
+        ),
         ({"cards": HAND, "preset": "poker"}, "unknown preset"),
         ({"cards": HAND, "preset": "classic", "top": 0}, "top must be"),
         ("{not json", "not valid JSON"),
