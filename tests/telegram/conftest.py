@@ -13,3 +13,7 @@ async def api() -> AsyncIterator[FakeBotAPI]:
     await server.start()
     yield server
     await server.stop()
+    # Any request Telegram would have refused is a bug, whatever the test checks.
+    assert not server.refused, [
+        (call.method, call.params.get("_refusal")) for call in server.refused
+    ]

@@ -1,10 +1,16 @@
-"""A fake Telegram Bot API HTTP server (aiohttp) for end-to-end tests.
+"""A fake Telegram Bot API HTTP server (aiohttp) for end-to-end tests, as
+strict as Telegram.
 
 The real python-telegram-bot client talks to it over HTTP (``base_url``
-pointed at ``http://127.0.0.1:<port>/bot``). It records every call, keeps the
-messages it "sent" (so a test can read a message's text and press its
-buttons), answers getUpdates with injected updates, and can be told to fail:
-403 Forbidden for users who never opened the bot, 429 with ``retry_after``.
+pointed at ``http://127.0.0.1:<port>/bot``). Every request is first checked
+against the Bot API's own schema (tests/telegram/strict_schema.py: methods,
+parameter names and types, nested objects, ``attach://`` parts, documented
+limits) and refused the way Telegram refuses; refusals are kept in
+``refused`` and the ``api`` fixture fails a test that caused one it did not
+expect. It records every call, keeps the messages it "sent" (so a test can
+read a message's text and press its buttons), answers getUpdates with
+injected updates, and can be told to fail: 403 Forbidden for users who never
+opened the bot, 429 with ``retry_after``.
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
+
+from tests.telegram.strict_schema import Refusal, Request, check_request
 
 BOT_ID = 7000000001
 BOT_USERNAME = "thirteen_test_bot"
@@ -90,6 +98,8 @@ class FakeBotAPI:
     members: dict[int, set[int]] = field(default_factory=dict)
     # sendDocument: (chat id, file name, bytes)
     documents: list[tuple[int, str, bytes]] = field(default_factory=list)
+    # Requests refused by the schema check: always a bug of the bot's.
+    refused: list[Call] = field(default_factory=list)
     _updates: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
     _message_ids: itertools.count = field(default_factory=lambda: itertools.count(100))
     _update_ids: itertools.count = field(default_factory=lambda: itertools.count(1))
@@ -136,6 +146,7 @@ class FakeBotAPI:
         method = request.match_info["method"]
         form = await request.post()
         params: dict[str, Any] = {}
+        raw: dict[str, str] = {}
         files: dict[str, bytes] = {}
         names: dict[str, str] = {}
         for name, value in form.items():
@@ -143,11 +154,19 @@ class FakeBotAPI:
                 files[name] = value.file.read()
                 names[name] = value.filename
                 continue
-            text = str(value)
+            raw[name] = text = str(value)
             params[name] = json.loads(text) if name in _JSON_FIELDS else text
         if files:
             params["_files"] = files
             params["_names"] = names
+        try:
+            check_request(Request(method, raw, files))
+        except Refusal as refusal:
+            call = Call(method, params, refusal.status)
+            call.params["_refusal"] = refusal.description
+            self.calls.append(call)
+            self.refused.append(call)
+            return _error(refusal.status, refusal.description)
         if self.before_call is not None and self.before_call(method, params):
             return _error(500, "Internal Server Error: the caller was killed")
         retry = self.fail_429_once.pop(method, None)

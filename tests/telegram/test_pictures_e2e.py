@@ -13,7 +13,7 @@ import pytest
 
 from bot.table.actions import Verb
 from bot.views import pictured
-from tests.telegram.fakebotapi import FakeBotAPI
+from tests.telegram.fakebotapi import FakeBotAPI, StoredMessage
 from tests.telegram.harness import buttons_of
 from tests.telegram.play import alerted, arrange_by_suggestion, reveal
 from tests.telegram.test_e2e_game import USERS, table
@@ -140,3 +140,56 @@ async def test_closing_mid_round_asks_then_takes_the_hands_buttons(api: FakeBotA
         assert "No round was finished" in closing[-1].text
         for hand in hands:
             assert not hand.buttons and "void" in hand.text  # the photo's caption says why
+
+
+async def test_every_tap_changes_the_hand_picture_and_its_caption(api: FakeBotAPI) -> None:
+    """On the strict fake: each tap is an editMessageMedia Telegram takes,
+    and the player sees the new picture, caption and Confirm label."""
+    ann, bo = USERS[:2]
+    api.opened |= {ann.id, bo.id}
+    async with table(api) as (h, manager, clock):
+        await h.command(ann, "/newgame")
+        await h.command(bo, "/join")
+        await h.command(ann, "/startgame")
+        hand = h.hand_message(bo)
+        shown = [(hand.photo, hand.text, _confirm_label(hand))]
+        picks = [b["callback_data"] for b in buttons_of(hand, Verb.PICK)]
+        for data in picks[:4]:
+            assert not alerted(await h.press(bo, hand, data))
+            await h.outbox.drain()
+            shown.append((hand.photo, hand.text, _confirm_label(hand)))
+        assert not alerted(await h.press_verb(bo, hand, Verb.SUGGEST))
+        await h.outbox.drain()
+        assert buttons_of(hand, Verb.APPLY), "the suggestions appear on the hand"
+    pictures, captions, labels = zip(*shown, strict=True)
+    assert len(set(pictures)) == len(shown)  # every tap a new picture
+    assert len(set(captions)) == len(shown)  # and a new caption
+    assert len(set(labels)) == len(shown)  # "Confirm (13 left)", "(12 left)", ...
+    edits = api.calls_of("editMessageMedia")
+    assert edits and all(c.status == 200 for c in edits)
+    assert all(c.params["media"]["media"].startswith("attach://") for c in edits)
+
+
+def _confirm_label(message: StoredMessage) -> str:
+    labels = [b["text"] for b in message.buttons if "onfirm" in b["text"]]
+    assert labels, f"no Confirm button on {message.text!r}"
+    return labels[0]
+
+
+@pytest.mark.parametrize("pictures", ["on", "room-off"])
+async def test_every_request_of_a_whole_round_is_valid_bot_api(
+    api: FakeBotAPI, pictures: str
+) -> None:
+    """Every request a round makes, from /newgame to the settlement, passes
+    the Bot API schema check, and Telegram answers each one with success."""
+    calls, _ = await _round(api, pictures)
+    assert not api.refused
+    assert all(c.status == 200 for c in api.calls), [
+        (c.method, c.status) for c in api.calls if c.status != 200
+    ]
+    methods = {c.method for c in api.calls}
+    assert {"sendMessage", "editMessageText", "answerCallbackQuery"} <= methods
+    if pictures == "on":
+        assert {"sendPhoto", "editMessageMedia"} <= methods
+    else:
+        assert not methods & {"sendPhoto", "editMessageMedia", "editMessageCaption"}

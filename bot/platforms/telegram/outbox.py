@@ -363,7 +363,9 @@ class Outbox:
         message_id = int(known.message_id)
         if photo and picture is not None:
             png = await render_async(picture.render, picture.data)
-            media = InputMediaPhoto(InputFile(png, filename=picture.filename), caption=text)
+            # Bytes, not an InputFile: PTB then names the upload as an ``attach://``
+            # part, which the Bot API requires inside an InputMedia.
+            media = InputMediaPhoto(png, caption=text, filename=picture.filename)
             return await self._edited(
                 self._bot.edit_message_media,
                 chat_id=chat_id,

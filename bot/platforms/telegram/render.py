@@ -21,10 +21,26 @@ from bot.views.model import Button, View, ViewKind
 NOOP = "noop"
 
 
+def telegram_length(text: str) -> int:
+    """A text's length as Telegram counts it: UTF-16 code units (a joker
+    🃏 or any emoji beyond the Basic Multilingual Plane counts twice)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _prefix(text: str, units: int) -> str:
+    """The longest start of ``text`` within ``units`` UTF-16 code units."""
+    if telegram_length(text) <= units:
+        return text
+    cut = text[:units]  # at most ``units`` code points; trim astral overflow
+    while telegram_length(cut) > units:
+        cut = cut[:-1]
+    return cut
+
+
 def render_text(view: View) -> str:
     text = view.text.strip() or "…"
     limit = MessageLimit.MAX_TEXT_LENGTH
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return text if telegram_length(text) <= limit else _prefix(text, limit - 1) + "…"
 
 
 def render_caption(view: View) -> str:
@@ -33,9 +49,9 @@ def render_caption(view: View) -> str:
     the end of a long settlement stay one press away on "verify")."""
     text = view.text.strip() or "…"
     limit = MessageLimit.CAPTION_LENGTH
-    if len(text) <= limit:
+    if telegram_length(text) <= limit:
         return text
-    cut = text[: limit - 1]
+    cut = _prefix(text, limit - 2)
     if "\n" in cut:
         cut = cut[: cut.rindex("\n")]
     return cut + "\n…"
