@@ -1,0 +1,79 @@
+"""Pictures on, the bot as its own ``thirteen run`` process against the
+strict fake Bot API: every tap changes the private hand's picture and its
+caption, and the showdown photo shows each of its steps once, in order,
+before the settlement is posted."""
+
+from __future__ import annotations
+
+from bot.table.actions import Verb
+from tests.procs.botproc import ANN, BO, BotProcess, Players, bot_env, until
+from tests.procs.game import Fleet, Script
+from tests.telegram.fakebotapi import FakeBotAPI, StoredMessage
+from tests.telegram.harness import buttons_of
+
+LANES = 3  # head, middle, tail: the showdown's steps without a special hand
+
+
+def _showdowns(players: Players) -> list[StoredMessage]:
+    """Group photos that are not the settlement (which has Verify)."""
+    return [m for m in players.group() if m.photo is not None and not buttons_of(m, Verb.VERIFY)]
+
+
+def _tap(players: Players, message: StoredMessage, data: str) -> str:
+    """Bo taps the button with callback ``data`` on ``message``; the query id."""
+    query_id = f"q{players.api.next_update_id()}"
+    players.send(
+        {
+            "update_id": players.api.next_update_id(),
+            "callback_query": {
+                "id": query_id,
+                "from": BO.json(),
+                "chat_instance": "ci",
+                "data": data,
+                "message": players.api._message_json(message),
+            },
+        }
+    )
+    return query_id
+
+
+async def test_taps_and_showdown_steps_with_pictures(api: FakeBotAPI, tmp_path) -> None:
+    api.opened |= {ANN.id, BO.id}
+    # The production pause between steps; the table's own timers decide.
+    env = bot_env(api, f"sqlite:///{tmp_path}/bot.db", PICTURES="true", SHOWDOWN_STEP_SECONDS="1.5")
+    fleet = Fleet(api, [BotProcess(env, tmp_path)])
+    await fleet.start_all()
+    players = Players(api)
+    script = Script(players, fleet)
+    try:
+        players.command(ANN, "/newgame")
+        await until(players.tables, "the table")
+        players.command(BO, "/join")
+        await until(lambda: any("Bo" in m.text for m in players.tables()), "Bo seated")
+        players.command(ANN, "/startgame")
+        hand = await until(lambda: players.hand(BO), "Bo's hand")
+        assert hand.photo is not None, "pictures are on: the hand is a photo"
+        seen = [(hand.photo, hand.text)]
+        cards = [b["callback_data"] for b in buttons_of(hand, Verb.PICK)]
+        for data in cards[:4]:  # four different cards, head then middle
+            before = len(hand.photos)
+            query = _tap(players, hand, data)
+            await until(lambda query=query: players.answer(query), "the tap's answer")  # type: ignore[misc]
+            await until(lambda before=before: len(hand.photos) > before, "the tap's picture")  # type: ignore[misc]
+            await until(lambda: hand.text != seen[-1][1], "the tap's caption")
+            seen.append((hand.photo, hand.text))
+        assert len({photo for photo, _ in seen}) == len(seen)
+        assert len({caption for _, caption in seen}) == len(seen)
+        assert await script.tap(BO, hand, Verb.RESET)
+        for user in (ANN, BO):
+            await script.arrange(user)
+        settlement = await until(lambda: players.settlements(1), "the settlement")
+        (showdown,) = _showdowns(players)
+        assert showdown.message_id < settlement[0].message_id
+        # Each step once: as many pictures as steps, no two alike.
+        assert len(showdown.photos) == LANES + ("Special" in showdown.text)
+        assert len(set(showdown.photos)) == len(showdown.photos)
+        assert not api.refused
+    finally:
+        await fleet.stop_all()
+    assert "bad request" not in fleet.log_text().lower()
