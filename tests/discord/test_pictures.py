@@ -88,3 +88,39 @@ async def test_a_text_only_room_attaches_nothing(game: Game) -> None:
     await game.finish_showdown()
     assert not any(m.attachments for m in game.table.bot_messages())
     assert game.table.settlement_messages()
+
+
+async def test_every_click_a_new_picture_and_each_showdown_step_once(game: Game) -> None:
+    """Pictures on: each click on the ephemeral hand replaces its picture
+    and its text; the showdown message is posted once and edited once per
+    further step (head, middle, tail), each step with its own picture."""
+    await _deal(game)
+    bob = game.members[1]
+    hand = await game.open_hand(bob)
+    state = await game.hand_state(bob)
+    seen = [(_png(game, hand), hand.embeds[0].description)]
+    for card in state["order"][:4]:
+        result = await bob.click(hand, custom_id=button_id(hand, Verb.PICK, str(card)))
+        assert result.response is not None and result.response.id == hand.id
+        hand = result.response
+        seen.append((_png(game, hand), hand.embeds[0].description))
+    assert len({png for png, _ in seen}) == len(seen)
+    assert len({text for _, text in seen}) == len(seen)
+    await bob.click(hand, custom_id=button_id(hand, Verb.RESET))
+    for member in game.members[:2]:
+        await game.arrange_by_suggestion(member, await game.open_hand(member))
+    await game.finish_showdown()
+    settle = game.table.settlement_messages()[-1]
+    (show,) = [
+        m
+        for m in game.table.bot_messages()
+        if m.attachments and m.id != settle.id and "Verify" not in str(m.components)
+    ]
+    steps = len((await game.state())["round"]["result"]["steps"])
+    writes = [
+        r
+        for r in game.env.http_requests
+        if r.path.endswith(f"/messages/{show.id}") and r.method == "PATCH"
+    ]
+    assert steps >= 3 and len(writes) == steps - 1  # posted at the first step, one edit a step
+    assert show.id < settle.id
