@@ -35,6 +35,7 @@ from bot.platforms.superseded import room_of, still_working
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import DeliveryStore, OutboxRow, SentRef, Shards
 
+from .attach import AttachGuard
 from .dms import deliver_dm
 from .posting import (
     NETWORK_ERRORS,
@@ -47,7 +48,7 @@ from .posting import (
     verdict,
 )
 from .refs import DM_CLOSED, DM_PREFIX, HAND_DM, MessageRef, dm_chat
-from .render import make_components, prepare
+from .render import make_components
 from .turn import PLATFORM
 
 log = logging.getLogger(__name__)
@@ -82,6 +83,8 @@ class DiscordOutbox:
             exclusive=not getattr(store, "shared", False),
             retention=retention,
         )
+        # Pictures where the bot may attach files; text only elsewhere (attach.py).
+        self.attach = AttachGuard(client, store, self.engine)
 
     def shard(self, count: int, ids: Sequence[int] | None) -> None:
         """This process serves shards ``ids`` of ``count`` (None: all): its
@@ -240,19 +243,19 @@ class DiscordOutbox:
             if edit and known is not None:
                 if known.fingerprint == shown:
                     return known  # it shows this already
-                rendered = await prepare(view)
+                old = channel.get_partial_message(int(known.message_id))
                 try:
-                    await channel.get_partial_message(int(known.message_id)).edit(
-                        **rendered.kwargs()
-                    )
+                    await self.attach.shown(row.chat_id, view, lambda r: old.edit(**r.kwargs()))
                     return dataclasses.replace(ref, message_id=known.message_id)
                 except discord.NotFound:
                     log.info("message of %s is gone; posting it again", row.key)
             await self.store.mark_sending(row)
             posting = True
-            rendered = await prepare(view)
             # discord.py sends enforce_nonce=True with every nonce.
-            message = await channel.send(**rendered.send_kwargs(), nonce=nonce_of(row))
+            nonce = nonce_of(row)
+            message = await self.attach.shown(
+                row.chat_id, view, lambda r: channel.send(**r.send_kwargs(), nonce=nonce)
+            )
         except (discord.HTTPException, discord.RateLimited, *NETWORK_ERRORS) as error:
             raise verdict(error, unsure=unsure, posting=posting) from error
         if known is not None and known.has_buttons and known.message_id != str(message.id):
