@@ -1,10 +1,11 @@
 """A View as the JSON an outbox row carries, and back.
 
-A view's picture is its renderer and its input (frozen dataclasses of
-``bot.pictures``), pickled: the PNG is drawn when the message is sent, by
-whichever process sends it. Reading one back only admits the project's own
-picture types and a few builtins, so a row cannot make the loader call
-anything else."""
+A view's picture is stored as its kind and its input as JSON
+(``bot.pictures.kinds``): the PNG is drawn when the message is sent, by
+whichever process sends it, and a stored row names no code. Rows written by
+earlier versions carried the picture pickled (a base64 string): those are
+still read, admitting only the project's own picture types and a few
+builtins, so such a row cannot make the loader call anything else."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import logging
 import pickle
 from typing import Any
 
+from bot.pictures.kinds import UnknownPicture, picture_from_json, picture_to_json
 from bot.views.model import Audience, Button, ButtonStyle, Picture, View, ViewKind
 
 log = logging.getLogger(__name__)
@@ -29,12 +31,24 @@ class _PictureUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"not a picture type: {module}.{name}")
 
 
-def picture_to_text(picture: Picture) -> str:
-    raw = pickle.dumps((picture.render, picture.data, picture.filename), protocol=5)
-    return base64.b64encode(raw).decode("ascii")
+def picture_to_payload(picture: Picture) -> dict[str, Any]:
+    return {**picture_to_json(picture.render, picture.data), "filename": picture.filename}
 
 
-def picture_from_text(text: str) -> Picture | None:
+def picture_from_payload(stored: dict[str, Any] | str) -> Picture | None:
+    """A stored picture; None (the message goes out as text) when unreadable."""
+    if isinstance(stored, str):
+        return _pickled_picture(stored)
+    try:
+        render, data = picture_from_json(stored)
+    except UnknownPicture:
+        log.warning("delivery: a stored picture could not be read; sent as text", exc_info=True)
+        return None
+    return Picture(render, data, str(stored.get("filename") or "cards.png"))
+
+
+def _pickled_picture(text: str) -> Picture | None:
+    """A picture as rows written before pictures were stored as JSON carry it."""
     try:
         render, data, filename = _PictureUnpickler(io.BytesIO(base64.b64decode(text))).load()
     except Exception:  # an unreadable picture: the message goes out as text
@@ -69,7 +83,7 @@ def view_to_payload(view: View) -> dict[str, Any]:
         "language": view.language,
         "fresh": view.fresh,
         "meta": dict(view.meta),
-        "picture": picture_to_text(view.picture) if view.picture is not None else None,
+        "picture": picture_to_payload(view.picture) if view.picture is not None else None,
     }
 
 
@@ -99,5 +113,5 @@ def view_from_payload(data: dict[str, Any]) -> View:
         language=str(data.get("language", "zh-Hans")),
         fresh=bool(data.get("fresh", False)),
         meta={str(k): str(v) for k, v in (data.get("meta") or {}).items()},
-        picture=picture_from_text(data["picture"]) if data.get("picture") else None,
+        picture=picture_from_payload(data["picture"]) if data.get("picture") else None,
     )

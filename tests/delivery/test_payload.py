@@ -1,0 +1,95 @@
+"""A view's picture in an outbox row is its kind and its input as JSON: no
+pickled code; every kind comes back equal and draws the same PNG; rows that
+earlier versions wrote with a pickled picture still deliver."""
+
+from __future__ import annotations
+
+import base64
+import json
+import pickle
+
+import pytest
+
+from bot.delivery.payload import view_from_payload, view_to_payload
+from bot.pictures import judged_pictures, render_hand, render_settlement, render_showdown
+from bot.pictures.cards import Marks
+from bot.pictures.final import FinalPicture, FinalRow, render_final
+from bot.pictures.kinds import KINDS
+from bot.pictures.model import HandPicture
+from bot.rules import parse_cards
+from bot.rules.cards import Card
+from bot.rules.options import Rules
+from bot.rules.settlement import settle
+from bot.rules.settlement_types import PlayerHand
+from bot.rules.types import Arrangement
+from bot.views.model import Audience, Picture, View, ViewKind
+
+
+def _round() -> tuple[object, object]:
+    hands = [
+        PlayerHand("ann", Arrangement.of(*map(parse_cards, (["Ac", "Jc", "2c"], ["Kd", "Kc", "Qs", "Js", "9h"], ["Ts", "9s", "8s", "7s", "6s"])))),
+        PlayerHand("bo", Arrangement.of(*map(parse_cards, (["3s", "4h", "5c"], ["7d", "7c", "Qh", "Jh", "2h"], ["Tc", "Td", "Th", "8c", "8d"])))),
+    ]  # fmt: skip
+    rules = Rules(players=2)
+    return judged_pictures(hands, settle(hands, rules).to_json(), rules, "zh-Hans")
+
+
+def pictures() -> list[Picture]:
+    show, settlement = _round()
+    cards = parse_cards(["BJ", "As", "Td"])
+    hand = HandPicture("en", 3, (tuple(cards), (), ()), (Card(2, "h"),), marks=Marks(7, "s"))
+    final = FinalPicture("大结算", "3 局", (FinalRow(1, "Ann", 12, "won 2", ""),), None)
+    return [
+        Picture(render_hand, hand),
+        Picture(render_showdown, show),
+        Picture(render_settlement, settlement),
+        Picture(render_final, final, "final.png"),
+    ]
+
+
+def _view(picture: Picture) -> View:
+    return View(ViewKind.NOTICE, Audience.GROUP, "show:r1:1", "", ("a line",), picture=picture)
+
+
+@pytest.mark.parametrize("picture", pictures(), ids=lambda p: p.render.__name__)
+def test_every_kind_is_stored_as_json_and_comes_back_equal(picture: Picture) -> None:
+    payload = json.loads(json.dumps(view_to_payload(_view(picture))))  # as the row holds it
+    stored = payload["picture"]
+    assert stored["kind"] in KINDS and isinstance(stored["data"], dict)
+    assert "bot." not in json.dumps(stored)  # no module path in a stored row
+    back = view_from_payload(payload).picture
+    assert back is not None
+    assert back.render is picture.render and back.data == picture.data
+    assert back.filename == picture.filename
+    assert back.fingerprint == picture.fingerprint
+
+
+def test_a_stored_picture_draws_the_same_png() -> None:
+    picture = pictures()[0]
+    back = view_from_payload(json.loads(json.dumps(view_to_payload(_view(picture))))).picture
+    assert back is not None and back.render(back.data) == picture.render(picture.data)
+
+
+def test_a_row_pickled_by_an_earlier_version_still_delivers() -> None:
+    picture = pictures()[1]
+    old = base64.b64encode(
+        pickle.dumps((picture.render, picture.data, picture.filename), protocol=5)
+    ).decode("ascii")
+    payload = view_to_payload(_view(picture)) | {"picture": old}
+    back = view_from_payload(payload).picture
+    assert back is not None and back.data == picture.data and back.render is render_showdown
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        {"kind": "exploit", "data": {}},
+        {"kind": "hand", "data": {"language": "en"}},  # fields missing
+        base64.b64encode(pickle.dumps((print, "x", "a.png"))).decode("ascii"),  # not ours
+    ],
+)
+def test_an_unreadable_picture_goes_out_as_text(stored: object, caplog) -> None:
+    payload = view_to_payload(_view(pictures()[0])) | {"picture": stored}
+    view = view_from_payload(payload)
+    assert view.picture is None and view.lines == ("a line",)
+    assert "could not be read" in caplog.text
