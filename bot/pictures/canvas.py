@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from .fonts import Color, draw_text, text_width
+from .fonts import Color, draw_text, fitting_size, text_width
 
 FELT = (24, 106, 66)
 FELT_EDGE = (11, 62, 38)
@@ -75,14 +75,19 @@ def pill(
     max_width: float | None = None,
     pad: float = 0.6,
 ) -> tuple[float, float]:
-    """A label in a rounded box centred on ``center``; returns its size."""
-    w = text_width(text, size, bold)
+    """A label in a rounded box centred on ``center``; returns its size. Text
+    wider than ``max_width`` is drawn smaller (down to three quarters of
+    ``size``: "three of a kind" under a head), and only then cut short."""
+    text_size = size
+    if max_width is not None:
+        text_size = fitting_size(text, size, max_width, bold, smallest=round(size * 0.75))
+    w = text_width(text, text_size, bold)
     if max_width is not None:
         w = min(w, max_width)
     bw, bh = w + size * 2 * pad, size * 1.55
     cx, cy = center
     overlay(image, (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2), fill, bh / 2)
-    draw_text(image, (cx, cy), text, size, ink, bold=bold, align="center", max_width=max_width)
+    draw_text(image, (cx, cy), text, text_size, ink, bold=bold, align="center", max_width=max_width)
     return bw, bh
 
 

@@ -26,7 +26,7 @@ from .canvas import (
     signed,
     title_bar,
 )
-from .fonts import draw_text
+from .fonts import draw_text, wrap
 from .model import PairScore, SettlementPicture
 
 NAME_W = 170
@@ -35,6 +35,8 @@ TOTAL_W = 100
 CELL_H = 72
 HEAD_H = 58 + 54  # title bar + column names
 SCOOP_RED = (214, 48, 49)
+HINT_SIZE = 14  # the key to the cells under the table, wrapped to the width
+HINT_LINE = 20
 
 
 def _columns(p: SettlementPicture) -> int:
@@ -47,9 +49,15 @@ def _table_width(p: SettlementPicture) -> int:
 
 def size(p: SettlementPicture, min_width: int = 560) -> tuple[int, int]:
     n = len(p.seats)
-    width = MARGIN + _table_width(p) + MARGIN
-    height = HEAD_H + n * CELL_H + 14 + (44 if p.home_run is not None else 0) + 40 + MARGIN
-    return max(width, min_width), height
+    width = max(MARGIN + _table_width(p) + MARGIN, min_width)
+    lines = len(_hint_lines(p, width))
+    height = HEAD_H + n * CELL_H + 14 + (44 if p.home_run is not None else 0)
+    return width, height + 40 + (lines - 1) * HINT_LINE + MARGIN
+
+
+def _hint_lines(p: SettlementPicture, width: int) -> list[str]:
+    """The key to the cells, in as many lines as the picture's width needs."""
+    return wrap(t(p.language, "pic.matrix_hint"), HINT_SIZE, width - 2 * MARGIN) or [""]
 
 
 def _pair(p: SettlementPicture, row: int, col: int) -> tuple[PairScore, int] | None:
@@ -211,7 +219,6 @@ def draw(p: SettlementPicture, background: Image.Image | None = None) -> Image.I
             max_width=width - 4 * MARGIN,
         )
         y += 44
-    draw_text(
-        image, (left, y + 18), t(lang, "pic.matrix_hint"), 14, SOFT, max_width=width - 2 * left
-    )
+    for i, line in enumerate(_hint_lines(p, width)):
+        draw_text(image, (width / 2, y + 18 + i * HINT_LINE), line, HINT_SIZE, SOFT, align="center")
     return image

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from PIL import Image
 
+from bot.core.paid import CAP
 from bot.views.i18n import t
 
 from . import cards as C
@@ -46,6 +47,10 @@ LANE_X = (
 )
 WIDTH = LANE_X[2] + LANE_W[2] + MARGIN
 FOOTER_H = 34
+BANNER_X = (LANE_X[0] + LANE_X[2] + LANE_W[2]) / 2  # a special's banner, under its lanes
+BANNER_W = WIDTH - LANE_X[0] - MARGIN
+BANNER_SIZE = 17
+LABEL_SIZE = 16  # a lane's hand under it
 
 
 def size(seats: int) -> tuple[int, int]:
@@ -56,6 +61,12 @@ def card_spots(seat_row: int, lane: int, count: int) -> list[tuple[int, int]]:
     """Top-left corners of a lane's cards in row ``seat_row``."""
     y = HEADER_H + seat_row * ROW_H + 10
     return [(LANE_X[lane] + i * STEP, y) for i in range(count)]
+
+
+def label_center(seat_row: int) -> int:
+    """The height of the middle of row ``seat_row``'s labels (lane hands, a
+    special's banner)."""
+    return HEADER_H + seat_row * ROW_H + 10 + CARD_H + 22
 
 
 def _name_column(image: Image.Image, seat: SeatShow, y: int, language: str) -> None:
@@ -80,7 +91,7 @@ def _seat(image: Image.Image, p: ShowdownPicture, row: int, seat: SeatShow) -> N
     if row % 2 == 0:
         overlay(image, (MARGIN / 2, y + 2, WIDTH - MARGIN / 2, y + ROW_H - 2), BAND, 12)
     _name_column(image, seat, y, p.language)
-    label_y = y + 10 + CARD_H + 22
+    label_y = label_center(row)
     for lane, show in enumerate(seat.lanes):
         spots = card_spots(row, lane, show.size)
         if show.winner and show.face_up:
@@ -107,28 +118,41 @@ def _seat(image: Image.Image, p: ShowdownPicture, row: int, seat: SeatShow) -> N
                 image,
                 (LANE_X[lane] + LANE_W[lane] / 2, label_y),
                 text,
-                16,
+                LABEL_SIZE,
                 fill=fill,
                 ink=ink,
                 max_width=LANE_W[lane] - 16,
             )
-    if seat.special is not None:
-        text = t(
-            p.language,
-            "pic.special_points",
-            special=t(p.language, f"special.{seat.special.value}"),
-            points=seat.special_points,
-        )
-        mid = (LANE_X[0] + LANE_X[2] + LANE_W[2]) / 2
+    text = banner_text(p.language, seat)
+    if text:
         pill(
             image,
-            (mid, label_y),
+            (BANNER_X, label_y),
             text,
-            17,
+            BANNER_SIZE,
             fill=GOLD,
             ink=GOLD_INK,
-            max_width=WIDTH - LANE_X[0] - MARGIN,
+            max_width=BANNER_W,
         )
+
+
+def banner_text(language: str, seat: SeatShow) -> str:
+    """A revealed special's banner: its name and what each opponent paid for
+    it, with its worth where the two differ ("" without a special)."""
+    if seat.special is None:
+        return ""
+    paid, worth = seat.special_paid, seat.special_points
+    key = "pic.special_points"
+    if paid is not None:  # capped in banker mode, doubled in extended: say what was paid
+        key = "pic.special_capped" if paid < worth else "pic.special_doubled"
+    return t(
+        language,
+        key,
+        special=t(language, f"special.{seat.special.value}"),
+        points=worth,
+        paid=paid,
+        cap=CAP,
+    )
 
 
 def heading(p: ShowdownPicture) -> tuple[str, str]:

@@ -17,6 +17,7 @@ the default yellow; anything neither font has is drawn as a dotted circle
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache, lru_cache
@@ -210,6 +211,60 @@ def _run_width(run: Run, size: int) -> float:
 
 def text_width(text: str, size: int, bold: bool = False) -> float:
     return sum(_run_width(r, size) for r in runs(text, bold))
+
+
+def fitting_size(
+    text: str, size: int, max_width: float, bold: bool = False, smallest: int = 0
+) -> int:
+    """The largest font size from ``size`` down to ``smallest`` at which
+    ``text`` fits ``max_width`` pixels (``smallest`` when none does)."""
+    while size > smallest and text_width(text, size, bold) > max_width:
+        size -= 1
+    return max(size, smallest)
+
+
+# Chinese line breaking: these never begin a line (the character before them
+# moves down with them).
+NO_LINE_START = frozenset("，。、；：？！）」』》〉”’,.;:?!)]}…")
+
+
+def wrap(text: str, size: int, max_width: float, bold: bool = False) -> list[str]:
+    """``text`` in lines of at most ``max_width`` pixels: broken at spaces,
+    or between any two characters where a word is wider than a line (Chinese
+    has no spaces), never before closing punctuation. Only a character wider
+    than a line overflows it."""
+    lines: list[str] = []
+    line: list[str] = []  # clusters
+
+    def fits(extra: list[str]) -> bool:
+        return text_width("".join(line + extra).rstrip(), size, bold) <= max_width
+
+    def flush() -> None:
+        if "".join(line).strip():
+            lines.append("".join(line).rstrip())
+        line.clear()
+
+    for word in re.findall(r"\S+\s*", clean(text)):
+        clusters = _clusters(word)
+        if fits(clusters):
+            line += clusters
+            continue
+        if (
+            line
+            and " " in "".join(line[-1:])
+            and text_width(word.rstrip(), size, bold) <= max_width
+        ):
+            flush()  # the word fits a line of its own: break at the space
+            line += clusters
+            continue
+        for cluster in clusters:
+            if line and not fits([cluster]):
+                carry = [line.pop()] if cluster in NO_LINE_START and len(line) > 1 else []
+                flush()
+                line += carry
+            line.append(cluster)
+    flush()
+    return lines
 
 
 def ellipsize(text: str, size: int, max_width: float, bold: bool = False) -> str:

@@ -64,7 +64,10 @@ class SeatShow:
     name: str
     lanes: tuple[LaneShow, LaneShow, LaneShow]
     special: SpecialHand | None = None  # a declared special, once revealed
-    special_points: int = 0
+    special_points: int = 0  # what the special is worth from each opponent
+    # what each opponent paid for it where that is not its worth (banker mode's
+    # cap, the extended preset's doubling); None: its worth was paid
+    special_paid: int | None = None
     total: int | None = None  # the round's score, once everything is revealed
     banker: bool = False
     escaped: bool = False

@@ -7,6 +7,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.core.paid import special_paid
 from bot.rules.cards import Card
 from bot.rules.types import Category, SpecialHand
 
@@ -92,11 +93,13 @@ def _seat_show(
         cat = category(player["lanes"][i]["category"]) if player["lanes"] else None
         lanes.append(LaneShow(seat.lanes[i], LANE_SIZES[i], cat, winners[i] and special is None))
     everything = r.revealed >= _steps(r)
+    pay = special_paid(r.settlement, seat.id, seat.special_points) if special and shown else None
     return SeatShow(
         name=seat.name,
         lanes=(lanes[0], lanes[1], lanes[2]),
         special=special if shown else None,
         special_points=seat.special_points if shown else 0,
+        special_paid=pay.paid if pay and pay.how != "worth" else None,
         total=r.settlement["totals"].get(seat.id) if everything else None,
         banker=seat.banker,
         escaped=seat.escaped,

@@ -79,6 +79,31 @@ def lane(lang: str, lane_name: str) -> str:
     return t(lang, f"lane.{lane_name}")
 
 
+# Punctuation between the pieces a renderer puts together, from the catalogs
+# (format.json): full-width in Chinese (头道：…（一对）, 房主、AI 普通), ASCII
+# in English.
+
+
+def labelled(lang: str, label: str, value: str) -> str:
+    """``Head: A♠️ K♠️ Q♠️`` / ``头道：A♠️ K♠️ Q♠️``."""
+    return t(lang, "fmt.label", label=label, value=value)
+
+
+def noted(lang: str, text: str, note: str) -> str:
+    """``A♠️ A♥️ 9♣️ (pair)`` / ``A♠️ A♥️ 9♣️（一对）``."""
+    return t(lang, "fmt.note", text=text, note=note)
+
+
+def listed(lang: str, items: Iterable[str]) -> str:
+    """``owner, AI normal`` / ``房主、AI 普通``."""
+    return t(lang, "fmt.list").join(items)
+
+
+def clauses(lang: str, items: Iterable[str]) -> str:
+    """``Head beats Middle; Head beats Tail`` / ``头道大于中道；头道大于尾道``."""
+    return t(lang, "fmt.clauses").join(items)
+
+
 def signed(points: int | float) -> str:
     """``+3``, ``-2`` and plain ``0`` (a score of nothing has no sign)."""
     if isinstance(points, float):

@@ -18,9 +18,12 @@ from .render_common import (
     button,
     cards_text,
     category,
+    clauses,
     grid,
+    labelled,
     lane,
     lang_of,
+    noted,
     rank_text,
     signed,
     special,
@@ -70,8 +73,8 @@ def suggestion_text(lang: str, s: dict[str, Any]) -> str:
 def reason_text(lang: str, key: str, params: dict[str, Any]) -> str:
     if key == "err.foul":
         pairs = params.get("pairs") or []
-        text = "; ".join(
-            t(lang, "err.foul_pair", a=lane(lang, a), b=lane(lang, b)) for a, b in pairs
+        text = clauses(
+            lang, (t(lang, "err.foul_pair", a=lane(lang, a), b=lane(lang, b)) for a, b in pairs)
         )
         return t(lang, "err.foul", lanes=text)
     if key == "err.option":
@@ -93,9 +96,12 @@ def hand_view(
     head, middle, tail = H.lanes(hand)
     cards = hand["cards"]
     lines = [
-        f"{lane(lang, 'head')} ({len(head)}/3): {cards_text(cards[i] for i in head)}",
-        f"{lane(lang, 'middle')} ({len(middle)}/5): {cards_text(cards[i] for i in middle)}",
-        f"{lane(lang, 'tail')} ({len(tail)}/5): {cards_text(cards[i] for i in tail)}",
+        labelled(
+            lang,
+            noted(lang, lane(lang, lane_name), f"{len(placed)}/{size}"),
+            cards_text(cards[i] for i in placed),
+        )
+        for lane_name, placed, size in (("head", head, 3), ("middle", middle, 5), ("tail", tail, 5))
     ]
     if rnd.get("wild_rank"):
         lines.append(t(lang, "table.wild", rank=rnd["wild_rank"].replace("T", "10")))

@@ -19,6 +19,7 @@ from .render_common import (
     cards_text,
     commands,
     lang_of,
+    listed,
     option_name,
     option_value,
     rows,
@@ -120,7 +121,7 @@ def rules_view(
         if (points := special_points(hand, rules)) is not None
     ]
     lines = [t(lang, f"rules.{i}") for i in range(1, 7)]
-    lines.append(t(lang, "rules.specials", list=", ".join(specials)))
+    lines.append(t(lang, "rules.specials", list=listed(lang, specials)))
     if state:
         lines += options_lines(state)
     return _answer(

@@ -12,7 +12,18 @@ from bot.core.actions import Verb
 from . import pictured
 from .i18n import t
 from .model import Audience, Button, ButtonStyle, View, ViewKind
-from .render_common import button, category, lane, lane_text, lang_of, rows, signed, special
+from .render_common import (
+    button,
+    category,
+    labelled,
+    lane,
+    lane_text,
+    lang_of,
+    noted,
+    rows,
+    signed,
+    special,
+)
 
 LANES = ("head", "middle", "tail")
 
@@ -135,7 +146,7 @@ def review_button(state: dict[str, Any], round_no: int) -> Button:
 
 
 def _arr_lines(lang: str, arr: dict[str, list[str]]) -> list[str]:
-    return [f"  {lane(lang, n)}: {lane_text(arr[n])}" for n in LANES]
+    return ["  " + labelled(lang, lane(lang, n), lane_text(arr[n])) for n in LANES]
 
 
 def review_view(
@@ -213,20 +224,22 @@ def replay_view(
         mark = ""
         if info["declared"].get(key):
             mark = " · " + special(lang, info["declared"][key])
-        lines.append(f"{names.get(key, key)}: {signed(int(detail['totals'].get(key, 0)))}{mark}")
+        total = signed(int(detail["totals"].get(key, 0)))
+        lines.append(labelled(lang, names.get(key, key), total) + mark)
         lanes = p.get("lanes")
         for i, name_ in enumerate(LANES):
-            cat = f" ({category(lang, lanes[i]['category'])})" if lanes else ""
-            lines.append(f"  {lane(lang, name_)}: {lane_text(info['hands'][key][name_])}{cat}")
+            cards = lane_text(info["hands"][key][name_])
+            if lanes:
+                cards = noted(lang, cards, category(lang, lanes[i]["category"]))
+            lines.append("  " + labelled(lang, lane(lang, name_), cards))
     for q in detail["pairs"]:
         scoop = (
-            " " + t(lang, "replay.scoop", name=names.get(q["scoop"], q["scoop"]))
+            " · " + t(lang, "replay.scoop", name=names.get(q["scoop"], q["scoop"]))
             if q["scoop"]
             else ""
         )
-        lines.append(
-            f"  {names.get(q['a'], q['a'])} – {names.get(q['b'], q['b'])}: {signed(int(q['score']))}{scoop}"
-        )
+        pair = f"{names.get(q['a'], q['a'])} – {names.get(q['b'], q['b'])}"
+        lines.append("  " + labelled(lang, pair, signed(int(q["score"]))) + scoop)
     if detail.get("home_run"):
         lines.append(
             t(lang, "replay.home_run", name=names.get(detail["home_run"], detail["home_run"]))

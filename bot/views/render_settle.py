@@ -15,10 +15,13 @@ from .render_common import (
     button,
     cards_text,
     category,
+    labelled,
     lane,
     lane_text,
     lang_of,
+    listed,
     name,
+    noted,
     rows,
     signed,
     special,
@@ -44,10 +47,8 @@ def settlement_lines(state: dict[str, Any]) -> list[str]:
             marks.append(t(lang, "settle.escaped_mark"))
         if rnd.get("banker") == key:
             marks.append(t(lang, "settle.banker_mark"))
-        head = f"{name(state, key)}: {signed(p['total'])}" + (
-            f" ({', '.join(marks)})" if marks else ""
-        )
-        lines.append(head)
+        head = labelled(lang, name(state, key), signed(p["total"]))
+        lines.append(noted(lang, head, listed(lang, marks)) if marks else head)
         arr = H.arrangement_tokens(hand)
         if p["special"]:
             lines.append(
@@ -61,8 +62,10 @@ def settlement_lines(state: dict[str, Any]) -> list[str]:
             )
         else:
             for i, lane_name in enumerate(LANES):
-                cat = category(lang, p["lanes"][i]["category"]) if p["lanes"] else ""
-                lines.append(f"  {lane(lang, lane_name)}: {lane_text(arr[lane_name])} ({cat})")
+                cards = lane_text(arr[lane_name])
+                if p["lanes"]:
+                    cards = noted(lang, cards, category(lang, p["lanes"][i]["category"]))
+                lines.append("  " + labelled(lang, lane(lang, lane_name), cards))
     lines.append(t(lang, "settle.pairs"))
     for q in st["pairs"]:
         lines.append("  " + pair_text(state, lang, q))
@@ -72,10 +75,10 @@ def settlement_lines(state: dict[str, Any]) -> list[str]:
         lines.append(t(lang, "settle.escaped", name=name(state, key)))
     lines.append(t(lang, "settle.round_totals"))
     for key in rnd["seats"]:
-        lines.append(f"  {name(state, key)}: {signed(st['totals'].get(key, 0))}")
+        lines.append("  " + labelled(lang, name(state, key), signed(st["totals"].get(key, 0))))
     lines.append(t(lang, "settle.running_totals"))
     for key, pts in sorted(state["totals"].items(), key=lambda kv: -kv[1]):
-        lines.append(f"  {name(state, key)}: {signed(pts)}")
+        lines.append("  " + labelled(lang, name(state, key), signed(pts)))
     # The deal published the full hash; here the deck in cards, the salt and
     # the hash's start, to recognise it (verify shows every step).
     lines.append(t(lang, "settle.deck", deck=cards_text(rnd["deck"])))
@@ -85,7 +88,8 @@ def settlement_lines(state: dict[str, Any]) -> list[str]:
 
 def pair_text(state: dict[str, Any], lang: str, q: dict[str, Any]) -> str:
     """One pair in words: who won how much, who took each lane, the scoop.
-    ``A vs B: A wins 4 (head A · middle B · tail A) · A scoops``."""
+    ``A vs B: A won 4 (Head A · Middle B · Tail A)``, ``… · A scooped``: the
+    past tense reads right after any name, the console's "You" too."""
     a, b = name(state, q["a"]), name(state, q["b"])
     score = q["score"]
     if score > 0:

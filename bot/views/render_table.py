@@ -8,6 +8,7 @@ from typing import Any
 from bot.core.actions import Verb
 from bot.core.lanes import arrangement_tokens
 from bot.core.options import summary
+from bot.core.paid import CAP, special_paid
 
 from . import render_match
 from .deadline import deadline_text
@@ -16,9 +17,12 @@ from .model import Audience, Button, ButtonStyle, View, ViewKind
 from .render_common import (
     button,
     category,
+    labelled,
     lane_text,
     lang_of,
+    listed,
     name,
+    noted,
     rows,
     signed,
     special,
@@ -81,10 +85,10 @@ def _player_line(state: dict[str, Any], p: dict[str, Any]) -> str:
     if p.get("ai"):
         marks.append(t(lang, f"ai.{p['ai']}"))
     total = state["totals"].get(p["key"])
-    text = f"• {p['name']}" + (f" ({', '.join(marks)})" if marks else "")
+    text = noted(lang, p["name"], listed(lang, marks)) if marks else p["name"]
     if total is not None:
-        text += f"  [{signed(total)}]"
-    return text
+        text = labelled(lang, text, signed(total))
+    return "• " + text
 
 
 def _lobby(state: dict[str, Any]) -> tuple[list[str], list[Button]]:
@@ -179,13 +183,17 @@ def showdown_lines(state: dict[str, Any], upto: int) -> list[str]:
             lines.append(t(lang, "show.specials"))
             for key in result["specials"]:
                 hand = rnd["hands"][key]
+                worth = int((hand.get("special") or {}).get("points", 0))
+                pay = special_paid(result["settlement"], key, worth)
                 lines.append(
                     t(
                         lang,
-                        "show.special_line",
+                        "show.special_line" if pay.how == "worth" else f"show.special_{pay.how}",
                         name=name(state, key),
                         special=special(lang, hand["declared"]),
-                        points=(hand.get("special") or {}).get("points", 0),
+                        points=worth,
+                        paid=pay.paid,
+                        cap=CAP,
                     )
                 )
             continue
@@ -195,8 +203,10 @@ def showdown_lines(state: dict[str, Any], upto: int) -> list[str]:
             hand = rnd["hands"][key]
             tokens = arrangement_tokens(hand)[step]
             lanes = players[key]["lanes"]
-            cat = category(lang, lanes[i]["category"]) if lanes else ""
-            lines.append(f"  {name(state, key)}: {lane_text(tokens)}  ({cat})")
+            cards = lane_text(tokens)
+            if lanes:
+                cards = noted(lang, cards, category(lang, lanes[i]["category"]))
+            lines.append("  " + labelled(lang, name(state, key), cards))
     return lines
 
 
@@ -222,7 +232,7 @@ def _closed(state: dict[str, Any]) -> tuple[list[str], list[Button]]:
         played = rnd["no"] - (0 if rnd.get("settled") else 1) if rnd else 0
         lines.append(t(lang, "table.closed_totals", rounds=played))
         for key, pts in sorted(state["totals"].items(), key=lambda kv: -kv[1]):
-            lines.append(f"• {name(state, key)}: {signed(pts)}")
+            lines.append("• " + labelled(lang, name(state, key), signed(pts)))
     else:
         lines.append(t(lang, "table.closed_empty"))
     return lines, []

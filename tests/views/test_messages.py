@@ -159,7 +159,7 @@ def test_scores_of_nothing_have_no_sign() -> None:
 def test_a_pair_in_words() -> None:
     state = {"names": {"a": "Ann", "b": "Bo"}}
     q = {"a": "a", "b": "b", "lanes": [1, -1, 1], "scoop": None, "score": 1}
-    assert pair_text(state, "en", q) == "Ann vs Bo: Ann wins 1 (Head Ann · Middle Bo · Tail Ann)"
+    assert pair_text(state, "en", q) == "Ann vs Bo: Ann won 1 (Head Ann · Middle Bo · Tail Ann)"
     q = {"a": "a", "b": "b", "lanes": [-1, -1, -1], "scoop": "b", "score": -6}
     assert pair_text(state, "zh-Hans", q) == (
         "Ann 对 Bo：Bo 赢 6 分（头道Bo · 中道Bo · 尾道Bo） · Bo 打枪"
@@ -168,6 +168,19 @@ def test_a_pair_in_words() -> None:
     assert pair_text(state, "en", q) == "Ann vs Bo: draw (Head tie · Middle Ann · Tail Bo)"
     q = {"a": "a", "b": "b", "lanes": None, "scoop": None, "score": 4}
     assert "special" in pair_text(state, "en", q)
+
+
+def test_a_pair_reads_right_for_any_name() -> None:
+    """The console calls its player "You": the past tense fits any name
+    ("You won", "You scooped"; never "You wins" or "scoop by You")."""
+    state = {"names": {"me": "You", "ai": "AI-1"}}
+    q = {"a": "me", "b": "ai", "lanes": [-1, 1, 1], "scoop": None, "score": 1}
+    assert pair_text(state, "en", q) == "You vs AI-1: You won 1 (Head AI-1 · Middle You · Tail You)"
+    q = {"a": "ai", "b": "me", "lanes": [-1, -1, -1], "scoop": "me", "score": -6}
+    assert pair_text(state, "en", q) == (
+        "AI-1 vs You: You won 6 (Head You · Middle You · Tail You) · You scooped"
+    )
+    assert t("en", "settle.escaped", name="You").startswith("You left the round:")
 
 
 async def test_the_settlement_explains_itself(repo, clock) -> None:
