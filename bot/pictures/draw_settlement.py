@@ -8,6 +8,8 @@ The last columns are the round's totals and, in a room, the running totals.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from PIL import Image
 
 from bot.views.i18n import t
@@ -55,9 +57,24 @@ def size(p: SettlementPicture, min_width: int = 560) -> tuple[int, int]:
     return width, height + 40 + (lines - 1) * HINT_LINE + MARGIN
 
 
-def _hint_lines(p: SettlementPicture, width: int) -> list[str]:
+def _hint_lines(p: SettlementPicture, width: int) -> tuple[str, ...]:
     """The key to the cells, in as many lines as the picture's width needs."""
-    return wrap(t(p.language, "pic.matrix_hint"), HINT_SIZE, width - 2 * MARGIN) or [""]
+    return _balanced(t(p.language, "pic.matrix_hint"), width - 2 * MARGIN)
+
+
+@lru_cache(maxsize=64)
+def _balanced(text: str, width: int) -> tuple[str, ...]:
+    """``text`` wrapped to ``width`` pixels, its lines then made as even as
+    that many lines allow (no short last line of two words)."""
+    lines = wrap(text, HINT_SIZE, width)
+    low, high = width // max(1, len(lines)), width
+    while low < high:  # the narrowest width that still needs no more lines
+        mid = (low + high) // 2
+        if len(wrap(text, HINT_SIZE, mid)) <= len(lines):
+            high = mid
+        else:
+            low = mid + 1
+    return tuple(wrap(text, HINT_SIZE, high)) or ("",)
 
 
 def _pair(p: SettlementPicture, row: int, col: int) -> tuple[PairScore, int] | None:
