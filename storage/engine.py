@@ -9,6 +9,7 @@ the BEGIN flavour is chosen through a flag in the connection's info dict.
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -184,6 +185,9 @@ class Checkpointer:
 def migrate(conn: Connection) -> None:
     """alembic upgrade head on ``conn``, configured in code (no alembic.ini),
     so it works the same from a source tree and an installed package."""
+    # alembic logs each of its autogenerate plugins at INFO as it loads them
+    # (seven lines on every start): nothing a person running the bot needs.
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
     from alembic import command
     from alembic.config import Config
 

@@ -62,3 +62,27 @@ def configure_solver(settings: Settings) -> None:
         pool_hands_16=settings.solver_pool_hands_16,
         cache_dir=settings.solver_cache,
     )
+
+
+def database_problem(url: str, error: BaseException) -> str:
+    """One line saying why the database at ``url`` cannot be used (its
+    password hidden), for a command that stops on it."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    cause = getattr(error.__cause__, "orig", None) or getattr(error, "orig", None) or error
+    reason = str(cause).strip().splitlines()[0] if str(cause).strip() else type(cause).__name__
+    reason = reason.removeprefix("database error: ")[:300]
+    try:
+        parsed = make_url(url)
+        shown = parsed.render_as_string(hide_password=True)
+    except ArgumentError:
+        return f"DATABASE_URL cannot be used: {reason}"
+    where = parsed.database or ""
+    if parsed.get_backend_name() == "sqlite" and where and where != ":memory:":
+        from pathlib import Path
+
+        folder = Path(where).expanduser().resolve().parent
+        if not folder.is_dir():
+            reason += f" (the folder {folder} does not exist)"
+    return f"DATABASE_URL={shown}: the database cannot be used: {reason}"

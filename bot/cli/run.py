@@ -15,7 +15,7 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 
-from bot.cli import command_parser, configure_solver, settings_or_exit
+from bot.cli import command_parser, configure_solver, database_problem, settings_or_exit
 from bot.config import Settings
 from bot.delivery.engine import DeliveryEngine, process_owner
 from bot.delivery.metrics import start_metrics
@@ -25,6 +25,7 @@ from bot.table.clock import RealClock
 from bot.table.manager import TableManager
 from bot.views import pictured
 from bot.views.model import View
+from storage.api import StorageError
 from storage.sql import SqlRepository
 
 log = logging.getLogger("thirteen")
@@ -44,13 +45,36 @@ def _fan_out(sinks: list[Sink]) -> Sink:
 
 
 async def _warm_solver(settings: Settings) -> None:
-    """Build the solver's opponent model off the event loop: the first
-    build costs seconds of CPU, which would stall every chat (and Discord's
-    heartbeat) if it ran on the loop."""
-    from bot.solver import prepare
+    """Build the solver's model of the default deck setting off the event
+    loop, while the bots already answer: a quick model takes a few seconds
+    the first time (a round started before waits for it), the full opponent
+    pools a minute or two more in a background thread, logged when they
+    start and when they are done (bot.table.solving.warm)."""
+    from bot.table import solving
 
-    rules = make_rules(settings.default_preset, 4)
-    await asyncio.to_thread(prepare, rules)
+    try:
+        await solving.warm(make_rules(settings.default_preset, 4))
+    except Exception:  # a round's start tries again
+        log.warning("the solver's model could not be built", exc_info=True)
+
+
+async def _open_repository(url: str) -> SqlRepository | None:
+    """The database, its schema migrated; None (said in one line) when it
+    cannot be used: a file that cannot be created, a server that does not
+    answer, a refused login."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    repo: SqlRepository | None = None
+    try:
+        repo = SqlRepository(url)
+        await repo.init()
+        return repo
+    except (StorageError, SQLAlchemyError, OSError) as e:
+        print(f"thirteen: {database_problem(url, e)}", file=sys.stderr)
+        if repo is not None:
+            with contextlib.suppress(Exception):
+                await repo.close()
+        return None
 
 
 async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
@@ -65,8 +89,9 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    repo = SqlRepository(settings.database_url)
-    await repo.init()
+    repo = await _open_repository(settings.database_url)
+    if repo is None:
+        return 1
     pictured.set_enabled(settings.pictures)  # PICTURES=false: every room text only
     manager = TableManager(
         repo,
@@ -78,7 +103,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         default_preset=settings.default_preset,
         timezone=settings.timezone,
     )
-    await _warm_solver(settings)
+    warming = asyncio.create_task(_warm_solver(settings))
     sinks: list[Sink] = []
     engines: list[DeliveryEngine] = []
     tasks: list[asyncio.Task[None]] = []
@@ -157,6 +182,8 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
     results = await asyncio.gather(*tasks, return_exceptions=True)
     if metrics is not None:
         await metrics.stop()
+    warming.cancel()  # only the wait: the build is a daemon thread
+    await asyncio.gather(warming, return_exceptions=True)
     await manager.stop()
     await repo.close()
     failed = [
@@ -170,7 +197,14 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    command_parser("thirteen run", __doc__ or "").parse_args(list(argv or []))
+    command_parser(
+        "thirteen run",
+        "Start the chat bots whose tokens are set: Telegram (TELEGRAM_TOKEN), Discord\n"
+        "(DISCORD_TOKEN), or both in one process, until Ctrl-C or SIGTERM. Settings\n"
+        "are read from the environment or a .env file (.env.example lists them all);\n"
+        "the database is migrated at start. To play without a token: thirteen play.",
+        "setup: docs/telegram.md, docs/discord.md; several processes: docs/deploy.md",
+    ).parse_args(list(argv or []))
     settings = settings_or_exit()  # a bad setting stops here, before anything is created
     configure_solver(settings)
     logging.basicConfig(

@@ -8,8 +8,10 @@ hands (多三张) itself and returns 13-card arrangements.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -140,17 +142,19 @@ def parse_tokens(tokens: Sequence[str]) -> list[Card]:
 
 
 _warmed: set[tuple[Any, ...]] = set()
+# Quick builds under way, one per deck setting (awaited by every caller),
+# made one at a time: two settings of one pool must not both build it.
+_building: dict[tuple[Any, ...], concurrent.futures.Future[bool]] = {}
+_building_lock = threading.Lock()
+_one_build = threading.Lock()
+# Full builds, one at a time: another deck setting's waits (on two cores
+# the chats keep the other), and one of the same pool finds it built.
+_one_refine = threading.Lock()
 log = logging.getLogger(__name__)
 
 
-async def warm(rules: Rules) -> None:
-    """Build the solver's model for these rules in a worker thread, once per
-    deck setting: the first build costs seconds of CPU, which on the event
-    loop would stall every room (and Discord's heartbeat). A new deck setting
-    is ready after a quick build (a few seconds); its full opponent pool is
-    built afterwards in the background, so the round that asked never waits
-    for it."""
-    key = (
+def _warm_key(rules: Rules) -> tuple[Any, ...]:
+    return (
         rules.preset,
         rules.players,
         rules.jokers,
@@ -159,25 +163,91 @@ async def warm(rules: Rules) -> None:
         rules.extra_three,
         rules.wheel,
     )
+
+
+async def warm(rules: Rules) -> None:
+    """Build the solver's model for these rules in a worker thread, once per
+    deck setting: the first build costs seconds of CPU, which on the event
+    loop would stall every room (and Discord's heartbeat). A new deck setting
+    is ready after a quick build (a few seconds); its full opponent pools are
+    built afterwards in the same background thread, so the round that asked
+    never waits for them. Callers that ask while a build is under way wait
+    for that one."""
+    key = _warm_key(rules)
     if key in _warmed:
         return
+    with _building_lock:
+        future = _building.get(key)
+        if future is None:
+            future = _building[key] = concurrent.futures.Future()
+            future.set_running_or_notify_cancel()  # a waiter cancelled cancels only its wait
+            # A daemon thread, not the loop's executor: the full pools take
+            # minutes of CPU the first time, and a process told to stop
+            # (Ctrl-C in `thirteen play`, SIGTERM) must not wait for them.
+            # Their files are written whole or not at all, so a build cut
+            # off leaves nothing half-made.
+            threading.Thread(
+                target=_build, args=(rules, key, future), name="solver-warm", daemon=True
+            ).start()
+    await asyncio.wrap_future(future)
+
+
+def _build(rules: Rules, key: tuple[Any, ...], future: concurrent.futures.Future[bool]) -> None:
     from bot.solver import prepare
 
-    quick = await asyncio.to_thread(lambda: prepare(rules, quick=True))
-    _warmed.add(key)
-    if not quick:
+    try:
+        with _one_build:
+            quick = prepare(rules, quick=True)
+    except BaseException as e:  # handed to every waiter; the next warm tries again
+        with _building_lock:
+            _building.pop(key, None)
+        future.set_exception(e)
         return
-    # A daemon thread, not the loop's executor: the full pools take minutes
-    # of CPU the first time, and a process told to stop (Ctrl-C in
-    # `thirteen play`, SIGTERM) must not wait for them. Their files are
-    # written whole or not at all, so a build cut off leaves nothing half-made.
-    threading.Thread(target=_refine, args=(rules,), name="solver-refine", daemon=True).start()
+    _warmed.add(key)
+    with _building_lock:
+        _building.pop(key, None)
+    future.set_result(quick)
+    if quick:
+        _refine(rules)
+
+
+def _setting(rules: Rules) -> str:
+    """The deck setting, as the log names it."""
+    parts: list[str] = [rules.preset.value]
+    if rules.jokers:
+        parts.append(f"{rules.jokers} jokers")
+    if rules.added_suit is not None:
+        parts.append(f"added suit {rules.added_suit}")
+    if rules.wild_rank is not None:
+        parts.append("wild rank")
+    if rules.extra_three:
+        parts.append("16 cards")
+    return ", ".join(parts)
 
 
 def _refine(rules: Rules) -> None:
-    from bot.solver import refine
+    from bot.solver import config, prepare, refine
 
-    try:
-        refine(rules)
-    except Exception:
-        log.warning("the solver's full opponent pool could not be built", exc_info=True)
+    with _one_refine:
+        if not prepare(rules, quick=True):  # built meanwhile (the same pool)
+            return
+        where = config.cache_dir()
+        kept = f"kept in {where}" if where is not None else "not kept: THIRTEEN_SOLVER_CACHE=off"
+        log.info(
+            "solver: building the AI's full opponent pools for %s in the background "
+            "(once per deck setting: a minute or two of CPU, then %s); "
+            "until then suggestions and the AI use a quick model",
+            _setting(rules),
+            kept,
+        )
+        started = time.monotonic()
+        try:
+            refine(rules)
+        except Exception:
+            log.warning("the solver's full opponent pool could not be built", exc_info=True)
+            return
+        log.info(
+            "solver: the full opponent pools for %s are built (%.0f s)",
+            _setting(rules),
+            time.monotonic() - started,
+        )
