@@ -9,10 +9,13 @@ status 0 when every line was ok, else 2.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import sys
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import IO, Any
 
-from bot.rules import CardError, OptionError, make_rules, parse_card
+from bot.rules import CardError, OptionError, Rules, make_rules, parse_card
 from bot.rules.cards import check_deck
 
 from . import configure_solver, settings_or_exit
@@ -41,9 +44,46 @@ def _int_field(obj: dict[str, Any], name: str, default: int, low: int, high: int
     return v
 
 
+def _deck(rules: Rules) -> str:
+    parts = [rules.preset.value]
+    if rules.jokers:
+        parts.append(f"{rules.jokers} joker{'s' if rules.jokers > 1 else ''}")
+    if rules.added_suit is not None:
+        parts.append("the added suit")
+    if rules.wild_rank is not None:
+        parts.append("a wild rank")
+    if rules.extra_three:
+        parts.append("16 cards")
+    return ", ".join(parts)
+
+
+@contextmanager
+def building_note(rules: Rules) -> Iterator[None]:
+    """One line on stderr (stdout is the JSON Lines) while the first
+    suggestion of a deck setting builds the solver's opponent pool."""
+    from bot.solver import config
+
+    where = config.cache_dir()
+    kept = f"then kept in {where}" if where is not None else "THIRTEEN_SOLVER_CACHE=off: not kept"
+    print(
+        f"thirteen arrange: building the solver's opponent pool for {_deck(rules)} "
+        f"(the first time this deck setting is used: about half a minute; {kept}) …",
+        end="",
+        file=sys.stderr,
+        flush=True,
+    )
+    started = time.monotonic()
+    try:
+        yield
+    except BaseException:
+        print(" stopped", file=sys.stderr, flush=True)
+        raise
+    print(f" done in {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+
+
 def answer(obj: dict[str, Any]) -> dict[str, Any]:
     """The output object of one input object (raises InputError)."""
-    from bot.solver import suggest  # imported here so `--help` stays instant
+    from bot.solver import built, suggest  # imported here so `--help` stays instant
 
     unknown = sorted(set(obj) - set(FIELDS), key=str)
     if unknown:
@@ -74,7 +114,11 @@ def answer(obj: dict[str, Any]) -> dict[str, Any]:
     problem = check_deck(cards, rules.deck)
     if problem:
         raise InputError(f"these cards cannot come from one deck: {problem}")
-    result = suggest(cards, rules, players=players, top=top)
+    if built(rules):
+        result = suggest(cards, rules, players=players, top=top)
+    else:
+        with building_note(rules):
+            result = suggest(cards, rules, players=players, top=top)
     special = None
     if result.special is not None:
         special = {"name": result.special.hand.value, "points": result.special.points}

@@ -4,6 +4,7 @@ auto-arrange at the deadline and AI seats. Imports ``bot.rules`` only.
     suggest(cards, rules, *, players=None, top=3, banker=False) -> Suggestions
     auto_arrange(cards, rules, *, players=None) -> Arrangement
     ai_arrange(cards, rules, strength) -> (Arrangement, declares_special)
+    built(rules)     whether a deck setting's opponent pool is built (memory or disk)
     prepare(rules)   builds (or reads from its disk cache) what a deck setting
                      needs now: the lane model, the opponent pool (~15 s of
                      CPU the first time) and the split tables
@@ -21,6 +22,7 @@ from .api import (
     Suggestions,
     ai_arrange,
     auto_arrange,
+    built,
     prepare,
     refine,
     strongest_tail_first,
@@ -33,6 +35,7 @@ __all__ = [
     "Suggestions",
     "ai_arrange",
     "auto_arrange",
+    "built",
     "prepare",
     "refine",
     "strongest_tail_first",

@@ -40,7 +40,7 @@ from .best import RERANK, RERANK_IDEAS, rerank, special_value
 from .best import scored_shares as best_shares
 from .codes import CAT_SHIFT
 from .model import Table, opponent_model, percentile_values, table_of, tail_first_values
-from .opponents import deep_seat_pool, deepen, is_quick, opponent_pool, seat_pool
+from .opponents import deep_seat_pool, deepen, is_built, is_quick, opponent_pool, seat_pool
 from .opponents import refine as refine_pool
 from .search import (
     HandEval,
@@ -86,6 +86,13 @@ def prepare(rules: Rules, *, quick: bool = False) -> bool:
     # ``quick`` only read from disk (``refine`` builds it).
     deep = rules.cards_per_player != 13 or deepen(rules, build=not quick) or is_quick(rules)
     return is_quick(rules) or not deep
+
+
+def built(rules: Rules) -> bool:
+    """Whether a suggestion for this deck setting finds its opponent pool
+    built (in memory or on disk); False: the first one builds it (about
+    30 s of CPU with the default size)."""
+    return is_built(rules)
 
 
 def refine(rules: Rules) -> bool:

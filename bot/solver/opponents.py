@@ -200,6 +200,17 @@ def _seat_entries(rules: Rules, base: Pool, n: int, seed: int = SEED + 1) -> Poo
     return _entries(rules, hands, ["strong"] * n, base)
 
 
+def is_built(rules: Rules) -> bool:
+    """Whether the deck setting's pool (and for 13 cards its seat pool) is
+    in memory or in the disk cache: a suggestion then builds nothing."""
+    key = pool_key(rules)
+    if key in _POOLS and key not in _QUICK:
+        return True
+    kinds = ("pool", "seats") if rules.cards_per_player == 13 else ("pool",)
+    paths = [_cache_file(rules, kind) for kind in kinds]
+    return all(path is not None and path.is_file() for path in paths)
+
+
 def is_quick(rules: Rules) -> bool:
     """Whether the deck setting's pool in memory is a quick one."""
     return pool_key(rules) in _QUICK
