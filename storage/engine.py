@@ -182,12 +182,23 @@ class Checkpointer:
         self._thread.join()
 
 
+def _chatter(record: logging.LogRecord) -> bool:
+    return not record.getMessage().startswith(("Context impl ", "Will assume "))
+
+
+_QUIET = _chatter
+
+
 def migrate(conn: Connection) -> None:
     """alembic upgrade head on ``conn``, configured in code (no alembic.ini),
     so it works the same from a source tree and an installed package."""
     # alembic logs each of its autogenerate plugins at INFO as it loads them
-    # (seven lines on every start): nothing a person running the bot needs.
+    # (seven lines on every start), and which dialect it uses: nothing a
+    # person running the bot needs. The migrations it runs are still logged.
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
+    migration_log = logging.getLogger("alembic.runtime.migration")
+    if _QUIET not in migration_log.filters:
+        migration_log.addFilter(_QUIET)
     from alembic import command
     from alembic.config import Config
 
@@ -196,4 +207,25 @@ def migrate(conn: Connection) -> None:
     if conn.dialect.name == "postgresql":
         conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK_ID})")
     config.attributes["connection"] = conn
+    _refuse_a_newer_schema(conn, config)
     command.upgrade(config, "head")
+
+
+def _refuse_a_newer_schema(conn: Connection, config: Any) -> None:
+    """A database a newer version of the bot upgraded: alembic would fail
+    on the revision it does not know, with a traceback; say it plainly."""
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    from storage.api import StorageError
+
+    script = ScriptDirectory.from_config(config)
+    known = {rev.revision for rev in script.walk_revisions()}
+    current = MigrationContext.configure(conn).get_current_heads()
+    newer = [rev for rev in current if rev not in known]
+    if newer:
+        raise StorageError(
+            f"its schema is at revision {newer[0]}, which this version of the bot does not "
+            f"know (it knows up to {script.get_current_head()}): run the version that upgraded "
+            "it, or restore a backup taken before that upgrade (docs/deploy.md)"
+        )

@@ -93,3 +93,21 @@ async def test_a_first_start_answers_before_the_full_pools_are_built(
     assert "alembic.runtime.plugins" not in log
     assert "Running upgrade" in log  # the migrations are still logged
     assert "Traceback" not in log
+
+
+async def test_a_database_of_a_newer_version_is_one_line(tmp_path: Path) -> None:
+    import sqlite3
+
+    from storage.sql import SqlRepository
+
+    url = f"sqlite:///{tmp_path / 'bot.db'}"
+    repo = SqlRepository(url)
+    await repo.init()
+    await repo.close()
+    with sqlite3.connect(tmp_path / "bot.db") as db:  # as a newer version leaves it
+        db.execute("UPDATE alembic_version SET version_num = '9999'")
+    done = run_bot(tmp_path, DATABASE_URL=url, TELEGRAM_TOKEN="abc")
+    assert done.returncode == 1
+    lines = [line for line in done.stderr.splitlines() if "INFO" not in line]
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "its schema is at revision 9999, which this version of the bot does not know" in lines[0]
