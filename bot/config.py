@@ -12,6 +12,7 @@ anything: :func:`load_settings` turns a bad value into a
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from functools import lru_cache
 from typing import Annotated, Any
@@ -172,6 +173,18 @@ class Settings(BaseSettings):
     def _http_url(cls, v: str | None) -> str | None:
         if v is not None and not v.startswith(("https://", "http://")):
             raise ValueError("must be an http:// or https:// URL")
+        return v
+
+    @field_validator("telegram_webhook_secret")
+    @classmethod
+    def _webhook_secret(cls, v: SecretStr | None) -> SecretStr | None:
+        # What Telegram's setWebhook takes as secret_token; anything else it
+        # refuses only when the bot registers the webhook.
+        if v is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", v.get_secret_value()):
+            raise ValueError(
+                "must be 1 to 256 characters A-Z, a-z, 0-9, _ and - "
+                "(make one: python3 -c 'import secrets; print(secrets.token_urlsafe(32))')"
+            )
         return v
 
     @field_validator(*WHOLE_NUMBERS, mode="before")
