@@ -1,15 +1,26 @@
 """What a superseded message keeps: the buttons that answer whatever the
 round (verify, review, leaderboard, rules, help, stats). Shared by the platforms'
 outboxes: last round's settlement loses its "next round" button when the
-next round's table is up, and keeps these."""
+next round's table is up, and keeps these.
+
+A press refused as stale is judged against the message it came from, never
+against the data it carried (a modified client sends any data for a message
+it can see): a message the outbox keeps current is not touched, and of any
+other only the buttons that are themselves of another round than their
+room's go."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.delivery.payload import view_from_payload
 from bot.table.actions import ActionIdError, Verb, decode
 from bot.views.model import Button
+from storage.delivery import DeliveryStore
+
+# The round a room is playing now (None: no such room).
+RoundNow = Callable[[str], Awaitable[int | None]]
 
 INFORMATIVE = frozenset(
     {Verb.VERIFY, Verb.REVIEW, Verb.LEADERBOARD, Verb.RULES, Verb.HELP, Verb.STATS}
@@ -41,3 +52,86 @@ def room_of(key: str) -> str | None:
     """The room of a room's view key (``table:<room>``, ``settle:<room>:<n>``, …)."""
     parts = key.split(":")
     return parts[1] if len(parts) > 1 and parts[1] else None
+
+
+def rounds_of(manager: Any) -> RoundNow:
+    """The round each room is playing, as the table manager stores it (each
+    room read once per press)."""
+    seen: dict[str, int | None] = {}
+
+    async def now(room_id: str) -> int | None:
+        if room_id not in seen:
+            state = await manager.room_state(room_id)
+            seen[room_id] = None if state is None else int(state["round_no"])
+        return seen[room_id]
+
+    return now
+
+
+async def kept_current(
+    store: DeliveryStore, platform: str, chat_id: str, message_id: str, round_now: RoundNow
+) -> bool:
+    """Whether the message is one the outbox keeps current: the stored
+    message of its view key, for the room's table or for a view of the round
+    being played (or of no round). Its next edit is the outbox's; a press
+    never changes it."""
+    key = await store.sent_key(platform, chat_id, message_id)
+    if key is None:
+        return False
+    if key.startswith("table:"):
+        return True
+    ref = await store.sent_message(platform, chat_id, key)
+    if ref is None or ref.message_id != message_id:
+        return False
+    room = room_of(key)
+    now = await round_now(room) if room else None
+    return ref.round_tag is None or now is None or ref.round_tag == str(now)
+
+
+async def without_stale(
+    buttons: list[Any],
+    round_now: RoundNow,
+    *,
+    also: Callable[[str], tuple[str, int] | None] | None = None,
+) -> tuple[tuple[Button, ...], ...] | None:
+    """Of ``buttons`` (payload form, as a message shows them), the rows left
+    once the stale ones go: game buttons of another round than their own
+    room's, judged one by one. ``also`` reads the room and round of a
+    platform's own buttons (Discord's "my hand by DM"). None when none of
+    them is stale (nothing to change)."""
+    rows = view_from_payload(
+        {"kind": "notice", "audience": "group", "key": "", "buttons": buttons}
+    ).buttons
+    kept: list[tuple[Button, ...]] = []
+    stale = False
+    for row in rows:
+        keep = []
+        for button in row:
+            if await _stale(button.action_id, round_now, also):
+                stale = True
+            else:
+                keep.append(button)
+        if keep:
+            kept.append(tuple(keep))
+    return tuple(kept) if stale else None
+
+
+async def _stale(
+    action_id: str | None,
+    round_now: RoundNow,
+    also: Callable[[str], tuple[str, int] | None] | None,
+) -> bool:
+    if not action_id:
+        return False  # a link, or a disabled button
+    try:
+        room_id, round_no, verb, _arg = decode(action_id)
+    except ActionIdError:
+        other = also(action_id) if also else None
+        if other is None:
+            return False
+        room_id, round_no = other
+    else:
+        if verb in INFORMATIVE:
+            return False
+    now = await round_now(room_id)
+    return now is not None and round_no != now

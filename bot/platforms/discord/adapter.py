@@ -25,6 +25,7 @@ import discord
 
 from bot.delivery.engine import DEFAULT_RETENTION
 from bot.delivery.entries import is_durable
+from bot.platforms.superseded import rounds_of
 from bot.table.actions import STALE, Action, ActionIdError, Outcome, Verb, decode
 from bot.views.i18n import t
 from bot.views.model import Audience, View, ViewKind
@@ -245,11 +246,14 @@ class DiscordAdapter:
             if (
                 pressed is not None
                 and pressed.guild is not None
+                and not pressed.flags.ephemeral
                 and outcome.extra.get("refused") == STALE
             ):
-                # A game button of an old round still up (its message was not
-                # known when the next round took its buttons): those go now.
-                await self.outbox.retire_pressed(pressed)
+                # Game buttons of an old round may still be up (their message
+                # was not known when the next round took its buttons): those
+                # of the pressed message go now. The data pressed says nothing
+                # about the message: the live table keeps its buttons.
+                await self.outbox.retire_pressed(pressed, rounds_of(self.manager))
             return
         if outcome.extra.get("file_text"):
             await self._attach(turn, outcome.extra)

@@ -3,8 +3,9 @@
 discord.py answers nothing by itself when a command fails before or inside
 its callback: an option value that is not one of the command's choices (a
 forged ``language:klingon``), a command used outside a server, or a bug;
-nor a button press whose custom_id none of our templates takes. Each then
-gets one short ephemeral line, and only a bug is logged.
+nor a button press whose custom_id none of our templates takes, or that
+its message does not carry. Each then gets one short ephemeral line, and
+only a bug is logged.
 """
 
 from __future__ import annotations
@@ -40,14 +41,30 @@ ROUTED = tuple(re.compile(template) for template in (ACTION_TEMPLATE, HAND_DM_TE
 
 async def answer_unrouted_press(interaction: discord.Interaction[Any]) -> None:
     """A press whose custom_id none of our dynamic items takes (forged, or of
-    a format we no longer make): discord.py would drop it unanswered."""
+    a format we no longer make), or one its message does not carry (a
+    modified client sends any data for a message it can see): discord.py
+    would drop it unanswered."""
     if interaction.type is not discord.InteractionType.component:
         return
     data: Any = interaction.data or {}
     custom_id = str(data.get("custom_id", ""))
-    if any(pattern.fullmatch(custom_id) for pattern in ROUTED):
+    if any(pattern.fullmatch(custom_id) for pattern in ROUTED) and _carries(
+        interaction.message, custom_id
+    ):
         return  # a dynamic item answers it
     await _say(interaction, t(language_of(interaction), "dc.error.stale"))
+
+
+def _carries(message: discord.Message | None, custom_id: str) -> bool:
+    """Whether ``message`` has a component with ``custom_id``: discord.py
+    routes a press to a dynamic item only then."""
+    if message is None:
+        return False
+    for component in message.components:
+        for item in (component, *getattr(component, "children", ())):
+            if getattr(item, "custom_id", None) == custom_id:
+                return True
+    return False
 
 
 async def _say(interaction: discord.Interaction[Any], text: str) -> None:

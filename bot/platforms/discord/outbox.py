@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
 from typing import Any
@@ -31,12 +32,19 @@ from bot.delivery.engine import DEFAULT_RETENTION
 from bot.delivery.entries import INFO_NOTICES, is_durable, is_one_off_key
 from bot.delivery.payload import view_from_payload
 from bot.delivery.transport import is_unsure
-from bot.platforms.superseded import room_of, still_working
-from bot.views.model import Audience, View, ViewKind
+from bot.platforms.superseded import (
+    RoundNow,
+    kept_current,
+    room_of,
+    still_working,
+    without_stale,
+)
+from bot.views.model import Audience, Button, ButtonStyle, View, ViewKind
 from storage.delivery import DeliveryStore, OutboxRow, SentRef, Shards
 
 from .attach import AttachGuard
 from .dms import deliver_dm
+from .items import HAND_DM_TEMPLATE, HandDmButton
 from .posting import (
     NETWORK_ERRORS,
     NONCE_WINDOW,
@@ -48,7 +56,7 @@ from .posting import (
     verdict,
 )
 from .refs import DM_CLOSED, DM_PREFIX, HAND_DM, MessageRef, dm_chat
-from .render import make_components
+from .render import make_components, make_item
 from .turn import PLATFORM
 
 log = logging.getLogger(__name__)
@@ -160,23 +168,30 @@ class DiscordOutbox:
             stored = MessageRef(message.channel.id, message.id).stored()
             await self.store.put_sent(SentRef(PLATFORM, chat, key, stored, has_buttons=True))
 
-    async def retire_pressed(self, message: discord.Message) -> None:
-        """Take the buttons that no longer answer off a pressed channel
-        message of an old round (those that still do stay)."""
-        rows = [
-            [
-                {"label": b.label or "", "action_id": b.custom_id}
-                for b in getattr(row, "children", ())
-                if isinstance(b, discord.Button) and b.custom_id
-            ]
-            for row in message.components
-        ]
-        buttons: list[Any] = [row for row in rows if row]
-        old = SentRef(PLATFORM, str(message.channel.id), "", str(message.id), buttons=buttons)
+    async def retire_pressed(self, message: discord.Message, round_now: RoundNow) -> None:
+        """A press on channel ``message`` was refused as stale: the buttons of
+        that message that are themselves of another round go, the others
+        stay; a message the outbox keeps current (the live table) is not
+        touched. Judged from the message (its stored key, and its buttons as
+        Discord has them: what an interaction says the message showed is not
+        taken on trust), never from the data pressed."""
         client = self._client()
-        if client is not None:
-            channel = client.get_partial_messageable(message.channel.id)
-            await self._retire(channel, old, keep_info=True)
+        chat, message_id = str(message.channel.id), str(message.id)
+        if client is None or await kept_current(self.store, PLATFORM, chat, message_id, round_now):
+            return
+        channel = client.get_partial_messageable(message.channel.id)
+        try:
+            shown = await channel.fetch_message(message.id)
+        except discord.HTTPException:
+            log.info("pressed message %s not readable; left as it is", message.id)
+            return
+        rows = [
+            [p for b in getattr(row, "children", ()) if (p := _as_payload(b)) is not None]
+            for row in shown.components
+        ]
+        kept = await without_stale([row for row in rows if row], round_now, also=_hand_dm)
+        if kept is not None:
+            await self._set_buttons(channel, message_id, kept)
 
     async def key_of(self, message: discord.Message) -> str | None:
         """The view key a group message was sent for (None if not known)."""
@@ -282,6 +297,28 @@ class DiscordOutbox:
         except discord.HTTPException:
             log.info("old message %s already gone or not editable", old.message_id)
 
+    async def _set_buttons(
+        self,
+        channel: discord.PartialMessageable,
+        message_id: str,
+        kept: tuple[tuple[Button, ...], ...],
+    ) -> None:
+        """A pressed message's buttons become ``kept`` (none: no buttons)."""
+        components = discord.ui.View(timeout=None)
+        for row_no, row in enumerate(kept):
+            for button in row:
+                dm = _hand_dm(button.action_id or "")
+                if dm is not None:
+                    components.add_item(HandDmButton.build(*dm, label=button.label, row=row_no))
+                elif (item := make_item(button, row_no)) is not None:
+                    components.add_item(item)
+        try:
+            await channel.get_partial_message(int(message_id)).edit(
+                view=components if components.children else None
+            )
+        except discord.HTTPException:
+            log.info("old message %s already gone or not editable", message_id)
+
     async def _retire_settlement(
         self, channel: discord.PartialMessageable, row: OutboxRow, round_no: int
     ) -> None:
@@ -294,3 +331,32 @@ class DiscordOutbox:
         if old is not None and old.has_buttons:
             await self._retire(channel, old, keep_info=True)
             await self.store.put_sent(dataclasses.replace(old, has_buttons=False))
+
+
+_HAND_DM = re.compile(HAND_DM_TEMPLATE)
+_OUR_STYLES = {style.value: style for style in ButtonStyle}
+
+
+def _hand_dm(custom_id: str) -> tuple[str, int] | None:
+    """The room and round of a "my hand by DM" button."""
+    match = _HAND_DM.fullmatch(custom_id)
+    return (match["room"], int(match["round"])) if match else None
+
+
+def _as_payload(component: Any) -> dict[str, Any] | None:
+    """A button of a message as Discord has it, in payload form (the custom
+    id of "my hand by DM" kept as it is)."""
+    if not isinstance(component, discord.Button):
+        return None
+    label = component.label or ""
+    if component.url:
+        return {"label": label, "url": component.url}
+    if not component.custom_id:
+        return None
+    style = _OUR_STYLES.get(component.style.name, ButtonStyle.SECONDARY)
+    return {
+        "label": label,
+        "action_id": component.custom_id,
+        "style": style.value,
+        "disabled": component.disabled,
+    }

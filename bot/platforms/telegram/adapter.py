@@ -16,6 +16,7 @@ from telegram import Bot, CallbackQuery, Message, Update, User
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
+from bot.platforms.superseded import rounds_of
 from bot.platforms.telegram.deeplink import Payload, parse_payload
 from bot.platforms.telegram.membership import can_write_to, is_member
 from bot.platforms.telegram.outbox import Outbox, call_once_more
@@ -272,11 +273,13 @@ class TelegramAdapter:
         else:
             await self._answer(query, outcome.reply or t(language, "tg.refused"), alert=True)
             if message is not None and not private and outcome.extra.get("refused") == STALE:
-                # A game button of an old round that is still up (e.g. a
+                # Game buttons of an old round may still be up (e.g. a
                 # settlement whose post was never confirmed, so its message
-                # was not known when the next round took its buttons): the
-                # buttons that no longer answer go now.
-                await self.outbox.retire_pressed(message)
+                # was not known when the next round took its buttons): those
+                # of the pressed message go now. The data pressed says nothing
+                # about the message (any data can be sent for any message):
+                # the live table keeps its buttons.
+                await self.outbox.retire_pressed(message, rounds_of(self.manager))
         views = outcome.views
         if message is not None and private:
             pressed = await self.outbox.key_of(message)

@@ -21,7 +21,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 import httpx
-from telegram import Bot, InputFile, InputMediaPhoto, Message
+from telegram import Bot, InlineKeyboardButton, InputFile, InputMediaPhoto, Message
 from telegram.error import (
     BadRequest,
     ChatMigrated,
@@ -39,15 +39,16 @@ from bot.delivery.entries import INFO_NOTICES, is_durable, is_one_off_key, targe
 from bot.delivery.payload import view_from_payload
 from bot.delivery.transport import Hold, as_unsure, is_unsure
 from bot.pictures import render_async
-from bot.platforms.superseded import still_working
+from bot.platforms.superseded import RoundNow, kept_current, still_working, without_stale
 from bot.platforms.telegram.reach import PrivateReach, room_of_key
 from bot.platforms.telegram.render import (
+    NOOP,
     fingerprint,
     render_caption,
     render_markup,
     render_text,
 )
-from bot.views.model import Audience, Picture, View, ViewKind
+from bot.views.model import Audience, Button, Picture, View, ViewKind
 from storage.delivery import DeliveryStore, OutboxRow, SentRef
 
 log = logging.getLogger(__name__)
@@ -182,17 +183,20 @@ class Outbox:
                 SentRef(PLATFORM, chat, key, str(message.message_id), has_buttons=True)
             )
 
-    async def retire_pressed(self, message: Message) -> None:
-        """Take the buttons that no longer answer off a pressed group
-        message of an old round (those that still do stay)."""
+    async def retire_pressed(self, message: Message, round_now: RoundNow) -> None:
+        """A press on group ``message`` was refused as stale: the buttons of
+        that message that are themselves of another round go, the others
+        stay; a message the outbox keeps current (the live table) is not
+        touched. Judged from the message (its stored key and the keyboard
+        Telegram says it shows), never from the data pressed."""
+        chat, message_id = str(message.chat_id), str(message.message_id)
+        if await kept_current(self.store, PLATFORM, chat, message_id, round_now):
+            return
         markup = message.reply_markup
-        rows = [
-            [{"label": b.text, "action_id": b.callback_data} for b in row if b.callback_data]
-            for row in (markup.inline_keyboard if markup else ())
-        ]
-        buttons: list[Any] = [row for row in rows if row]
-        old = SentRef(PLATFORM, str(message.chat_id), "", str(message.message_id), buttons=buttons)
-        await self._retire(message.chat_id, old, keep_info=True)
+        rows = [[_as_payload(b) for b in row] for row in (markup.inline_keyboard if markup else ())]
+        kept = await without_stale([row for row in rows if row], round_now)
+        if kept is not None:
+            await self._set_buttons(message.chat_id, message_id, kept)
 
     async def key_of(self, message: Message) -> str | None:
         """The view key a message was sent for (None if not known)."""
@@ -406,14 +410,20 @@ class Outbox:
         kept = still_working(old.buttons) if keep_info else ()
         if keep_info and sum(map(len, kept)) == _button_count(old.buttons):
             return  # every button still answers: an edit would change nothing
-        view = View(ViewKind.NOTICE, Audience.GROUP, old.key, "", (), buttons=kept)
+        await self._set_buttons(chat_id, old.message_id, kept)
+
+    async def _set_buttons(
+        self, chat_id: int, message_id: str, kept: tuple[tuple[Button, ...], ...]
+    ) -> None:
+        """An old message's keyboard becomes ``kept`` (none: no keyboard)."""
+        view = View(ViewKind.NOTICE, Audience.GROUP, "", "", (), buttons=kept)
         markup = render_markup(view, None) if kept else None
         try:
             await self._bot.edit_message_reply_markup(
-                chat_id=chat_id, message_id=int(old.message_id), reply_markup=markup
+                chat_id=chat_id, message_id=int(message_id), reply_markup=markup
             )
         except TelegramError:
-            log.debug("old message %s already gone or unchanged", old.message_id)
+            log.debug("old message %s already gone or unchanged", message_id)
 
     async def _retire_settlement(self, chat_id: int, row: OutboxRow, round_no: int) -> None:
         """A new round's table is up: last round's settlement loses its
@@ -443,6 +453,16 @@ class Outbox:
                 return False
             raise
         return True
+
+
+def _as_payload(button: InlineKeyboardButton) -> dict[str, Any]:
+    """A button of a keyboard as Telegram shows it, in payload form."""
+    if button.url:
+        return {"label": button.text, "url": button.url}
+    data = button.callback_data
+    if isinstance(data, str) and data != NOOP:
+        return {"label": button.text, "action_id": data}
+    return {"label": button.text, "disabled": True}
 
 
 def _button_count(buttons: list[Any] | None) -> int:
