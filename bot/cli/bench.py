@@ -15,6 +15,11 @@ from pathlib import Path
 from . import command_parser
 
 BENCH_DIR = Path.cwd() / "bench"
+_NO_CHECKOUT = (
+    "benchmarks run from a source checkout of the repository (they are not "
+    "installed with the package): cd into the checkout and run this again "
+    "(there is no {} here)"
+)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -28,14 +33,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("args", nargs=argparse.REMAINDER, help="the benchmark's own arguments")
     ns = parser.parse_args(list(argv or []))
     if ns.name is None:
-        print("benchmarks:", ", ".join(scripts) or "none (run from a source checkout)")
+        print("benchmarks: " + ", ".join(scripts) if scripts else _NO_CHECKOUT.format(BENCH_DIR))
         return 0
     name, rest = ns.name, ns.args
     path = next(
         (p for p in (BENCH_DIR / f"{name}.py", BENCH_DIR / f"{name}_bench.py") if p.exists()), None
     )
     if path is None:
-        print(f"no benchmark {name!r}; have: {', '.join(scripts)}", file=sys.stderr)
+        if scripts:
+            print(
+                f"thirteen bench: no benchmark {name!r}; the benchmarks: {', '.join(scripts)}",
+                file=sys.stderr,
+            )
+        else:
+            print(f"thirteen bench: {_NO_CHECKOUT.format(BENCH_DIR)}", file=sys.stderr)
         return 2
     sys.argv = [str(path), *rest]
     sys.path.insert(0, str(BENCH_DIR.parent))

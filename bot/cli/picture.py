@@ -63,12 +63,18 @@ def picture(line: bytes | str, language: str) -> bytes:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = command_parser(
         "thirteen picture",
-        "Read one judge input line on standard input; write the round's "
-        "showdown and settlement picture (PNG).",
+        "Read one judge input line on standard input; write the round's showdown\n"
+        "and settlement picture (PNG).",
     )
     parser.add_argument("--out", required=True, type=Path, help="the PNG file to write")
     parser.add_argument(
-        "--language", default="zh-Hans", choices=LANGUAGES, help="words in the picture"
+        "--language",
+        "--lang",
+        dest="language",
+        default="zh-Hans",
+        choices=LANGUAGES,
+        metavar="LANGUAGE",
+        help="words in the picture: zh-Hans (default), zh-Hant or en",
     )
     args = parser.parse_args(argv)
     # Bytes, so that no locale can garble the input (a replaced stdin may be text).

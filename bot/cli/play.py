@@ -1,9 +1,11 @@
 """``thirteen play``: Thirteen Water in the terminal against AI seats.
 
 Runs the same TableManager and views as the chat bots; the console is one
-more platform (``console.py`` reads the lines and prints the views).
-Interactive by default; ``--auto --rounds N`` lets AI seats play N rounds
-alone and prints each showdown and the totals. No token is needed.
+more platform (``console.py`` reads the lines and prints the views in
+terminal words). Interactive by default; ``--rounds N`` plays a match of N
+rounds with a review after each and the final results after the last;
+``--auto`` lets AI seats play alone and prints each showdown. No token is
+needed.
 """
 
 from __future__ import annotations
@@ -17,18 +19,37 @@ from typing import Any
 
 from bot.cli import command_parser, configure_solver, settings_or_exit
 from bot.config import MAX_ARRANGE_SECONDS, MIN_ARRANGE_SECONDS, check_database_url
+from bot.core import lanes as H
+from bot.core.options import rules_for, summary
+from bot.rules.lanes import evaluate_lane
+from bot.rules.options import OptionError
 from bot.table import match
 from bot.table.actions import Action, Actor, Outcome, Verb
 from bot.table.clock import FakeClock, RealClock
 from bot.table.manager import TableManager
-from bot.views.i18n import t
+from bot.table.options import RULE_OPTIONS, TABLE_OPTIONS, parse_assignment
+from bot.table.round import round_rules
+from bot.views.i18n import normalize_language, t
 from bot.views.model import View, ViewKind
+from bot.views.render_common import category, option_reason
 
-from .console import HandPrinter, LineReader, Typed, parse, show
+from .console import (
+    SCREEN,
+    HandPrinter,
+    LineReader,
+    Typed,
+    Words,
+    parse,
+    parse_between,
+    say,
+    say_list,
+)
 
 CHAT = "console"
-MAX_MATCH = match.MAX_ROUNDS  # --rounds up to this plays a match (局数) with its 大结算
+MAX_MATCH = match.MAX_ROUNDS  # --rounds: a match (局数) with its 大结算
 LANGUAGES = ("zh-Hans", "zh-Hant", "en")
+OPTION_NAMES = (*RULE_OPTIONS, *TABLE_OPTIONS)
+LANE_SIZES = (3, 5, 5)
 
 
 def you(lang: str) -> Actor:
@@ -58,7 +79,7 @@ def _database(text: str) -> str:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+def parser() -> argparse.ArgumentParser:
     p = command_parser(
         "thirteen play", "Thirteen Water in the terminal against AI seats (no token needed)."
     )
@@ -66,14 +87,30 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         "--players",
         type=_bounded(int, 2, 5, "a whole number from 2 to 5"),
         default=4,
-        help="seats at the table, 2-5 (default 4)",
+        help="seats at the table, 2-5, you included (default 4)",
     )
-    p.add_argument("--preset", default="classic", choices=["classic", "extended"])
+    p.add_argument(
+        "--preset",
+        default="classic",
+        choices=["classic", "extended"],
+        help="the rules the table plays: classic or extended (default classic)",
+    )
     p.add_argument("--jokers", type=int, choices=[0, 1, 2], default=None, help="0, 1 or 2")
-    p.add_argument("--lang", default="zh-Hans", choices=LANGUAGES)
+    p.add_argument(
+        "--language",
+        "--lang",
+        dest="language",
+        default="zh-Hans",
+        choices=LANGUAGES,
+        metavar="LANGUAGE",
+        help="words at the table: zh-Hans (default), zh-Hant or en",
+    )
     p.add_argument("--seed", type=int, default=None, help="reproducible deals (not secret!)")
     p.add_argument(
-        "--ai", default="normal", choices=["easy", "normal", "strong"], help="AI strength"
+        "--ai",
+        default="normal",
+        choices=["easy", "normal", "strong"],
+        help="the AI seats' strength (default normal)",
     )
     p.add_argument(
         "--time",
@@ -90,21 +127,64 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         "--step",
         type=_bounded(float, 0, 60, "a number of seconds from 0 to 60"),
         default=1.5,
-        help="seconds between showdown steps (0-60)",
+        help="seconds between showdown steps (0-60, default 1.5)",
     )
     p.add_argument(
-        "--option", "-o", action="append", default=[], help="any room option, name=value"
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a room option, as often as needed (-o jokers=1 -o wheel=low); the names: "
+        + ", ".join(OPTION_NAMES),
     )
-    p.add_argument("--auto", action="store_true", help="AI seats only; print showdowns and totals")
+    p.add_argument(
+        "--auto",
+        action="store_true",
+        help="AI seats only: print each showdown (and with --rounds, the final results)",
+    )
     p.add_argument(
         "--rounds",
-        type=_bounded(int, 1, 10_000, "a whole number from 1 to 10000"),
+        type=_bounded(int, 1, MAX_MATCH, f"a whole number from 1 to {MAX_MATCH}"),
         default=None,
-        help="a match of N rounds (1-99) ending with the final results and a review after "
-        "each round; with --auto, the rounds the AI seats play (default 1)",
+        help=f"play a match of N rounds (1-{MAX_MATCH}): a review after each round, the final "
+        "results after the last (default: round after round until you quit; with --auto, "
+        "one round)",
     )
     p.add_argument("--db", type=_database, default=None, help="database URL (default: in memory)")
-    return p.parse_args(list(argv))
+    return p
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    return parser().parse_args(list(argv))
+
+
+def option_problem(lang: str, option: str) -> str | None:
+    """Why ``-o option`` cannot be set (naming the options there are); None
+    when its name is known (its value is the table's to judge)."""
+    try:
+        parse_assignment(option)
+    except OptionError as e:
+        if e.key == "unknown_option":
+            return t(
+                lang,
+                "cli.unknown_option",
+                name=str(e.params.get("name", option))[:24],
+                names=", ".join(OPTION_NAMES),
+            )
+        return t(lang, "err.option", reason=option_reason(lang, e))
+    return None
+
+
+def _language_of(args: argparse.Namespace) -> None:
+    """``-o language=en`` is ``--language en``: the console speaks it too."""
+    for o in args.option:
+        try:
+            name, value = parse_assignment(o)
+        except OptionError:
+            continue
+        if name == "language" and value.lower().startswith(("en", "zh")):
+            args.language = normalize_language(value)
 
 
 async def make_repo(url: str | None) -> Any:
@@ -120,22 +200,42 @@ async def make_repo(url: str | None) -> Any:
     return repo
 
 
-class Console:
-    """The game at the terminal: sends the person's actions, prints answers."""
+def lane_categories(lang: str, hand: dict[str, Any], rnd: dict[str, Any]) -> list[str | None]:
+    """Each full lane's category in words (None: a lane still filling)."""
+    rules = round_rules(rnd)
+    cards = H.cards_of(hand)
+    return [
+        category(lang, evaluate_lane([cards[i] for i in lane], rules).category.slug)
+        if len(lane) == size
+        else None
+        for lane, size in zip(H.lanes(hand), LANE_SIZES, strict=True)
+    ]
 
-    def __init__(self, mgr: TableManager, lang: str) -> None:
+
+class Console:
+    """The game at the terminal: sends the person's actions, prints answers.
+    ``auto``: nobody sits at the table (``--auto``)."""
+
+    def __init__(self, mgr: TableManager, lang: str, *, auto: bool = False) -> None:
         self.mgr = mgr
         self.lang = lang
+        self.auto = auto
         self.room_id: str | None = None
         self.hands = HandPrinter(lang)
+        self.words = Words(lang, auto=auto)
         self.last_hand: View | None = None  # my latest hand view (also from timers)
+        self.held: list[View] = []  # the final results, printed after my review
+        self.announced = 0  # the last round whose deadline arranged my hand
+
+    async def state(self) -> dict[str, Any] | None:
+        return await self.mgr.room_state(self.room_id) if self.room_id else None
 
     async def send(
         self, verb: Verb, arg: str | None = None, *, button: bool = False, quiet: bool = False
     ) -> Outcome:
         round_no = None
         if button and self.room_id:
-            st = await self.mgr.room_state(self.room_id)
+            st = await self.state()
             round_no = st["round_no"] if st else None
         out = await self.mgr.handle(
             Action(
@@ -149,23 +249,30 @@ class Console:
         )
         if out.room_id:
             self.room_id = out.room_id
+        if not out.ok:
+            say(f"⚠️  {out.reply}")
+            return out  # nothing changed: the hand stays as it was
         hand = _hand(out)
         if hand is not None:
             self.last_hand = hand
-        if not out.ok:
-            print(f"⚠️  {out.reply}")
-        elif out.reply and not quiet:
-            print(f"· {out.reply}")
+        if out.reply and not quiet:
+            say(f"· {out.reply}")
         return out
 
     async def setup(self, args: argparse.Namespace, seats_for_you: bool) -> bool:
         """Open the room, set the options and seat the AI players; a refused
-        option is printed (in the table's words) and ends the game."""
+        option is printed (in the table's words) and ends the game before
+        anything else is said."""
+        for o in args.option:
+            problem = option_problem(self.lang, o)
+            if problem is not None:
+                say(f"⚠️  {problem}")
+                return False
         out = await self.send(Verb.NEW, args.preset, quiet=True)
         if not out.ok:
             return False
-        opts = [f"language={args.lang}", f"time={args.time}", *args.option]
-        if args.rounds is not None and args.rounds <= MAX_MATCH:
+        opts = [f"language={self.lang}", f"time={args.time}", *args.option]
+        if args.rounds is not None:
             opts.append(f"rounds={args.rounds}")  # a match: 大结算 after the last round
         if args.jokers is not None:
             opts.append(f"jokers={args.jokers}")
@@ -183,39 +290,110 @@ class Console:
             await self.send(Verb.LEAVE, quiet=True)
             if not (await self.send(Verb.ADD_AI, args.ai, quiet=True)).ok:
                 return False
-        print(
+        st = await self.state()
+        if st is None:
+            return False
+        try:
+            # The table takes options that more players could play (someone may
+            # still join); here every seat is taken: refuse now, not at the deal.
+            rules_for(st, len(st["players"]))
+        except OptionError as e:
+            say("⚠️  " + t(self.lang, "err.option", reason=option_reason(self.lang, e)))
+            return False
+        if seats_for_you:
+            say(t(self.lang, "cli.welcome"))
+        shown = summary(st)
+        say(
             t(
                 self.lang,
-                "cli.table",
-                players=args.players,
-                preset=args.preset,
-                seconds=args.time,
-                ai=args.ai,
+                "cli.table_auto" if self.auto else "cli.table",
+                players=len(st["players"]),
+                preset=t(self.lang, f"preset.{shown['preset']}"),
+                seconds=shown["arrange_seconds"],
+                ai=t(self.lang, f"ai.{args.ai}"),
             )
         )
         return True
 
     async def sink(self, views: Sequence[View]) -> None:
         """The table's timer views: reminders, the deadline, the showdown."""
-        for v in views:
+        # My hand first: arranged at the deadline, it is said before the result.
+        for v in sorted(views, key=lambda v: v.kind is not ViewKind.HAND):
             if v.kind is ViewKind.HAND:
-                self.last_hand = v  # auto-arranged at the deadline
-            elif v.kind in (ViewKind.SETTLEMENT, ViewKind.NOTICE):
-                show(v)  # the showdown's steps are in the settlement, printed once
+                self.last_hand = v
+                await self.timed_out()
+            elif v.meta.get("final"):
+                if self.auto:
+                    self.words.show(v)
+                else:
+                    self.held.append(v)  # after the review of the last round
+            elif v.kind is ViewKind.SETTLEMENT or (v.kind is ViewKind.NOTICE and not self.auto):
+                self.words.show(v)  # the showdown's steps are in the settlement, printed once
+
+    async def timed_out(self) -> None:
+        """Say once a round, and before its result, that the table arranged
+        my hand at the deadline."""
+        st = await self.state()
+        rnd = st.get("round") if st else None
+        hand = rnd["hands"].get(you(self.lang).key) if rnd else None
+        if rnd is None or hand is None or not hand.get("auto") or rnd["no"] == self.announced:
+            return
+        self.announced = rnd["no"]
+        say(t(self.lang, "cli.timeout"))
+        if self.last_hand is not None:
+            await self.print_hand(self.last_hand)
+
+    def show_held(self) -> None:
+        for v in self.held:
+            self.words.show(v)
+        self.held.clear()
+
+    async def show(self, view: View) -> None:
+        """Print a view of the table, its deadline in this computer's time."""
+        st = await self.state()
+        rnd = st.get("round") if st else None
+        deadline = rnd["deadline"] if rnd and st and st["phase"] == "arranging" else None
+        self.words.show(view, deadline=deadline, now=self.mgr.clock.now())
+
+    async def print_hand(self, view: View, *, whole: bool = False) -> None:
+        """Print my hand: each full lane with its category, the deadline in
+        this computer's time."""
+        st = await self.state()
+        rnd = st.get("round") if st else None
+        deadline, cats = None, None
+        if st and rnd:
+            if st["phase"] == "arranging":
+                deadline = rnd["deadline"]
+            hand = rnd["hands"].get(you(self.lang).key)
+            if hand is not None:
+                cats = lane_categories(self.lang, hand, rnd)
+        self.hands.print(
+            view, whole=whole, categories=cats or (), deadline=deadline, now=self.mgr.clock.now()
+        )
+
+    async def verify(self, round_no: str | None) -> None:
+        """The revealed deck of a round checked against its published hash."""
+        out = await self.send(Verb.VERIFY, round_no, button=True, quiet=True)
+        for v in out.views:
+            self.words.show(v)
+
+    async def rules(self) -> None:
+        for v in (await self.send(Verb.RULES, quiet=True)).views:
+            self.words.show(v)
 
     async def phase(self) -> str:
-        st = await self.mgr.room_state(self.room_id) if self.room_id else None
+        st = await self.state()
         return st["phase"] if st else "closed"
 
     async def match_over(self) -> bool:
-        st = await self.mgr.room_state(self.room_id) if self.room_id else None
+        st = await self.state()
         return bool(st and match.is_over(st))
 
     async def arranging(self) -> bool:
         return await self.phase() == "arranging"
 
     async def seconds_left(self) -> int | None:
-        st = await self.mgr.room_state(self.room_id) if self.room_id else None
+        st = await self.state()
         rnd = st.get("round") if st else None
         if not rnd or st is None or st["phase"] != "arranging":
             return None
@@ -232,20 +410,21 @@ async def arrange_round(con: Console, reader: LineReader) -> bool:
     """Arrange my hand until it is done or the time is up; False to quit."""
     await con.send(Verb.SHOW_HAND, button=True)
     if con.last_hand is not None:
-        con.hands.print(con.last_hand, whole=True)
+        await con.print_hand(con.last_hand, whole=True)
+
+    async def prompt() -> str:
+        left = await con.seconds_left()
+        return f"({left}s) > " if left is not None else "> "
+
     while await con.arranging():
         view = con.last_hand
         if view is None or not con.hands.card_numbers(view):
             # Confirmed or declared: the others are AI seats, the showdown follows.
             await asyncio.sleep(0.05)
             continue
-        left = await con.seconds_left()
-        prompt = f"({left}s) > " if left is not None else "> "
         line = await reader.ask(prompt, still=con.arranging)
         if line is None:  # the deadline passed while the prompt waited
-            print(t(con.lang, "cli.timeout"))
-            if con.last_hand is not None:
-                con.hands.print(con.last_hand)
+            await con.timed_out()
             return True
         typed = parse(line, len(con.hands.card_numbers(view)), con.hands.suggestions(view))
         if typed is None:
@@ -259,23 +438,41 @@ async def run_typed(con: Console, typed: Typed, view: View) -> bool:
     """Carry out one typed line; False to quit."""
     if typed.problem is not None:
         key, params = typed.problem
-        print("⚠️  " + t(con.lang, key, **params))
+        say("⚠️  " + t(con.lang, key, **params))
     elif typed.info == "quit":
         return False
     elif typed.info == "help":
-        print(t(con.lang, "cli.help"))
+        say(t(con.lang, "cli.help"))
     elif typed.info == "show":
-        con.hands.print(view, whole=True)
+        await con.print_hand(view, whole=True)
     elif typed.info == "rules":
-        for v in (await con.send(Verb.RULES)).views:
-            show(v)
+        await con.rules()
+    elif typed.info == "verify":
+        await con.verify(typed.arg)
     elif typed.picks:
         await place(con, typed.picks, view)
+    elif typed.verb is Verb.APPLY and not con.hands.suggestions(view):
+        await apply_unseen(con, int(typed.arg or "0"))
     elif typed.verb is not None:
         out = await con.send(typed.verb, typed.arg, button=True)
         if out.ok and con.last_hand is not None:  # a refusal changed nothing
-            con.hands.print(con.last_hand)
+            await con.print_hand(con.last_hand)
     return True
+
+
+async def apply_unseen(con: Console, index: int) -> None:
+    """``a N`` before ``g``: work out the suggestions, then apply the Nth."""
+    out = await con.send(Verb.SUGGEST, button=True, quiet=True)
+    if not out.ok or con.last_hand is None:
+        return
+    count = con.hands.suggestions(con.last_hand)
+    if index >= count:
+        await con.print_hand(con.last_hand)  # the suggestions there are
+        say("⚠️  " + t(con.lang, "cli.suggestion_range", count=count))
+        return
+    out = await con.send(Verb.APPLY, str(index), button=True)
+    if out.ok and con.last_hand is not None:
+        await con.print_hand(con.last_hand)
 
 
 async def place(con: Console, picks: Sequence[int], view: View) -> None:
@@ -289,13 +486,34 @@ async def place(con: Console, picks: Sequence[int], view: View) -> None:
                 await con.send(Verb.UNDO, button=True, quiet=True)
             return
     if con.last_hand is not None:
-        con.hands.print(con.last_hand)
+        await con.print_hand(con.last_hand)
+
+
+async def between_rounds(con: Console, reader: LineReader) -> bool:
+    """The prompt after a round (after a match: the rematch); False to quit."""
+    key = "cli.rematch" if await con.match_over() else "cli.next_round"
+    while True:
+        line = await reader.ask(t(con.lang, key))
+        typed = parse_between(line or "")
+        if typed is None:
+            return True
+        if typed.info == "quit":
+            return False
+        if typed.problem is not None:
+            problem, params = typed.problem
+            say("⚠️  " + t(con.lang, problem, **params))
+        elif typed.info == "help":
+            say_list(t(con.lang, "cli.between_help"))
+        elif typed.info == "rules":
+            await con.rules()
+        elif typed.info == "verify":
+            await con.verify(typed.arg)
 
 
 async def interactive(args: argparse.Namespace) -> int:
     repo = await make_repo(args.db)
     rng = random.Random(args.seed) if args.seed is not None else None
-    lang = args.lang
+    lang = args.language
 
     mgr = TableManager(
         repo,
@@ -310,35 +528,33 @@ async def interactive(args: argparse.Namespace) -> int:
     await mgr.start()
     try:
         reader = LineReader()
-        print(t(lang, "cli.welcome"))
         if not await con.setup(args, seats_for_you=True):
             return 2
         while True:
-            print(t(lang, "cli.dealing"))
+            say(t(lang, "cli.dealing"))
             out = await con.send(Verb.START, button=True, quiet=True)
             if not out.ok:
                 return 2
             for v in out.views:
                 if v.kind is ViewKind.TABLE:
-                    show(v)
+                    await con.show(v)
             if not await arrange_round(con, reader):
                 break
             while await con.phase() == "showdown":
                 await asyncio.sleep(min(0.2, args.step + 0.01))
-            # The review (复盘) of my hand, now that the showdown is over.
+            # The review (复盘) of my hand, now that the showdown is over;
+            # after a match's last round, then the final results.
             for v in (await con.send(Verb.REVIEW, button=True, quiet=True)).views:
-                show(v)
-            if await con.match_over():
-                break  # the final results were printed by the table's sink
-            line = await reader.ask(t(lang, "cli.next_round"))
-            if line is not None and line.strip().lower() in ("q", "quit", "exit"):
+                con.words.show(v)
+            con.show_held()
+            if not await between_rounds(con, reader):
                 break
     except EOFError:
         pass
     finally:
         await mgr.stop()
         await repo.close()
-    print(t(lang, "cli.bye"))
+    say(t(lang, "cli.bye"))
     return 0
 
 
@@ -346,13 +562,7 @@ async def auto(args: argparse.Namespace) -> int:
     repo = await make_repo(args.db)
     rng = random.Random(args.seed) if args.seed is not None else None
     clock = FakeClock()
-    lang = args.lang
-
-    async def sink(views: Sequence[View]) -> None:
-        for v in views:
-            if v.kind is ViewKind.SETTLEMENT or v.meta.get("final"):
-                show(v)
-
+    lang = args.language
     mgr = TableManager(
         repo,
         clock=clock,
@@ -361,25 +571,20 @@ async def auto(args: argparse.Namespace) -> int:
         showdown_step_seconds=1.0,
         default_language=lang,
     )
-    mgr.set_sink(sink)
+    con = Console(mgr, lang, auto=True)
+    mgr.set_sink(con.sink)  # each settlement, and a match's final results
     await mgr.start()
     try:
-        con = Console(mgr, lang)
         if not await con.setup(args, seats_for_you=False):
             return 2
-        rounds = args.rounds or 1
-        for _ in range(rounds):
+        for _ in range(args.rounds or 1):
+            if SCREEN.closed:
+                break  # nobody reads the rest (``| head``)
             out = await con.send(Verb.START, button=True, quiet=True)
             if not out.ok:
                 return 2
             while await con.phase() == "showdown":
                 await clock.advance(1.0)
-        st = await mgr.room_state(con.room_id) if con.room_id else None
-        if st:
-            print()
-            print(f"== {t(lang, 'cli.totals', rounds=rounds)} ==")
-            for key, pts in sorted(st["totals"].items(), key=lambda kv: -kv[1]):
-                print(f"  {st['names'].get(key, key)}: {pts:+d}")
     finally:
         await mgr.stop()
         await repo.close()
@@ -388,11 +593,12 @@ async def auto(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    _language_of(args)
     configure_solver(settings_or_exit())
     try:
         return asyncio.run(auto(args) if args.auto else interactive(args))
     except KeyboardInterrupt:
-        print("\n" + t(args.lang, "cli.bye"))
+        say("\n" + t(args.language, "cli.bye"))
         return 130
     except Exception as e:  # noqa: BLE001 - a database that cannot be opened, and the like
         from sqlalchemy.exc import SQLAlchemyError

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -19,13 +19,14 @@ from bot.cli.console import LineReader, parse
 from bot.table.actions import Verb
 from bot.table.clock import FakeClock
 from bot.table.manager import TableManager
+from bot.views.i18n import t
 from storage.memory import MemoryRepository
 
-ROOT = Path(__file__).resolve().parents[2]
+from .terminal import ENV, ROOT
+
 # Seed 2, 2 players: your cards are numbered
 # [1] K♣ [2] Q♦ [3] J♠ [4] J♥ [5] 10♠ [6] 9♥ [7] 9♣ [8] 8♣ [9] 6♠ [10] 5♠ [11] 4♥ [12] 4♣ [13] 3♣
 GAME = ["--players", "2", "--seed", "2", "--lang", "en", "--step", "0"]
-ENV = {**os.environ, "THIRTEEN_SOLVER_MODEL_HANDS": "200", "PYTHONUNBUFFERED": "1"}
 
 
 def play_cli(lines: list[str], *args: str) -> subprocess.CompletedProcess[str]:
@@ -49,7 +50,7 @@ def test_a_round_with_every_kind_of_bad_line() -> None:
             "-1",
             "0",
             "99",
-            "a 9",  # no suggestions yet
+            "a 9",  # no suggestions yet: worked out, and there are 3
             "s weird",
             "zz",
             "3 4 1 2 5 6 8 9",  # J J K over Q 10 9 8 6: a foul
@@ -69,12 +70,16 @@ def test_a_round_with_every_kind_of_bad_line() -> None:
     assert "x is not a card number: the cards are numbered 1 to 13. Nothing was placed." in out
     for word in ("-1", "0", "99"):
         assert f"{word} is not a card number" in out
-    assert "No suggestions yet: type g first." in out
+    assert "Type a N with N from 1 to 3." in out
     assert "Sort by rank, suit or count" in out and "Unknown command zz" in out
+    assert re.search(r"\(\d+s\) > zz\n", out)  # typed lines from a pipe are echoed
     # Nothing of the refused lines was placed: the first lanes shown are the typed ones.
     first_lanes = out.index("Head (3/3): J♠️ J♥️ K♣️")
     assert "Head (1/3)" not in out[:first_lanes] and "Head (2/3)" not in out[:first_lanes]
-    assert out.count("Fouled (相公)") == 1  # the reason once, not also in the hand
+    # The foul is said when the split is complete, and again when c is refused.
+    foul = t("en", "err.foul", lanes="\x00").split("\x00")[0]
+    assert out.count(foul) == 2
+    assert out.index(foul) < out.index("> c\n")
     # Terminal words, not chat-button words; no raw option keys echoed.
     assert "Tap" not in out and "tap" not in out
     assert "language =" not in out and "arrange_seconds" not in out
@@ -113,7 +118,8 @@ def test_ctrl_c_ends_the_game_at_once_without_a_traceback() -> None:
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["--rounds", "-3"], "argument --rounds: a whole number from 1 to 10000, not '-3'"),
+        (["--rounds", "-3"], "argument --rounds: a whole number from 1 to 99, not '-3'"),
+        (["--rounds", "150"], "argument --rounds: a whole number from 1 to 99, not '150'"),
         (["--players", "7"], "argument --players: a whole number from 2 to 5, not '7'"),
         (["--time", "5"], "argument --time: a whole number of seconds from 15 to 900"),
         (["--db", "bogus://x"], "argument --db: must be sqlite:///<file> or postgresql"),
@@ -144,8 +150,15 @@ def test_auto_rounds_print_showdowns_and_totals(capsys: pytest.CaptureFixture[st
     )
     out = capsys.readouterr().out
     assert out.count("== Round 1 · result ==") == 1 and out.count("== Round 2 · result ==") == 1
-    assert "Totals after 2 round(s)" in out
+    assert out.count("Final results · match 1") == 1 and "Totals after" not in out
     assert "Deck in dealing order" in out and "Salt:" in out
+
+
+def test_auto_one_round_without_a_match(capsys: pytest.CaptureFixture[str]) -> None:
+    assert play.main(["--auto", "--players", "2", "--seed", "4", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("== Round 1 · result ==") == 1
+    assert "Final results" not in out and "Round 2" not in out
 
 
 @pytest.mark.parametrize(
@@ -157,14 +170,48 @@ def test_auto_rounds_print_showdowns_and_totals(capsys: pytest.CaptureFixture[st
         ("１", console.Typed(problem=("cli.unknown", {"word": "１"}))),  # not an ASCII number
         ("2 ²", console.Typed(problem=("cli.card_range", {"word": "²", "count": 13}))),
         ("a 2", console.Typed(verb=Verb.APPLY, arg="1")),
+        ("apply 3", console.Typed(verb=Verb.APPLY, arg="2")),
         ("a 4", console.Typed(problem=("cli.suggestion_range", {"count": 3}))),
         ("s", console.Typed(verb=Verb.SORT, arg="suit")),
+        ("sort rank", console.Typed(verb=Verb.SORT, arg="rank")),
         ("C", console.Typed(verb=Verb.CONFIRM)),
-        ("c now", console.Typed(problem=("cli.unknown", {"word": "c"}))),
+        ("c now", console.Typed(problem=("cli.no_args", {"word": "c"}))),
+        ("g 2", console.Typed(problem=("cli.suggest_number", {"word": "g", "n": 2}))),
+        ("show", console.Typed(info="show")),
+        ("v", console.Typed(info="verify")),
+        ("verify 2", console.Typed(info="verify", arg="2")),
+        ("v x", console.Typed(problem=("cli.verify_how", {}))),
     ],
 )
 def test_typed_lines(line: str, expected: console.Typed | None) -> None:
     assert parse(line, 13, 3) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("a 2", console.Typed(verb=Verb.APPLY, arg="1")),  # asks for the suggestions first
+        ("a", console.Typed(problem=("cli.apply_how", {}))),
+        ("a 0", console.Typed(problem=("cli.apply_how", {}))),
+        ("a 99999999999999999999", console.Typed(problem=("cli.apply_how", {}))),
+    ],
+)
+def test_typed_lines_before_any_suggestion(line: str, expected: console.Typed) -> None:
+    assert parse(line, 13, 0) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("", None),
+        ("q", console.Typed(info="quit")),
+        ("v 1", console.Typed(info="verify", arg="1")),
+        ("rules", console.Typed(info="rules")),
+        ("1 2", console.Typed(problem=("cli.unknown", {"word": "1"}))),
+    ],
+)
+def test_lines_between_rounds(line: str, expected: console.Typed | None) -> None:
+    assert console.parse_between(line) == expected
 
 
 async def test_the_deadline_closes_a_waiting_prompt(capsys: pytest.CaptureFixture[str]) -> None:
