@@ -67,7 +67,7 @@ def building_note(rules: Rules) -> Iterator[None]:
     kept = f"then kept in {where}" if where is not None else "THIRTEEN_SOLVER_CACHE=off: not kept"
     print(
         f"thirteen arrange: building the solver's opponent pool for {_deck(rules)} "
-        f"(the first time this deck setting is used: about half a minute; {kept}) …",
+        f"(the first time this deck setting is used: about half a minute; {kept}) ...",
         end="",
         file=sys.stderr,
         flush=True,

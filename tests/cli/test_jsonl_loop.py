@@ -102,7 +102,9 @@ def test_arrange_answers_hostile_lines_and_goes_on() -> None:
     good = json.dumps(HAND).encode()
     data = b"\n".join([*(raw for raw, _ in HOSTILE[:7]), good]) + b"\n"
     status, replies, stderr = run("arrange", data, LC_ALL="C")
-    assert stderr == b"" and status == 2
+    # stderr: at most the note of the first pool's build (docs/judge.md)
+    assert all(line.startswith(b"thirteen arrange: building ") for line in stderr.splitlines())
+    assert status == 2
     assert [r["ok"] for r in replies] == [False] * 7 + [True]
     assert len(replies[-1]["suggestions"]) == 1
 

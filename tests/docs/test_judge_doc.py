@@ -40,7 +40,7 @@ APPROX = 0.5
 BUILDING = re.compile(
     r"thirteen arrange: building the solver's opponent pool for [\w ,]+ \(the first time "
     r"this deck setting is used: about half a minute; (then kept in .+|"
-    r"THIRTEEN_SOLVER_CACHE=off: not kept)\) … done in \d+ s"
+    r"THIRTEEN_SOLVER_CACHE=off: not kept)\) \.\.\. done in \d+ s"
 )
 
 
