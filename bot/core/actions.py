@@ -18,49 +18,28 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import StrEnum
+
+from .verbs import MAX_ROUND_DIGITS, VERBS, Verb
+
+__all__ = [
+    "ACTION_PREFIX",
+    "MAX_ACTION_ID_BYTES",
+    "MAX_ROUND_DIGITS",
+    "NUMBER_ARGS",
+    "Action",
+    "ActionIdError",
+    "Actor",
+    "Verb",
+    "decode",
+    "encode",
+    "small_number",
+]
 
 ACTION_PREFIX = "t1"
 MAX_ACTION_ID_BYTES = 64
-MAX_ROUND_DIGITS = 9
 _ROOM = re.compile(r"[0-9A-Za-z]{1,16}")
 _ROUND = re.compile(rf"[0-9]{{1,{MAX_ROUND_DIGITS}}}")
 _ARG = re.compile(r"[\x21-\x7e]{1,32}")  # printable ASCII, no spaces
-
-
-class Verb(StrEnum):
-    """What an action does. Values are the short codes used in action ids."""
-
-    # group / lobby
-    NEW = "new"  # open a room in this chat (arg: preset)
-    JOIN = "j"
-    LEAVE = "l"
-    START = "s"  # owner starts the round (also "next round")
-    SET_OPTION = "o"  # owner: arg "name=value"
-    ADD_AI = "ai"  # owner: arg "easy|normal|strong"
-    REMOVE_AI = "rai"  # owner: arg seat/player id
-    REMOVE_PLAYER = "rp"  # owner, before the deal: arg the seated person's user id
-    LANGUAGE = "lang"  # arg: zh-Hans | zh-Hant | en
-    CANCEL = "x"  # owner closes the room
-    SETTINGS = "set"  # show the settings panel
-    # private arranging
-    SHOW_HAND = "h"  # (re)send my hand view
-    PICK = "p"  # arg: card index in the hand (0-based); tapping a placed card takes it back
-    UNDO = "u"
-    RESET = "r"
-    SORT = "so"  # arg: rank | suit | count
-    SUGGEST = "sg"  # show suggestions
-    APPLY = "ap"  # arg: suggestion number (0-based)
-    DECLARE = "d"  # declare the special hand (报道)
-    CONFIRM = "c"
-    # information
-    RULES = "ru"
-    LEADERBOARD = "lb"  # arg: all | week | month
-    STATS = "st"
-    VERIFY = "v"  # arg: round number (default: last)
-    REVIEW = "rv"  # my 复盘 of the button's round (after its showdown)
-    REPLAY = "re"  # arg: round number in this chat's history (from 1)
-    HELP = "?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,18 +108,14 @@ def decode(data: str) -> tuple[str, int, Verb, str | None]:
     arg = rest[0] if rest else None
     if arg is not None and not _ARG.fullmatch(arg):
         raise ActionIdError("malformed action")
-    if verb in NUMBER_ARGS and arg is not None and small_number(arg, NUMBER_ARGS[verb]) is None:
+    high = VERBS[verb].number
+    if high is not None and arg is not None and small_number(arg, high) is None:
         raise ActionIdError("malformed action")
     return room_id, int(round_text), verb, arg
 
 
-# Verbs whose argument is a number, and the largest it may be.
-NUMBER_ARGS = {
-    Verb.PICK: 15,
-    Verb.APPLY: 19,
-    Verb.VERIFY: 10**MAX_ROUND_DIGITS - 1,
-    Verb.REPLAY: 10**MAX_ROUND_DIGITS - 1,
-}
+# Verbs whose argument is a number, and the largest it may be (``VerbInfo.number``).
+NUMBER_ARGS = {v: i.number for v, i in VERBS.items() if i.number is not None}
 
 
 def small_number(text: str | None, high: int) -> int | None:

@@ -155,9 +155,6 @@ class DeliveryEngine:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(task), timeout)
 
-    def busy_lanes(self) -> int:
-        return len(self._lanes)
-
     # ---- waking lanes ---------------------------------------------------------------
     def wake(self, chat_id: str) -> None:
         """Rows for ``chat_id`` were written: make sure its lane runs."""

@@ -3,7 +3,7 @@ to the showdown and settlement pictures' inputs, whatever the source."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -152,9 +152,3 @@ def settlement(r: Round) -> SettlementPicture:
 def revealed_steps(steps: Sequence[str], upto: int) -> frozenset[str]:
     """The showdown steps shown once step ``upto`` (0-based) is on the table."""
     return frozenset(steps[: max(0, upto + 1)]) if upto >= 0 else frozenset()
-
-
-def only_known(ids: Collection[str], settlement: Mapping[str, Any]) -> None:
-    """A settlement must speak of exactly these seats."""
-    if {p["id"] for p in settlement["players"]} != set(ids):
-        raise ValueError("the settlement is for other players than the seats")

@@ -8,7 +8,7 @@ from a preset plus overrides and validated: a forbidden combination raises
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
@@ -89,10 +89,6 @@ class Rules:
     @property
     def cards_per_player(self) -> int:
         return 16 if self.extra_three else 13
-
-    @property
-    def has_wilds(self) -> bool:
-        return self.jokers > 0 or self.wild_rank is not None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready options (what the judge reads back)."""
@@ -264,10 +260,3 @@ def validate(r: Rules) -> None:
             raise OptionError("banker mode (坐庄) is played without jokers", "banker_no_jokers")
         if r.wild_rank is not None:
             raise OptionError("banker mode (坐庄) is played without a wild rank", "banker_no_wild")
-
-
-def with_players(r: Rules, players: int) -> Rules:
-    """The same rules at another player count, validated."""
-    out = replace(r, players=players)
-    validate(out)
-    return out

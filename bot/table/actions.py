@@ -1,13 +1,13 @@
 """Actions into the table manager and what handling one produced.
 
-The action-id codec, ``Verb``, ``Actor`` and ``Action`` live in
-:mod:`bot.core.actions` (below both the table and the views); they are
-re-exported here for existing callers.
+The action-id codec, ``Actor`` and ``Action`` live in
+:mod:`bot.core.actions`, ``Verb`` and its facts in :mod:`bot.core.verbs`
+(below both the table and the views); they are re-exported here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from bot.core.actions import (
     ACTION_PREFIX,
@@ -22,10 +22,18 @@ from bot.core.actions import (
     encode,
     small_number,
 )
+from bot.core.verbs import VERBS, VerbInfo
 from bot.views.model import View
 
-# Outcome.extra["refused"] of a button of an older round (nothing changed).
-STALE = "err.stale"
+from .refused import STALE
+
+
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    """A file that goes with the answer (a replay's judge line)."""
+
+    name: str
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,16 +42,31 @@ class Outcome:
 
     ``ok`` is False when the action was refused; ``reply`` is then the short
     reason for the actor alone (Telegram answerCallbackQuery alert, Discord
-    ephemeral), ``extra["refused"]`` its catalog key, and nothing changed.
+    ephemeral), ``refused`` its catalog key, and nothing changed.
     ``views`` are the messages that changed and must be sent or edited, in
-    order.
+    order; ``file`` a file to send with the answer.
     """
 
     ok: bool
     reply: str | None = None
     views: tuple[View, ...] = ()
     room_id: str | None = None
-    extra: dict[str, str] = field(default_factory=dict)
+    refused: str | None = None
+    file: Attachment | None = None
+
+    @property
+    def stale(self) -> bool:
+        """Refused as a button of another round than the room's."""
+        return self.refused == STALE
+
+    @property
+    def extra(self) -> dict[str, str]:
+        """The typed fields as the string-keyed dict of earlier versions
+        (for adapters not moved to ``refused`` and ``file`` yet)."""
+        out = {"refused": self.refused} if self.refused else {}
+        if self.file is not None:
+            out |= {"file_name": self.file.name, "file_text": self.file.text}
+        return out
 
 
 __all__ = [
@@ -54,9 +77,12 @@ __all__ = [
     "Action",
     "ActionIdError",
     "Actor",
+    "Attachment",
     "Outcome",
     "STALE",
+    "VERBS",
     "Verb",
+    "VerbInfo",
     "decode",
     "encode",
     "small_number",

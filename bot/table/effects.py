@@ -6,12 +6,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.views.model import View
-from storage.api import RoomStatus, RoundRecord, SettlementRecord
+from storage.api import RoundRecord, SettlementRecord
 
 
 @dataclass
 class Effects:
-    changed: bool = True  # False: nothing to store (information, showing a view)
     toast: tuple[str, dict[str, Any]] | None = None  # (catalog key, params) for the actor
     table: bool = False  # re-render the table message
     table_fresh: bool = False  # ... as a new message
@@ -22,4 +21,3 @@ class Effects:
     views: list[View] = field(default_factory=list)  # views rendered already
     round_record: RoundRecord | None = None
     settlement_record: SettlementRecord | None = None
-    status: RoomStatus = RoomStatus.OPEN

@@ -32,6 +32,8 @@ from bot.core.lanes import (
 )
 from bot.rules.types import Arrangement
 
+from .refused import Refused
+
 __all__ = [
     "Refused",
     "arrangement",
@@ -49,15 +51,6 @@ __all__ = [
 
 UNDO_DEPTH = 20
 SORTS = ("rank", "suit", "count")
-
-
-class Refused(Exception):
-    """An action that changes nothing: ``key`` names the catalog reason."""
-
-    def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(key)
-        self.key = key
-        self.params = params
 
 
 def new_hand(tokens: Sequence[str]) -> dict[str, Any]:

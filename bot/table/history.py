@@ -12,23 +12,21 @@ from typing import TYPE_CHECKING, Any
 
 from bot.views import render_match
 from bot.views.i18n import t
-from storage.api import RoomRecord, SettlementRecord
+from storage.api import Repository, RoomRecord, SettlementRecord
 
 from . import final, match
-from .actions import MAX_ROUND_DIGITS, Action, Outcome, small_number
-from .hand import Refused
+from .actions import MAX_ROUND_DIGITS, Action, Attachment, Outcome, small_number
+from .refused import Refused
 from .round import LANE_NAMES, _rules_cached
 
 if TYPE_CHECKING:
     from bot.views.model import View
 
-    from .manager import TableManager
-
 ARRANGERS_MIN_ROUNDS = 20
 
 
 async def final_views(
-    mgr: TableManager,
+    repo: Repository,
     state: dict[str, Any],
     m: dict[str, Any],
     pending: SettlementRecord | None = None,
@@ -38,7 +36,7 @@ async def final_views(
     first, last = match.round_span(m, state["round_no"])
     if last < first:
         return []
-    records = await mgr.repo.room_settlements(state["room_id"], first, last)
+    records = await repo.room_settlements(state["room_id"], first, last)
     if pending is not None and first <= pending.round_no <= last:
         records = [r for r in records if r.round_no != pending.round_no] + [pending]
         records.sort(key=lambda r: r.round_no)
@@ -47,7 +45,7 @@ async def final_views(
     return [render_match.final_view(state, final.summary(state, m, records))]
 
 
-async def review(mgr: TableManager, rec: RoomRecord, action: Action) -> Outcome:
+async def review(repo: Repository, rec: RoomRecord, action: Action) -> Outcome:
     """A person's review of the button's round: only after its showdown."""
     state = rec.state
     key = action.actor.key
@@ -59,7 +57,7 @@ async def review(mgr: TableManager, rec: RoomRecord, action: Action) -> Outcome:
             raise Refused("err.review_not_yet")
         data = (rnd.get("review") or {}).get(key)
     elif 1 <= no < state["round_no"]:
-        records = await mgr.repo.room_settlements(rec.room_id, no, no)
+        records = await repo.room_settlements(rec.room_id, no, no)
         data = (records[0].detail.get("review") or {}).get(key) if records else None
     else:
         raise Refused("err.review_not_yet")
@@ -102,14 +100,14 @@ def judge_options(rules: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in rules.items() if k in SETTLEMENT_OPTIONS + EXTRA_OPTIONS}
 
 
-async def replay(mgr: TableManager, action: Action, lang: str) -> Outcome:
+async def replay(repo: Repository, action: Action, lang: str) -> Outcome:
     """``/replay N``: round N of this chat's history."""
     if not action.chat_id:
         raise Refused("err.no_chat")
     n = small_number(action.arg, 10**MAX_ROUND_DIGITS - 1)
     if n is None or n < 1:
         raise Refused("err.replay_number")
-    record, count = await mgr.repo.chat_settlement(action.actor.platform, action.chat_id, n)
+    record, count = await repo.chat_settlement(action.actor.platform, action.chat_id, n)
     if record is None:
         raise Refused("err.replay_range", count=count, n=n)
     if "round" not in record.detail:
@@ -118,9 +116,7 @@ async def replay(mgr: TableManager, action: Action, lang: str) -> Outcome:
     view = render_match.replay_view(
         lang, action.actor.platform, action.chat_id, n, count, record.detail, line
     )
-    return Outcome(
-        ok=True, views=(view,), extra={"file_name": f"round-{n}.jsonl", "file_text": line + "\n"}
-    )
+    return Outcome(ok=True, views=(view,), file=Attachment(f"round-{n}.jsonl", line + "\n"))
 
 
 # ---------------------------------------------------------------- skill and luck

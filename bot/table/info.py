@@ -5,34 +5,46 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from bot.views import render, render_match
 from bot.views.i18n import normalize_language, t
 from bot.views.render_common import commands
-from storage.api import Period, RoomRecord
+from storage.api import Period, Repository, RoomRecord
 
 from . import history
 from .actions import MAX_ROUND_DIGITS, Action, Outcome, Verb, small_number
 from .deal import verify
-from .hand import Refused
+from .refused import Refused
 
 if TYPE_CHECKING:
     from bot.views.model import View
 
-    from .manager import TableManager
+    from .clock import Clock
 
 
-async def roomless(
-    mgr: TableManager, action: Action, verb: Verb, rec: RoomRecord | None
-) -> Outcome:
+class Asked(Protocol):
+    """What the answers read besides the room: the stored records, the
+    time and the bot's own language (the table manager is one)."""
+
+    @property
+    def repo(self) -> Repository: ...
+
+    @property
+    def clock(self) -> Clock: ...
+
+    @property
+    def default_language(self) -> str: ...
+
+
+async def roomless(ask: Asked, action: Action, verb: Verb, rec: RoomRecord | None) -> Outcome:
     # The room's language; with no room, the asker's own (docs/messages.md).
     if rec is not None:
         lang = rec.state["language"]
     elif action.actor.language:
         lang = normalize_language(action.actor.language)
     else:
-        lang = mgr.default_language
+        lang = ask.default_language
     state = rec.state if rec else None
     room_id = rec.room_id if rec else None
     platform = action.actor.platform
@@ -44,12 +56,12 @@ async def roomless(
         view = render.rules_view(lang, state, action.chat_id, action.actor)
     elif verb is Verb.REPLAY:
         chat_id = state["chat_id"] if state else action.chat_id
-        return await history.replay(mgr, dataclasses.replace(action, chat_id=chat_id), lang)
+        return await history.replay(ask.repo, dataclasses.replace(action, chat_id=chat_id), lang)
     elif verb is Verb.LEADERBOARD and (action.arg or "").lower() == "skill":
         chat_id = state["chat_id"] if state else action.chat_id
         if not chat_id:
             raise Refused("err.no_chat")
-        records = await mgr.repo.settlement_details(platform, chat_id=chat_id)
+        records = await ask.repo.settlement_details(platform, chat_id=chat_id)
         view = render_match.arrangers_view(
             lang, history.arrangers(records), chat_id, history.ARRANGERS_MIN_ROUNDS
         )
@@ -62,14 +74,14 @@ async def roomless(
         chat_id = state["chat_id"] if state else action.chat_id
         if not chat_id:
             raise Refused("err.no_chat")
-        rows = await mgr.repo.leaderboard(
-            platform, chat_id, period, datetime.fromtimestamp(mgr.clock.now(), UTC)
+        rows = await ask.repo.leaderboard(
+            platform, chat_id, period, datetime.fromtimestamp(ask.clock.now(), UTC)
         )
         view = render.leaderboard_view(lang, rows, period.value, chat_id, action.actor)
     elif verb is Verb.STATS:
-        stats = await mgr.repo.player_stats(platform, action.actor.user_id)
+        stats = await ask.repo.player_stats(platform, action.actor.user_id)
         view = render.stats_view(lang, stats, action.actor)
-        records = await mgr.repo.settlement_details(platform, player_key=action.actor.key)
+        records = await ask.repo.settlement_details(platform, player_key=action.actor.key)
         skill = history.skill_of(records, action.actor.key)
         view = dataclasses.replace(
             view, lines=view.lines + tuple(render_match.skill_lines(lang, skill))
@@ -79,7 +91,7 @@ async def roomless(
     return Outcome(ok=True, views=(view,), room_id=room_id)
 
 
-async def in_room(mgr: TableManager, rec: RoomRecord, action: Action, verb: Verb) -> Outcome:
+async def in_room(ask: Asked, rec: RoomRecord, action: Action, verb: Verb) -> Outcome:
     state = rec.state
     key = action.actor.key
     if verb is Verb.SETTINGS:
@@ -94,15 +106,15 @@ async def in_room(mgr: TableManager, rec: RoomRecord, action: Action, verb: Verb
             or key not in rnd["hands"]
         ):
             raise Refused("err.not_in_round")
-        view = render.hand_view(state, key, now=mgr.clock.now())
+        view = render.hand_view(state, key, now=ask.clock.now())
     elif verb is Verb.VERIFY:
-        view = await _verify(mgr, rec, action.arg, action)
+        view = await _verify(ask, rec, action.arg, action)
     else:
-        return await roomless(mgr, action, verb, rec)
+        return await roomless(ask, action, verb, rec)
     return Outcome(ok=True, views=(view,), room_id=rec.room_id)
 
 
-async def _verify(mgr: TableManager, rec: RoomRecord, arg: str | None, action: Action) -> View:
+async def _verify(ask: Asked, rec: RoomRecord, arg: str | None, action: Action) -> View:
     state = rec.state
     if arg:
         # A typed /verify ² or a 30-digit round is "not valid", not a crash.
@@ -116,9 +128,9 @@ async def _verify(mgr: TableManager, rec: RoomRecord, arg: str | None, action: A
     if no < 1:
         raise Refused("err.not_revealed")
     # A round's deck is revealed only after its showdown.
-    if not await mgr.repo.has_settlement(rec.room_id, no):
+    if not await ask.repo.has_settlement(rec.room_id, no):
         raise Refused("err.not_revealed")
-    record = await mgr.repo.get_round(rec.room_id, no)
+    record = await ask.repo.get_round(rec.room_id, no)
     if record is None:
         raise Refused("err.not_revealed")
     ok = verify(record.deck, record.salt, record.deck_hash)

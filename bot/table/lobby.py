@@ -14,8 +14,8 @@ from bot.views.render_common import option_name, option_reason, option_value
 
 from .actions import Action, Actor, Verb
 from .effects import Effects
-from .hand import Refused
 from .options import apply_option, check_possible, default_options
+from .refused import Refused
 from .round import Ctx, escape, fix_owner, player, start_round
 
 MAX_PLAYERS = 5

@@ -28,7 +28,7 @@ from bot.views.model import View, ViewKind
 from storage.api import Repository, RoomExists, RoomRecord, RoomStatus, StaleVersion
 from storage.delivery import OutboxEntry, TimerChange
 
-from . import history, info, lobby, match, solving
+from . import arranging, history, info, lobby, match, solving
 from . import review as RV
 from . import round as R
 from .actions import STALE, Action, Outcome, Verb
@@ -42,16 +42,6 @@ log = logging.getLogger(__name__)
 
 Sink = Callable[[Sequence[View]], Awaitable[None]]
 
-ARRANGE_VERBS = {
-    Verb.PICK: "pick",
-    Verb.UNDO: "undo",
-    Verb.RESET: "reset",
-    Verb.SORT: "sort",
-    Verb.SUGGEST: "suggest",
-    Verb.APPLY: "apply",
-    Verb.DECLARE: "declare",
-    Verb.CONFIRM: "confirm",
-}
 # Verbs that answer without a room (or without changing one).
 ROOMLESS = {Verb.HELP, Verb.LEADERBOARD, Verb.STATS, Verb.RULES, Verb.REPLAY}
 READ_ONLY = {Verb.SETTINGS, Verb.SHOW_HAND, Verb.VERIFY}
@@ -252,7 +242,7 @@ class TableManager:
                 try:
                     self._check(rec, action)
                     if verb is Verb.REVIEW:
-                        return await history.review(self, rec, action)
+                        return await history.review(self.repo, rec, action)
                     if verb in ROOMLESS or verb in READ_ONLY:
                         return await info.in_room(self, rec, action, verb)
                     state = _copy(rec.state)
@@ -277,12 +267,12 @@ class TableManager:
                         reply=render.reason(lang, r.key, r.params),
                         views=shown,
                         room_id=room_id,
-                        extra={"refused": r.key},
+                        refused=r.key,
                     )
                 views = self._views(state, fx)
                 if verb is Verb.CANCEL and (m := match.current(rec.state)) and not m["over"]:
                     # Closed mid-match: the 大结算 of the rounds played.
-                    views += await history.final_views(self, state, m)
+                    views += await history.final_views(self.repo, state, m)
                 if verb in PANEL_VERBS and state["phase"] != "closed":
                     # The owner's settings panel must show the new values too.
                     views.append(render.settings_view(state, action.actor))
@@ -310,8 +300,8 @@ class TableManager:
 
     def _apply(self, state: dict[str, Any], action: Action, verb: Verb) -> Effects:
         actor, arg, ctx = action.actor, action.arg, self._ctx()
-        if verb in ARRANGE_VERBS:
-            return R.arrange_action(state, actor.key, ARRANGE_VERBS[verb], arg, ctx)
+        if verb in arranging.PRESSES:
+            return arranging.press(state, actor.key, verb, arg, ctx)
         if verb is Verb.JOIN:
             return lobby.join(state, actor)
         if verb is Verb.LEAVE:
@@ -507,7 +497,7 @@ class TableManager:
                     views = self._offer_review(state, views)
                 if fx.final and (m := match.current(state)):
                     # The last round's settlement is stored with these views.
-                    views += await history.final_views(self, state, m, fx.settlement_record)
+                    views += await history.final_views(self.repo, state, m, fx.settlement_record)
                 try:
                     _, views = await self._save(rec, state, fx, views)
                 except StaleVersion:

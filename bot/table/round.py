@@ -13,18 +13,15 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
-from bot.rules.cards import parse_card
 from bot.rules.options import Rules, make_rules
-from bot.rules.types import Arrangement, Lane
 from storage.api import RoundRecord, SettlementEntry, SettlementRecord
 
 from . import hand as H
 from . import match, solving
-from .actions import small_number
 from .deal import make_deal
 from .effects import Effects
-from .hand import Refused
 from .options import rules_for
+from .refused import Refused
 
 LANE_NAMES = ("head", "middle", "tail")
 
@@ -152,24 +149,15 @@ def _ai_arrange(
     arr, declare = solving.ai_arrange(H.cards_of(hand), rules, level, opponents)
     H.set_arrangement(hand, arr, undoable=False)
     if declare and hand["special"]:
-        _declare(hand, rules)
+        declare_hand(hand, rules)
     hand["done"] = True
 
 
 # ---------------------------------------------------------------- arranging
 
 
-def my_hand(state: dict[str, Any], key: str) -> dict[str, Any]:
-    rnd = state.get("round")
-    if state["phase"] != "arranging" or rnd is None:
-        raise Refused("err.not_arranging")
-    hand = rnd["hands"].get(key)
-    if hand is None:
-        raise Refused("err.not_in_round")
-    return hand
-
-
-def _declare(hand: dict[str, Any], rules: Rules) -> None:
+def declare_hand(hand: dict[str, Any], rules: Rules) -> None:
+    """Declare the hand's special (报道): it is arranged and done."""
     special = solving.detect(H.kept_cards(hand), rules)
     if special is None:
         raise Refused("err.no_special")
@@ -178,75 +166,6 @@ def _declare(hand: dict[str, Any], rules: Rules) -> None:
     hand["declared"] = special.hand.value
     hand["special"] = {"hand": special.hand.value, "points": special.points}
     hand["done"] = True
-
-
-def arrange_action(
-    state: dict[str, Any], key: str, verb: str, arg: str | None, ctx: Ctx
-) -> Effects:
-    """PICK, UNDO, RESET, SORT, SUGGEST, APPLY, DECLARE, CONFIRM."""
-    hand = my_hand(state, key)
-    rnd = state["round"]
-    rules = round_rules(rnd)
-    fx = Effects(hands=[key])
-    if verb == "pick":
-        H.pick(hand, arg)
-    elif verb == "undo":
-        H.undo(hand)
-    elif verb == "reset":
-        H.reset(hand)
-    elif verb == "sort":
-        H.sort(hand, arg)
-    elif verb == "suggest":
-        if hand["done"]:
-            raise Refused("err.already_done")
-        hand["suggestions"] = solving.suggestions(
-            H.cards_of(hand),
-            rules,
-            len(rnd["seats"]),
-            banker=rnd["banker"] == key,
-            opponents=opponents_of(state, key),
-        )
-    elif verb == "apply":
-        if hand["done"]:
-            raise Refused("err.already_done")
-        items = hand["suggestions"] or []
-        n = small_number(arg, len(items) - 1)
-        if n is None:
-            raise Refused("err.no_suggestion")
-        s = items[n]
-        arr = Arrangement.of(*([parse_card(t) for t in s[lane]] for lane in LANE_NAMES))
-        H.set_arrangement(hand, arr)
-    elif verb == "declare":
-        if hand["done"]:
-            raise Refused("err.already_done")
-        _declare(hand, rules)
-        fx.table = True
-    elif verb == "confirm":
-        if hand["done"]:
-            raise Refused("err.already_done")
-        if not H.complete(hand):
-            h, m, t = H.lanes(hand)
-            raise Refused("err.incomplete", placed=len(h) + len(m) + len(t))
-        foul = solving.foul_lanes(H.arrangement(hand), rules)
-        if foul:
-            raise Refused("err.foul", pairs=foul)
-        hand["done"] = True
-        fx.table = True
-    else:
-        raise Refused("err.unknown")
-    if verb in ("pick", "undo", "reset", "apply"):
-        complete = H.complete(hand)
-        if H.extra_cards(hand):
-            # 多三张: a special is judged on the 13 kept cards, once all are placed.
-            hand["special"] = solving.special_of(H.kept_cards(hand), rules) if complete else None
-        # A complete split that fouls says so at once, in the words a refused
-        # confirm would use: the player sees it before pressing, and the
-        # refusal then changes nothing on the hand (no second edit).
-        foul = solving.foul_lanes(H.arrangement(hand), rules) if complete else []
-        hand["refused"] = ["err.foul", {"pairs": foul}] if foul else None
-    if all(h["done"] for h in rnd["hands"].values()):
-        begin_showdown(state, ctx, fx)
-    return fx
 
 
 def auto_arrange(state: dict[str, Any], key: str) -> None:
@@ -427,7 +346,3 @@ def fix_owner(state: dict[str, Any]) -> None:
         humans = [p for p in state["players"] if not p.get("ai")]
         if humans:
             state["owner"] = humans[0]["key"]
-
-
-def lane_of(arr_tokens: dict[str, list[str]], lane: Lane) -> list[str]:
-    return arr_tokens[LANE_NAMES[lane]]

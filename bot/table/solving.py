@@ -45,12 +45,6 @@ def foul_lanes(arr: Arrangement, rules: Rules) -> list[list[str]]:
     return [[LANES[a], LANES[b]] for a, b in report.pairs]
 
 
-def lane_categories(arr: Arrangement, rules: Rules) -> list[str]:
-    from bot.rules.lanes import evaluate_lane
-
-    return [evaluate_lane(arr.lane(lane), rules).category.slug for lane in Lane]
-
-
 def auto_arrange(cards: Sequence[Card], rules: Rules) -> Arrangement:
     from bot.solver import auto_arrange as solver_auto
 

@@ -38,8 +38,9 @@ async def test_replay_judge_line_gives_back_the_stored_settlement(any_repo, cloc
     out = await ok(mgr, actors[0], Verb.REPLAY, str(n))
     [view] = out.views
     assert view.audience is Audience.GROUP and view.chat_id == "chat-1"
-    line = out.extra["file_text"].strip()
-    assert out.extra["file_name"] == "round-1.jsonl"
+    assert out.file is not None
+    line = out.file.text.strip()
+    assert out.file.name == "round-1.jsonl"
     assert line in view.lines
     [record] = await repo.room_settlements(rid, 1, 1)
     stored = {k: record.detail[k] for k in SETTLEMENT_KEYS}
@@ -56,8 +57,9 @@ async def test_judge_command_reproduces_a_replayed_round(repo, clock, tmp_path):
     rid, actors = await open_table(mgr, 3, 1)
     await play_round(mgr, clock, rid, actors)
     out = await ok(mgr, actors[2], Verb.REPLAY, "1")
-    path = tmp_path / out.extra["file_name"]
-    path.write_text(out.extra["file_text"], encoding="utf-8")
+    assert out.file is not None
+    path = tmp_path / out.file.name
+    path.write_text(out.file.text, encoding="utf-8")
     run = subprocess.run(
         [sys.executable, "-m", "bot", "judge"],
         stdin=path.open("rb"),

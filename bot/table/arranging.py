@@ -1,0 +1,150 @@
+"""A player's presses on their own hand while the round is arranged: pick,
+undo, reset, sort, suggest, apply, declare, confirm — one function each,
+found by the verb (``PRESSES``). Pure transitions on the room's JSON state
+(plus solver calls), like round.py's."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from bot.core.verbs import Verb
+from bot.rules.cards import parse_card
+from bot.rules.options import Rules
+from bot.rules.types import Arrangement
+
+from . import hand as H
+from . import solving
+from .actions import small_number
+from .effects import Effects
+from .refused import Refused
+from .round import LANE_NAMES, Ctx, begin_showdown, declare_hand, opponents_of, round_rules
+
+
+@dataclass(frozen=True, slots=True)
+class Pressed:
+    """One press: the room's state, who pressed, their hand, the round's
+    rules, the button's argument and the effects being gathered."""
+
+    state: dict[str, Any]
+    key: str
+    hand: dict[str, Any]
+    rules: Rules
+    arg: str | None
+    fx: Effects
+
+
+def my_hand(state: dict[str, Any], key: str) -> dict[str, Any]:
+    rnd = state.get("round")
+    if state["phase"] != "arranging" or rnd is None:
+        raise Refused("err.not_arranging")
+    hand = rnd["hands"].get(key)
+    if hand is None:
+        raise Refused("err.not_in_round")
+    return hand
+
+
+def _open(hand: dict[str, Any]) -> None:
+    if hand["done"]:
+        raise Refused("err.already_done")
+
+
+def _pick(p: Pressed) -> None:
+    H.pick(p.hand, p.arg)
+
+
+def _undo(p: Pressed) -> None:
+    H.undo(p.hand)
+
+
+def _reset(p: Pressed) -> None:
+    H.reset(p.hand)
+
+
+def _sort(p: Pressed) -> None:
+    H.sort(p.hand, p.arg)
+
+
+def _suggest(p: Pressed) -> None:
+    _open(p.hand)
+    rnd = p.state["round"]
+    p.hand["suggestions"] = solving.suggestions(
+        H.cards_of(p.hand),
+        p.rules,
+        len(rnd["seats"]),
+        banker=rnd["banker"] == p.key,
+        opponents=opponents_of(p.state, p.key),
+    )
+
+
+def _apply(p: Pressed) -> None:
+    _open(p.hand)
+    items = p.hand["suggestions"] or []
+    n = small_number(p.arg, len(items) - 1)
+    if n is None:
+        raise Refused("err.no_suggestion")
+    s = items[n]
+    arr = Arrangement.of(*([parse_card(t) for t in s[lane]] for lane in LANE_NAMES))
+    H.set_arrangement(p.hand, arr)
+
+
+def _declare(p: Pressed) -> None:
+    _open(p.hand)
+    declare_hand(p.hand, p.rules)
+    p.fx.table = True
+
+
+def _confirm(p: Pressed) -> None:
+    _open(p.hand)
+    if not H.complete(p.hand):
+        h, m, t = H.lanes(p.hand)
+        raise Refused("err.incomplete", placed=len(h) + len(m) + len(t))
+    foul = solving.foul_lanes(H.arrangement(p.hand), p.rules)
+    if foul:
+        raise Refused("err.foul", pairs=foul)
+    p.hand["done"] = True
+    p.fx.table = True
+
+
+PRESSES: Mapping[Verb, Callable[[Pressed], None]] = MappingProxyType(
+    {
+        Verb.PICK: _pick,
+        Verb.UNDO: _undo,
+        Verb.RESET: _reset,
+        Verb.SORT: _sort,
+        Verb.SUGGEST: _suggest,
+        Verb.APPLY: _apply,
+        Verb.DECLARE: _declare,
+        Verb.CONFIRM: _confirm,
+    }
+)
+# Presses that move cards: the split is judged again afterwards.
+_MOVES = frozenset({Verb.PICK, Verb.UNDO, Verb.RESET, Verb.APPLY})
+
+
+def press(state: dict[str, Any], key: str, verb: Verb, arg: str | None, ctx: Ctx) -> Effects:
+    """Player ``key`` presses ``verb`` on their hand; the last hand done
+    begins the showdown."""
+    step = PRESSES.get(verb)
+    if step is None:
+        raise Refused("err.unknown")
+    hand = my_hand(state, key)
+    rnd = state["round"]
+    rules = round_rules(rnd)
+    fx = Effects(hands=[key])
+    step(Pressed(state, key, hand, rules, arg, fx))
+    if verb in _MOVES:
+        complete = H.complete(hand)
+        if H.extra_cards(hand):
+            # 多三张: a special is judged on the 13 kept cards, once all are placed.
+            hand["special"] = solving.special_of(H.kept_cards(hand), rules) if complete else None
+        # A complete split that fouls says so at once, in the words a refused
+        # confirm would use: the player sees it before pressing, and the
+        # refusal then changes nothing on the hand (no second edit).
+        foul = solving.foul_lanes(H.arrangement(hand), rules) if complete else []
+        hand["refused"] = ["err.foul", {"pairs": foul}] if foul else None
+    if all(h["done"] for h in rnd["hands"].values()):
+        begin_showdown(state, ctx, fx)
+    return fx
