@@ -1,0 +1,983 @@
+/* The arranging page of 十三水: one player's hand as cards, dragged (or
+ * tapped) into the head, middle and tail, then confirmed.
+ *
+ * The page holds only a draft. Every rule question goes to the server: the
+ * lanes' categories and the foul warning (POST /api/evaluate), the
+ * suggestions (/api/suggest), the confirm and the declare. Every word comes
+ * from the room's catalog (GET /app/strings/<language>.json); this file
+ * holds none. See docs/webapp.md.
+ */
+(function () {
+  "use strict";
+
+  var tg = window.Telegram && window.Telegram.WebApp ? window.Telegram.WebApp : null;
+  var SIZES = { head: 3, middle: 5, tail: 5 };
+  var LANES = ["head", "middle", "tail"];
+  var PLACES = ["hand", "head", "middle", "tail"];
+  var KEEP = 13;
+  var POLL_MS = 3000;
+  var EVALUATE_MS = 150;
+  var UNDO_DEPTH = 50;
+  var SUIT_SYMBOL = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
+  var SUIT_ORDER = { j: 0, s: 1, h: 2, d: 3, c: 4 };
+  var RANK_VALUE = { T: 10, J: 11, Q: 12, K: 13, A: 14 };
+  var LANGUAGES = ["zh-Hans", "zh-Hant", "en"];
+
+  var page = {
+    pass: null,
+    hand: null, // the server's last answer (GET /api/hand and friends)
+    words: {},
+    language: "zh-Hans",
+    mode: "loading", // arranging | done | over | error
+    lanes: { hand: [], head: [], middle: [], tail: [] }, // card indexes
+    history: [],
+    selected: null,
+    sort: "rank",
+    serverLanes: "", // the stored lanes last seen, to follow keyboard taps
+    offset: 0, // server clock minus ours, seconds
+    labels: { head: null, middle: null, tail: null },
+    foul: null,
+    evalSeq: 0,
+    evalTimer: 0,
+    suggestions: null,
+    busy: null,
+    closing: false,
+    main: "",
+    sortables: [],
+    cardEls: {},
+    dragging: false,
+    pollTimer: 0,
+    toastTimer: 0,
+  };
+
+  // ---------------------------------------------------------------- helpers
+  function $(selector, within) {
+    return (within || document).querySelector(selector);
+  }
+
+  function $$(selector, within) {
+    return Array.prototype.slice.call((within || document).querySelectorAll(selector));
+  }
+
+  /** The catalog text of ``key`` with its {placeholders} filled. */
+  function word(key, params) {
+    var text = Object.prototype.hasOwnProperty.call(page.words, key) ? page.words[key] : key;
+    if (!params) return text;
+    return text.replace(/\{(\w+)\}/g, function (whole, name) {
+      return Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole;
+    });
+  }
+
+  /** Call a Telegram method only where the client has it; never throw. */
+  function telegram(fn) {
+    if (!tg) return undefined;
+    try {
+      return fn(tg);
+    } catch (error) {
+      return undefined;
+    }
+  }
+
+  function supports(version) {
+    return !!telegram(function (w) {
+      return typeof w.isVersionAtLeast === "function" ? w.isVersionAtLeast(version) : false;
+    });
+  }
+
+  function haptic(kind, style) {
+    telegram(function (w) {
+      if (!w.HapticFeedback || !supports("6.1")) return;
+      if (kind === "impact") w.HapticFeedback.impactOccurred(style);
+      else w.HapticFeedback.notificationOccurred(style);
+    });
+  }
+
+  function normalizeLanguage(code) {
+    var c = String(code || "").replace("_", "-").toLowerCase();
+    if (c.indexOf("en") === 0) return "en";
+    if (c.indexOf("zh") === 0) {
+      return /tw|hk|mo|hant/.test(c) ? "zh-Hant" : "zh-Hans";
+    }
+    return "zh-Hans";
+  }
+
+  function copyLanes(lanes) {
+    return {
+      hand: lanes.hand.slice(),
+      head: lanes.head.slice(),
+      middle: lanes.middle.slice(),
+      tail: lanes.tail.slice(),
+    };
+  }
+
+  function sameLanes(a, b) {
+    return PLACES.every(function (p) {
+      return a[p].length === b[p].length && a[p].every(function (x, i) { return x === b[p][i]; });
+    });
+  }
+
+  function placeOf(index) {
+    for (var i = 0; i < PLACES.length; i++) {
+      if (page.lanes[PLACES[i]].indexOf(index) >= 0) return PLACES[i];
+    }
+    return null;
+  }
+
+  function placedCount() {
+    return page.lanes.head.length + page.lanes.middle.length + page.lanes.tail.length;
+  }
+
+  function complete() {
+    return LANES.every(function (lane) { return page.lanes[lane].length === SIZES[lane]; });
+  }
+
+  function draft() {
+    return { head: page.lanes.head.slice(), middle: page.lanes.middle.slice(), tail: page.lanes.tail.slice() };
+  }
+
+  function serverKey(hand) {
+    return JSON.stringify([hand.lanes.head, hand.lanes.middle, hand.lanes.tail]);
+  }
+
+  // ---------------------------------------------------------------- cards
+  function parse(token) {
+    if (token === "BJ") return { joker: "big", rank: 16, suit: "j" };
+    if (token === "SJ") return { joker: "small", rank: 15, suit: "j" };
+    var r = token.slice(0, -1);
+    return { joker: null, char: r, rank: RANK_VALUE[r] || Number(r), suit: token.slice(-1) };
+  }
+
+  function marksOf(card) {
+    if (card.joker) return { wild: false, added: false };
+    return {
+      wild: page.hand.wild_rank != null && card.char === String(page.hand.wild_rank),
+      added: page.hand.added_suit != null && card.suit === page.hand.added_suit,
+    };
+  }
+
+  function cardLabel(token) {
+    var card = parse(token);
+    if (card.joker) return word("web.joker." + card.joker);
+    var text = word("web.card", { rank: word("web.rank." + card.rank), suit: word("web.suit." + card.suit) });
+    var marks = marksOf(card);
+    if (marks.wild) text = word("web.card_wild", { card: text });
+    if (marks.added) text = word("web.card_added", { card: text });
+    return text;
+  }
+
+  function span(cls, text) {
+    var el = document.createElement("span");
+    el.className = cls;
+    if (text != null) el.textContent = text;
+    return el;
+  }
+
+  function face(token) {
+    var card = parse(token);
+    var el = document.createElement("div");
+    el.className = "card";
+    if (card.joker) {
+      el.classList.add("joker", card.joker === "big" ? "red" : "black", card.joker);
+      el.appendChild(span("joker-word", word("web.joker_face." + card.joker)));
+      el.appendChild(span("joker-star", "\u2605"));
+      return el;
+    }
+    var rank = card.char === "T" ? "10" : card.char;
+    var symbol = SUIT_SYMBOL[card.suit];
+    el.classList.add(card.suit === "h" || card.suit === "d" ? "red" : "black");
+    var index = span("index");
+    index.appendChild(span("index-rank", rank));
+    index.appendChild(span("index-suit", symbol));
+    el.appendChild(index);
+    if (card.rank >= 11 && card.rank <= 13) {
+      var court = span("court");
+      court.appendChild(span("court-rank", rank));
+      court.appendChild(span("court-suit", symbol));
+      el.appendChild(court);
+    } else {
+      el.appendChild(span(card.rank === 14 ? "pip ace" : "pip", symbol));
+    }
+    var marks = marksOf(card);
+    if (marks.wild || marks.added) {
+      var badges = span("marks");
+      if (marks.wild) {
+        el.classList.add("wild");
+        badges.appendChild(span("mark mark-wild", "\u2605"));
+      }
+      if (marks.added) {
+        el.classList.add("added");
+        badges.appendChild(span("mark mark-added", "+"));
+      }
+      el.appendChild(badges);
+    }
+    return el;
+  }
+
+  /** The element of card ``index``: made once, then moved between places
+   * (never rebuilt under a finger that is dragging it). */
+  function cardElement(index) {
+    var el = page.cardEls[index];
+    if (!el) {
+      var token = page.hand.cards[index];
+      el = face(token);
+      el.dataset.card = token;
+      el.dataset.index = String(index);
+      el.setAttribute("aria-label", cardLabel(token));
+      page.cardEls[index] = el;
+    }
+    var active = page.mode === "arranging";
+    if (active) {
+      el.setAttribute("role", "button");
+      el.tabIndex = 0;
+      el.setAttribute("aria-pressed", page.selected === index ? "true" : "false");
+    } else {
+      el.removeAttribute("role");
+      el.removeAttribute("tabindex");
+      el.removeAttribute("aria-pressed");
+    }
+    el.classList.toggle("selected", active && page.selected === index);
+    return el;
+  }
+
+  /** Put each card element in its place; while a card is being dragged the
+   * places are Sortable's, and are drawn again when it is dropped. */
+  function renderCards() {
+    if (page.dragging) return;
+    PLACES.forEach(function (place) {
+      var box = $('[data-lane="' + place + '"]');
+      var cards = page.lanes[place].map(cardElement);
+      var current = Array.prototype.slice.call(box.children);
+      var same = current.length === cards.length && cards.every(function (el, i) { return current[i] === el; });
+      if (!same) box.replaceChildren.apply(box, cards);
+      box.setAttribute("aria-label", place === "hand" ? word("web.unplaced", { count: cards.length }) : word("lane." + place));
+      box.classList.toggle("full", place !== "hand" && cards.length >= SIZES[place]);
+    });
+  }
+
+  /** Display order of ``indexes``: by rank (high first, jokers first) or by suit. */
+  function sorted(indexes, how) {
+    var cards = page.hand.cards;
+    return indexes.slice().sort(function (a, b) {
+      var x = parse(cards[a]);
+      var y = parse(cards[b]);
+      var key = how === "suit"
+        ? [SUIT_ORDER[x.suit] - SUIT_ORDER[y.suit], y.rank - x.rank]
+        : [y.rank - x.rank, SUIT_ORDER[x.suit] - SUIT_ORDER[y.suit]];
+      return key[0] || key[1] || a - b;
+    });
+  }
+
+  // ---------------------------------------------------------------- talking to the server
+  function ApiError(code, message, status) {
+    this.code = code;
+    this.message = message || "";
+    this.status = status || 0;
+  }
+
+  function api(method, path, body) {
+    var headers = {};
+    if (page.pass) headers.Authorization = "Bearer " + page.pass;
+    var init = { method: method, headers: headers, credentials: "same-origin", cache: "no-store" };
+    if (body !== undefined) {
+      headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    return fetch(path, init).then(
+      function (response) {
+        return response.json().then(
+          function (data) { return data; },
+          function () { return null; }
+        ).then(function (data) {
+          if (!response.ok) {
+            throw new ApiError((data && data.error) || "web.err.network", data && data.message, response.status);
+          }
+          return data;
+        });
+      },
+      function () {
+        throw new ApiError("web.err.network", "", 0);
+      }
+    );
+  }
+
+  function errorText(error) {
+    if (!(error instanceof ApiError)) return word("web.err.network");
+    if (error.code === "web.err.refused" && error.message) return error.message;
+    if (Object.prototype.hasOwnProperty.call(page.words, error.code)) return word(error.code);
+    return error.message || word("web.err.network");
+  }
+
+  function loadWords(language) {
+    var lang = LANGUAGES.indexOf(language) >= 0 ? language : "zh-Hans";
+    return fetch("strings/" + lang + ".json", { cache: "no-store" })
+      .then(function (r) { return r.ok ? r.json() : {}; })
+      .then(function (words) {
+        page.words = words || {};
+        page.language = lang;
+        document.documentElement.lang = lang;
+      });
+  }
+
+  // ---------------------------------------------------------------- changing the draft
+  function commit(next) {
+    page.history.push(copyLanes(page.lanes));
+    if (page.history.length > UNDO_DEPTH) page.history.shift();
+    var before = page.lanes;
+    page.lanes = next;
+    page.selected = null;
+    LANES.forEach(function (lane) {
+      if (before[lane].join() !== next[lane].join()) page.labels[lane] = null;
+    });
+    if (!complete()) page.foul = null;
+    render();
+    evaluateSoon();
+  }
+
+  /** Move card ``index`` to ``to`` at ``position`` (the end when omitted). A
+   * full lane swaps: the card at the drop place goes where this one was. */
+  function move(index, to, position) {
+    var from = placeOf(index);
+    if (from === null || page.mode !== "arranging") return;
+    var next = copyLanes(page.lanes);
+    var at = next[from].indexOf(index);
+    next[from].splice(at, 1);
+    var target = next[to];
+    var pos = position == null ? target.length : Math.max(0, Math.min(position, target.length));
+    if (to !== "hand" && from !== to && target.length >= SIZES[to]) {
+      var hit = Math.min(pos, target.length - 1);
+      var displaced = target.splice(hit, 1, index)[0];
+      next[from].splice(at, 0, displaced);
+    } else {
+      target.splice(pos, 0, index);
+    }
+    if (sameLanes(next, page.lanes)) {
+      page.selected = null;
+      render();
+      return;
+    }
+    haptic("impact", "light");
+    commit(next);
+  }
+
+  /** Two cards trade places (tap one, then tap the other). */
+  function swap(a, b) {
+    var pa = placeOf(a);
+    var pb = placeOf(b);
+    var next = copyLanes(page.lanes);
+    var ia = next[pa].indexOf(a);
+    var ib = next[pb].indexOf(b);
+    next[pa][ia] = b;
+    next[pb][ib] = a;
+    haptic("impact", "light");
+    commit(next);
+  }
+
+  function tapCard(index) {
+    if (page.mode !== "arranging") return;
+    var chosen = page.selected;
+    if (chosen === null) {
+      page.selected = index;
+      telegram(function (w) { if (w.HapticFeedback && supports("6.1")) w.HapticFeedback.selectionChanged(); });
+      render();
+    } else if (chosen === index) {
+      page.selected = null;
+      render();
+    } else if (placeOf(chosen) === placeOf(index)) {
+      page.selected = index;
+      render();
+    } else {
+      swap(chosen, index);
+    }
+  }
+
+  function tapPlace(place) {
+    if (page.mode !== "arranging" || page.selected === null) return;
+    if (placeOf(page.selected) === place) {
+      page.selected = null;
+      render();
+      return;
+    }
+    move(page.selected, place);
+  }
+
+  function applySuggestion(n) {
+    var s = page.suggestions && page.suggestions[n];
+    if (!s || page.mode !== "arranging") return;
+    var used = s.head.concat(s.middle, s.tail);
+    var all = page.hand.cards.map(function (_, i) { return i; });
+    var rest = sorted(all.filter(function (i) { return used.indexOf(i) < 0; }), page.sort);
+    haptic("impact", "medium");
+    commit({ hand: rest, head: s.head.slice(), middle: s.middle.slice(), tail: s.tail.slice() });
+  }
+
+  function undo() {
+    if (!page.history.length || page.mode !== "arranging") return;
+    page.lanes = page.history.pop();
+    page.selected = null;
+    page.labels = { head: null, middle: null, tail: null };
+    page.foul = null;
+    render();
+    evaluateSoon();
+  }
+
+  function reset() {
+    if (!placedCount() || page.mode !== "arranging") return;
+    var all = page.hand.cards.map(function (_, i) { return i; });
+    commit({ hand: sorted(all, page.sort), head: [], middle: [], tail: [] });
+  }
+
+  function sortBy(how) {
+    page.sort = how;
+    page.lanes.hand = sorted(page.lanes.hand, how);
+    render();
+  }
+
+  // ---------------------------------------------------------------- the rules engine's answers
+  function evaluateSoon() {
+    clearTimeout(page.evalTimer);
+    page.evalTimer = setTimeout(evaluate, EVALUATE_MS);
+  }
+
+  function evaluate() {
+    var seq = ++page.evalSeq;
+    api("POST", "../api/evaluate", draft()).then(
+      function (out) {
+        if (seq !== page.evalSeq) return;
+        var fouled = !page.foul && out.foul;
+        page.labels = out.labels || { head: null, middle: null, tail: null };
+        page.foul = out.foul || null;
+        if (fouled) haptic("notification", "error");
+        render();
+      },
+      function (error) {
+        if (seq !== page.evalSeq) return;
+        toast(errorText(error));
+      }
+    );
+  }
+
+  function suggest() {
+    if (page.busy || page.mode !== "arranging") return;
+    setBusy("suggest");
+    render();
+    toast(word("web.suggesting"), true);
+    api("POST", "../api/suggest").then(
+      function (hand) {
+        setBusy(null);
+        hideToast();
+        onHand(hand);
+      },
+      function (error) {
+        setBusy(null);
+        toast(errorText(error));
+        render();
+      }
+    );
+  }
+
+  function confirm() {
+    if (page.busy || page.mode !== "arranging") return;
+    if (!complete()) {
+      toast(word("web.err.incomplete"));
+      haptic("notification", "error");
+      return;
+    }
+    setBusy("confirm");
+    render();
+    telegram(function (w) { w.MainButton.showProgress(false); });
+    api("POST", "../api/confirm", draft()).then(
+      function (hand) {
+        setBusy(null);
+        haptic("notification", "success");
+        onHand(hand, true);
+      },
+      function (error) {
+        setBusy(null);
+        haptic("notification", "error");
+        toast(errorText(error));
+        if (error.code === "web.err.already_done" || error.code === "web.err.not_arranging") poll();
+        else render();
+      }
+    );
+  }
+
+  function declare() {
+    if (page.busy || page.mode !== "arranging") return;
+    setBusy("declare");
+    render();
+    api("POST", "../api/declare").then(
+      function (hand) {
+        setBusy(null);
+        haptic("notification", "success");
+        onHand(hand, true);
+      },
+      function (error) {
+        setBusy(null);
+        toast(errorText(error));
+        render();
+      }
+    );
+  }
+
+  /** ``what`` is running (confirm, declare, suggest), or nothing (null). */
+  function setBusy(what) {
+    page.busy = what;
+    if (!what) telegram(function (w) { w.MainButton.hideProgress(); });
+  }
+
+  // ---------------------------------------------------------------- the server's hand
+  /** Take in a hand from the server: the first one, a poll, or the answer
+   * to confirm / declare / suggest (``adopt``: its lanes replace the draft). */
+  function onHand(hand, adopt) {
+    var first = page.hand === null;
+    page.hand = hand;
+    page.offset = hand.now - Date.now() / 1000;
+    if (hand.suggestions && (!page.suggestions || first || adopt)) page.suggestions = hand.suggestions;
+    var key = serverKey(hand);
+    var follow = first || adopt || hand.done ||
+      // Taps on the chat's keyboard, with nothing changed here since: follow them.
+      (key !== page.serverLanes && sameLanes(page.lanes, fromServer(page.lastServer)));
+    if (follow) {
+      page.lanes = fromServer(hand);
+      if (first || adopt || hand.done) page.history = [];
+      // The server's answer for these very lanes.
+      page.labels = hand.labels || { head: null, middle: null, tail: null };
+      page.foul = hand.foul || null;
+      page.evalSeq++;
+    }
+    page.serverLanes = key;
+    page.lastServer = hand;
+    var before = page.mode;
+    if (hand.phase !== "arranging") page.mode = "over";
+    else page.mode = hand.done ? "done" : "arranging";
+    if (page.mode !== before) {
+      page.selected = null;
+      lockDrag(page.mode !== "arranging");
+    }
+    render();
+  }
+
+  function fromServer(hand) {
+    var placed = hand.lanes.head.concat(hand.lanes.middle, hand.lanes.tail);
+    var rest = hand.order.filter(function (i) { return placed.indexOf(i) < 0; });
+    return {
+      hand: sorted(rest, page.sort),
+      head: hand.lanes.head.slice(),
+      middle: hand.lanes.middle.slice(),
+      tail: hand.lanes.tail.slice(),
+    };
+  }
+
+  function poll() {
+    clearTimeout(page.pollTimer);
+    api("GET", "../api/hand").then(
+      function (hand) {
+        onHand(hand);
+        if (page.mode !== "over") page.pollTimer = setTimeout(poll, POLL_MS);
+      },
+      function (error) {
+        if (error.status === 401 || error.status === 403 || error.status === 404) {
+          page.mode = "over";
+          lockDrag(true);
+          render();
+          return;
+        }
+        page.pollTimer = setTimeout(poll, POLL_MS * 2);
+      }
+    );
+  }
+
+  // ---------------------------------------------------------------- drawing
+  function render() {
+    var hand = page.hand;
+    var root = $(".page");
+    root.dataset.mode = page.mode;
+    root.classList.toggle("sixteen", hand.cards.length > KEEP);
+    root.classList.toggle("has-selection", page.selected !== null);
+    var title = word("web.title", { round: hand.round });
+    document.title = title;
+    $("[data-title]").textContent = title;
+    $$("[data-word]").forEach(function (el) { el.textContent = word(el.dataset.word); });
+
+    renderCards();
+    LANES.forEach(function (lane) {
+      $('[data-count="' + lane + '"]').textContent = page.lanes[lane].length + "/" + SIZES[lane];
+      var label = $('[data-lane-label="' + lane + '"]');
+      label.textContent = page.labels[lane] || "";
+      label.classList.toggle("fouled", !!page.foul);
+    });
+    var extra = hand.cards.length - KEEP;
+    var left = page.lanes.hand.length;
+    $("[data-hand-title]").textContent = extra > 0 && placedCount() === KEEP
+      ? word("web.discarded", { count: left })
+      : word("web.unplaced", { count: left });
+    $('[data-lane-box="hand"]').hidden = page.mode !== "arranging" && left === 0;
+    $("[data-discard-note]").textContent = extra > 0 ? word("web.hint_extra", { count: extra }) : "";
+    $("[data-hint]").textContent = page.mode === "arranging" ? word("web.hint") : "";
+
+    var slot = $("[data-foul-slot]");
+    var shown = $("[data-foul]", slot);
+    if (page.foul && page.mode === "arranging") {
+      if (!shown) {
+        shown = document.createElement("div");
+        shown.className = "foul";
+        shown.setAttribute("data-foul", "");
+        slot.appendChild(shown);
+      }
+      shown.textContent = word("web.foul", { lanes: page.foul });
+    } else if (shown) {
+      slot.removeChild(shown);
+    }
+
+    renderNotes();
+    renderSpecial();
+    renderSuggestions();
+    renderStatus();
+    renderClock();
+    renderTools();
+    syncTelegram();
+  }
+
+  function renderNotes() {
+    var notes = [];
+    if (page.hand.wild_rank != null) {
+      var w = String(page.hand.wild_rank);
+      notes.push(word("web.wild_note", { rank: w === "T" ? "10" : w }));
+    }
+    if (page.hand.added_suit != null) notes.push(word("web.added_note", { suit: SUIT_SYMBOL[page.hand.added_suit] || "" }));
+    $("[data-notes]").textContent = notes.join("  ");
+  }
+
+  function renderSpecial() {
+    var box = $("[data-special]");
+    var special = page.hand.special;
+    var show = !!special && page.mode === "arranging";
+    box.hidden = !show;
+    if (show) $("[data-special-text]").textContent = word("web.special_offer", { special: special.name, points: special.points });
+  }
+
+  function formatPoints(score) {
+    var n = Number(score) || 0;
+    var text = Math.abs(n).toFixed(Math.abs(n) >= 10 ? 1 : 2);
+    return (n > 0 ? "+" : n < 0 ? "\u2212" : "") + text;
+  }
+
+  function renderSuggestions() {
+    var box = $("[data-suggestions]");
+    var list = $("[data-suggestion-list]");
+    var items = page.suggestions || [];
+    box.hidden = !items.length || page.mode !== "arranging";
+    var nodes = items.slice(0, 3).map(function (s, n) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "suggestion";
+      b.dataset.suggestion = String(n);
+      var active = page.lanes.head.join() === s.head.join() && page.lanes.middle.join() === s.middle.join() &&
+        page.lanes.tail.join() === s.tail.join();
+      b.setAttribute("aria-pressed", active ? "true" : "false");
+      var top = span("suggestion-top");
+      top.appendChild(span("suggestion-name", word("web.suggestion", { n: n + 1 })));
+      top.appendChild(span("suggestion-points", word("web.suggestion_points", { points: formatPoints(s.score) })));
+      b.appendChild(top);
+      var lanes = span("suggestion-lanes");
+      LANES.forEach(function (lane) {
+        var group = span("mini-lane");
+        s[lane].forEach(function (i) {
+          var token = page.hand.cards[i];
+          var card = parse(token);
+          var mini = span("mini " + (card.suit === "h" || card.suit === "d" || card.joker === "big" ? "red" : "black"));
+          mini.textContent = card.joker ? word("web.joker_face." + card.joker) : (card.char === "T" ? "10" : card.char) + SUIT_SYMBOL[card.suit];
+          group.appendChild(mini);
+        });
+        lanes.appendChild(group);
+      });
+      b.appendChild(lanes);
+      return b;
+    });
+    list.replaceChildren.apply(list, nodes);
+  }
+
+  function renderStatus() {
+    var box = $("[data-status]");
+    var text = "";
+    var hand = page.hand;
+    if (page.mode === "done") {
+      var declared = hand.declared && hand.special;
+      text = declared ? word("web.declared", { special: hand.special.name }) : word("web.confirmed");
+    } else if (page.mode === "over") {
+      text = word("web.round_over");
+    }
+    box.hidden = !text;
+    box.textContent = text;
+    $("[data-ready]").textContent = word("web.ready", { done: hand.ready.done, seated: hand.ready.seated });
+  }
+
+  function renderClock() {
+    var el = $("[data-deadline]");
+    var deadline = page.hand && page.hand.deadline;
+    if (!deadline || page.mode === "over") {
+      el.textContent = "";
+      return;
+    }
+    var left = Math.max(0, Math.floor(deadline - (Date.now() / 1000 + page.offset)));
+    var text = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+    el.textContent = left > 0 ? word("web.deadline", { time: text }) : word("web.time_up");
+    el.classList.toggle("late", left <= 30);
+  }
+
+  function renderTools() {
+    var arranging = page.mode === "arranging";
+    var enable = {
+      "sort-rank": arranging,
+      "sort-suit": arranging,
+      undo: arranging && page.history.length > 0,
+      reset: arranging && placedCount() > 0,
+      suggest: arranging,
+      declare: arranging,
+      confirm: arranging && complete() && !page.foul,
+    };
+    $$("[data-action]").forEach(function (b) {
+      var on = enable[b.dataset.action];
+      b.disabled = !!page.busy || !on;
+      b.setAttribute("aria-busy", page.busy === b.dataset.action ? "true" : "false");
+    });
+    $('[data-action="sort-rank"]').setAttribute("aria-pressed", page.sort === "rank" ? "true" : "false");
+    $('[data-action="sort-suit"]').setAttribute("aria-pressed", page.sort === "suit" ? "true" : "false");
+    var missing = KEEP - placedCount();
+    $('[data-action="confirm"]').textContent = missing > 0 ? word("web.confirm_wait", { count: missing }) : word("web.confirm");
+  }
+
+  /** MainButton, closing confirmation: only when they change. */
+  function syncTelegram() {
+    if (!tg) return;
+    var missing = KEEP - placedCount();
+    var state = page.mode !== "arranging" ? "hidden" : [
+      missing > 0 ? word("web.confirm_wait", { count: missing }) : word("web.confirm"),
+      missing === 0 && !page.foul && !page.busy,
+    ].join("|");
+    if (state !== page.main) {
+      page.main = state;
+      telegram(function (w) {
+        var button = w.MainButton;
+        if (state === "hidden") {
+          button.hideProgress();
+          button.hide();
+          return;
+        }
+        button.setText(missing > 0 ? word("web.confirm_wait", { count: missing }) : word("web.confirm"));
+        if (missing === 0 && !page.foul && !page.busy) button.enable();
+        else button.disable();
+        button.show();
+      });
+    }
+    var closing = page.mode === "arranging" && placedCount() > 0;
+    if (closing !== page.closing && supports("6.2")) {
+      page.closing = closing;
+      telegram(function (w) {
+        if (closing) w.enableClosingConfirmation();
+        else w.disableClosingConfirmation();
+      });
+    }
+  }
+
+  // ---------------------------------------------------------------- Telegram's look
+  var THEME = {
+    bg_color: "--tg-theme-bg-color",
+    text_color: "--tg-theme-text-color",
+    hint_color: "--tg-theme-hint-color",
+    link_color: "--tg-theme-link-color",
+    button_color: "--tg-theme-button-color",
+    button_text_color: "--tg-theme-button-text-color",
+    secondary_bg_color: "--tg-theme-secondary-bg-color",
+    section_bg_color: "--tg-theme-section-bg-color",
+    accent_text_color: "--tg-theme-accent-text-color",
+    destructive_text_color: "--tg-theme-destructive-text-color",
+    subtitle_text_color: "--tg-theme-subtitle-text-color",
+  };
+
+  function applyTheme() {
+    var params = (tg && tg.themeParams) || {};
+    var style = document.documentElement.style;
+    Object.keys(THEME).forEach(function (key) {
+      var value = params[key];
+      if (typeof value === "string" && /^#[0-9a-fA-F]{3,8}$/.test(value)) style.setProperty(THEME[key], value);
+    });
+    if (tg && tg.colorScheme) document.documentElement.dataset.scheme = tg.colorScheme;
+  }
+
+  function applySafeArea() {
+    var outer = (tg && tg.safeAreaInset) || {};
+    var inner = (tg && tg.contentSafeAreaInset) || {};
+    var style = document.documentElement.style;
+    ["top", "bottom", "left", "right"].forEach(function (side) {
+      var px = (Number(outer[side]) || 0) + (Number(inner[side]) || 0);
+      style.setProperty("--safe-" + side, px + "px");
+    });
+  }
+
+  // ---------------------------------------------------------------- dragging
+  function mountDrag() {
+    if (!window.Sortable) return;
+    PLACES.forEach(function (place) {
+      var box = $('[data-lane="' + place + '"]');
+      page.sortables.push(window.Sortable.create(box, {
+        group: "cards",
+        draggable: ".card",
+        animation: 120,
+        forceFallback: true, // one code path for mouse and touch, inside the Telegram web view too
+        fallbackOnBody: true,
+        fallbackTolerance: 4,
+        emptyInsertThreshold: 24,
+        ghostClass: "ghost",
+        chosenClass: "chosen",
+        dragClass: "dragging",
+        onStart: function () {
+          page.dragging = true;
+          document.documentElement.classList.add("is-dragging");
+          if (supports("7.7")) telegram(function (w) { w.disableVerticalSwipes(); });
+        },
+        onEnd: function (evt) {
+          page.dragging = false;
+          document.documentElement.classList.remove("is-dragging");
+          if (supports("7.7")) telegram(function (w) { w.enableVerticalSwipes(); });
+          var index = Number(evt.item.dataset.index);
+          var to = evt.to.dataset.lane;
+          var position = evt.newDraggableIndex != null ? evt.newDraggableIndex : evt.newIndex;
+          // Sortable moved the element; the draft decides (caps, swaps), then redraws.
+          setTimeout(function () { move(index, to, position); }, 0);
+        },
+      }));
+    });
+  }
+
+  function lockDrag(locked) {
+    page.sortables.forEach(function (s) { s.option("disabled", locked); });
+  }
+
+  // ---------------------------------------------------------------- input
+  function bind() {
+    document.addEventListener("click", function (event) {
+      var target = event.target;
+      if (!(target instanceof Element)) return;
+      var action = target.closest("[data-action]");
+      if (action) {
+        if (action.disabled) return;
+        var name = action.dataset.action;
+        if (name === "confirm") confirm();
+        else if (name === "declare") declare();
+        else if (name === "suggest") suggest();
+        else if (name === "undo") undo();
+        else if (name === "reset") reset();
+        else if (name === "sort-rank") sortBy("rank");
+        else if (name === "sort-suit") sortBy("suit");
+        return;
+      }
+      var suggestion = target.closest("[data-suggestion]");
+      if (suggestion) {
+        applySuggestion(Number(suggestion.dataset.suggestion));
+        return;
+      }
+      var card = target.closest("[data-card]");
+      if (card) {
+        tapCard(Number(card.dataset.index));
+        return;
+      }
+      var box = target.closest("[data-lane-box]");
+      if (box) tapPlace(box.dataset.laneBox);
+    });
+    document.addEventListener("keydown", function (event) {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      var target = event.target;
+      if (!(target instanceof Element)) return;
+      if (target.matches("[data-card]")) {
+        event.preventDefault();
+        tapCard(Number(target.dataset.index));
+      } else if (target.matches("[data-lane]")) {
+        event.preventDefault();
+        tapPlace(target.dataset.lane);
+      }
+    });
+    document.addEventListener("visibilitychange", function () {
+      if (!document.hidden && page.hand && page.mode !== "error" && page.mode !== "over") poll();
+    });
+    if (tg) {
+      telegram(function (w) { w.MainButton.onClick(confirm); });
+      telegram(function (w) { w.onEvent("themeChanged", applyTheme); });
+      telegram(function (w) { w.onEvent("safeAreaChanged", applySafeArea); });
+      telegram(function (w) { w.onEvent("contentSafeAreaChanged", applySafeArea); });
+    }
+  }
+
+  // ---------------------------------------------------------------- messages
+  function toast(text, sticky) {
+    var box = $("[data-message]");
+    box.textContent = text;
+    box.hidden = false;
+    clearTimeout(page.toastTimer);
+    if (!sticky) page.toastTimer = setTimeout(hideToast, 4000);
+  }
+
+  function hideToast() {
+    $("[data-message]").hidden = true;
+  }
+
+  function fatal(error) {
+    page.mode = "error";
+    $(".page").dataset.mode = "error";
+    var box = $("[data-fatal]");
+    box.textContent = errorText(error);
+    box.hidden = false;
+    telegram(function (w) { w.MainButton.hide(); });
+  }
+
+  // ---------------------------------------------------------------- start
+  function launch() {
+    var initData = tg && typeof tg.initData === "string" ? tg.initData : "";
+    if (initData) {
+      var query = new URLSearchParams(location.search);
+      var round = parseInt(query.get("round") || "", 10);
+      return api("POST", "../api/session", {
+        init_data: initData,
+        room: query.get("room") || "",
+        round: isNaN(round) ? 0 : round,
+      }).then(function (out) {
+        page.pass = out.pass;
+        return out.hand;
+      });
+    }
+    var fragment = new URLSearchParams(location.hash.replace(/^#/, ""));
+    page.pass = fragment.get("pass");
+    if (!page.pass) return Promise.reject(new ApiError("web.err.pass", "", 401));
+    return api("GET", "../api/hand");
+  }
+
+  function start() {
+    applyTheme();
+    applySafeArea();
+    telegram(function (w) { w.ready(); });
+    telegram(function (w) { w.expand(); });
+    bind();
+    var guess = normalizeLanguage(
+      (tg && tg.initDataUnsafe && tg.initDataUnsafe.user && tg.initDataUnsafe.user.language_code) ||
+        navigator.language
+    );
+    launch().then(
+      function (hand) {
+        return loadWords(hand.language).then(function () {
+          mountDrag();
+          onHand(hand);
+          setInterval(renderClock, 500);
+          page.pollTimer = setTimeout(poll, POLL_MS);
+        });
+      },
+      function (error) {
+        return loadWords(guess).then(function () { fatal(error); });
+      }
+    ).catch(function (error) {
+      fatal(error);
+    });
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

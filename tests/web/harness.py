@@ -1,0 +1,256 @@
+"""A table with a dealt round and the arranging page served over real HTTP:
+what the browser tests, the API tests and the screenshot command stand on.
+
+``stage(...)`` seats players (Telegram or Discord users), deals them chosen
+hands (``RiggedRandom``), starts the round on a real ``TableManager`` over
+the in-memory repository, and serves ``WebApp`` on 127.0.0.1 with aiohttp's
+runner. The clock is a ``FakeClock`` that starts at the wall clock, so
+deadlines, passes and launch data all read one time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from aiohttp import web
+
+from bot.core.lanes import arrangement_tokens
+from bot.table.actions import Actor, Verb
+from bot.table.clock import FakeClock
+from bot.web import initdata, passes
+from bot.web.desk import Desk
+from bot.web.server import WebApp, WebConfig
+from storage.memory import MemoryRepository
+from tests.table.helpers import CHAT, RiggedRandom, act, make_manager
+
+TOKEN = "123456:TEST-web-token"
+SECRET = b"test-web-secret"
+STUB = Path(__file__).with_name("telegram-web-app.stub.js")
+TELEGRAM_JS = "https://telegram.org/js/telegram-web-app.js"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+# A Telegram light theme (the page takes its colours from it).
+THEME = {
+    "bg_color": "#ffffff",
+    "text_color": "#000000",
+    "hint_color": "#707579",
+    "link_color": "#3390ec",
+    "button_color": "#3390ec",
+    "button_text_color": "#ffffff",
+    "secondary_bg_color": "#eff0f3",
+    "section_bg_color": "#ffffff",
+    "destructive_text_color": "#e53935",
+}
+
+# Seat 0's hand: a spade flush, a small straight and a pair of eights are in
+# it; seat 1's is nothing special.
+HAND = ["As", "Ks", "Qs", "Js", "9s", "8h", "8d", "7c", "6c", "5h", "4d", "3s", "2c"]
+OTHER = ["Ah", "Kh", "Qh", "Jh", "Th", "9h", "7h", "6h", "5d", "4h", "3h", "2h", "Td"]
+
+
+def chromium() -> str | None:
+    """Debian's chromium (package ``chromium``), found on the PATH."""
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def need_chromium() -> str:
+    """The browser, or skip the test (a failure under CI, which installs it)."""
+    import pytest
+
+    path = chromium()
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is not installed (CI installs Debian's chromium)")
+        pytest.skip("no chromium on this machine")
+    return path
+
+
+@dataclass
+class Stage:
+    """A dealt round and the page's server."""
+
+    manager: Any
+    clock: FakeClock
+    room: str
+    round_no: int
+    players: list[Actor]
+    base: str  # http://127.0.0.1:<port>
+    app: WebApp
+    runner: web.AppRunner | None = field(default=None, repr=False)
+
+    # ---- the ways in ----------------------------------------------------------------
+    def launch_data(
+        self,
+        player: int = 0,
+        *,
+        token: str = TOKEN,
+        auth_date: int | None = None,
+        language_code: str = "zh-hans",
+    ) -> str:
+        """Launch data as Telegram signs it for seat ``player``."""
+        user = self.players[player]
+        fields = {
+            "auth_date": str(int(self.clock.now()) if auth_date is None else auth_date),
+            "query_id": "AAHdF6IQAAAAAN0XohDhrOrc",
+            "user": json.dumps(
+                {"id": int(user.user_id), "first_name": user.name, "language_code": language_code},
+                separators=(",", ":"),
+            ),
+        }
+        return urlencode({**fields, "hash": initdata.sign(fields, token)})
+
+    def pass_for(self, player: int = 0, *, seconds: int = 300, **changes: Any) -> str:
+        """A pass as the Discord hand's link carries it."""
+        user = self.players[player]
+        grant = passes.Pass(
+            platform=changes.get("platform", user.platform),
+            user_id=changes.get("user_id", user.user_id),
+            room_id=changes.get("room_id", self.room),
+            round_no=changes.get("round_no", self.round_no),
+            expires=int(self.clock.now()) + seconds,
+        )
+        return passes.issue(grant, changes.get("secret", SECRET))
+
+    def page_url(self, *, telegram: bool = True, player: int = 0) -> str:
+        if telegram:
+            return f"{self.base}/app/?room={self.room}&round={self.round_no}"
+        return f"{self.base}/app/#pass={self.pass_for(player)}"
+
+    # ---- the stored room --------------------------------------------------------------
+    async def state(self) -> dict[str, Any]:
+        st = await self.manager.room_state(self.room)
+        assert st is not None
+        return st
+
+    async def hand(self, player: int = 0) -> dict[str, Any]:
+        st = await self.state()
+        return st["round"]["hands"][self.players[player].key]
+
+    async def lanes(self, player: int = 0) -> dict[str, list[str]]:
+        """The stored hand's lanes as card tokens."""
+        return arrangement_tokens(await self.hand(player))
+
+
+@asynccontextmanager
+async def stage(
+    hands: Sequence[Sequence[str]] = (HAND, OTHER),
+    *,
+    platform: str = "telegram",
+    language: str | None = None,
+    options: Sequence[str] = (),
+    arrange_seconds: int = 120,
+    serve: bool = True,
+) -> AsyncIterator[Stage]:
+    clock = FakeClock(time.time())
+    manager, _ = make_manager(MemoryRepository(), clock, RiggedRandom(hands))
+    players = [Actor(platform, str(7000 + i), f"P{i}") for i in range(len(hands))]
+    out = await act(manager, players[0], Verb.NEW, "classic", chat_id=CHAT)
+    assert out.ok and out.room_id, out.reply
+    room = out.room_id
+    for p in players[1:]:
+        assert (await act(manager, p, Verb.JOIN, room_id=room)).ok
+    for option in (f"time={arrange_seconds}", *options):
+        out = await act(manager, players[0], Verb.SET_OPTION, option, room_id=room)
+        assert out.ok, (option, out.reply)
+    if language:
+        assert (await act(manager, players[0], Verb.LANGUAGE, language, room_id=room)).ok
+    assert (await act(manager, players[0], Verb.START, room_id=room)).ok
+    st = await manager.room_state(room)
+    assert st is not None and st["phase"] == "arranging"
+    app = WebApp(Desk(manager, clock=clock.now), WebConfig(TOKEN, SECRET, clock=clock.now))
+    result = Stage(manager, clock, room, st["round"]["no"], players, "", app)
+    if not serve:
+        yield result
+        return
+    runner = web.AppRunner(app.application, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    result.base = f"http://127.0.0.1:{port}"
+    result.runner = runner
+    try:
+        yield result
+    finally:
+        await runner.cleanup()
+
+
+def stub_config(
+    st: Stage, *, telegram: bool = True, player: int = 0, theme: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """What the stub of telegram-web-app.js is told: signed launch data in
+    Telegram, none in a plain browser."""
+    if not telegram:
+        return {"initData": "", "themeParams": {}}
+    raw = st.launch_data(player)
+    return {
+        "initData": raw,
+        "initDataUnsafe": {"user": {"id": int(st.players[player].user_id)}},
+        "themeParams": theme or THEME,
+        "colorScheme": "dark" if theme and theme is not THEME else "light",
+        "version": "8.0",
+        "safeAreaInset": {"top": 0, "bottom": 20, "left": 0, "right": 0},
+        "contentSafeAreaInset": {"top": 0, "bottom": 0, "left": 0, "right": 0},
+    }
+
+
+async def open_page(
+    browser: Any,
+    st: Stage,
+    *,
+    telegram: bool = True,
+    player: int = 0,
+    viewport: tuple[int, int] = (390, 844),
+    mobile: bool = True,
+    locale: str = "zh-CN",
+    theme: dict[str, str] | None = None,
+    color_scheme: str = "light",
+) -> Any:
+    """A page of a fresh context, opened as Telegram (or Discord's link) opens it,
+    with telegram-web-app.js answered by the local stub. Console errors and
+    failed requests are kept on ``page.problems``."""
+    context = await browser.new_context(
+        viewport={"width": viewport[0], "height": viewport[1]},
+        device_scale_factor=2 if mobile else 1,
+        is_mobile=mobile,
+        has_touch=mobile,
+        locale=locale,
+        color_scheme=color_scheme,
+    )
+    config = json.dumps(stub_config(st, telegram=telegram, player=player, theme=theme))
+    await context.add_init_script(f"window.__TG_STUB__ = {config};")
+
+    async def telegram_js(route: Any) -> None:
+        await route.fulfill(
+            path=str(STUB),
+            content_type="application/javascript",
+            headers={"Cache-Control": "no-store"},
+        )
+
+    await context.route(TELEGRAM_JS, telegram_js)
+    page = await context.new_page()
+    page.problems = []
+    page.on(
+        "console",
+        lambda m: (
+            page.problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None
+        ),
+    )
+    page.on("pageerror", lambda e: page.problems.append(f"page error: {e}"))
+    await page.goto(st.page_url(telegram=telegram, player=player))
+    return page

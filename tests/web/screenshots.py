@@ -1,0 +1,150 @@
+"""Screenshots of the arranging page for docs/webapp.md.
+
+    python -m tests.web.screenshots docs/webapp
+
+Deals chosen hands on a real table, serves the page, and photographs it in
+Debian's chromium (headless) half-arranged: in 简体中文 and in English, at a
+phone's size (as a Telegram Mini App, light and dark theme) and a desktop
+browser's (as a Discord player's link opens it). Writes four PNGs into the
+folder given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+from .harness import CHROMIUM_ARGS, chromium, open_page, stage
+
+JOKERS = ["BJ", "SJ", "As", "Ah", "Kd", "Qc", "Jc", "9h", "8s", "7d", "5c", "4s", "3h"]
+JOKERS_OTHER = ["Ks", "Kh", "Qs", "Qh", "Jd", "Td", "9d", "8d", "7c", "6c", "5d", "4d", "2c"]
+WILD = ["As", "Ks", "Qs", "Js", "9s", "8h", "8d", "7c", "6c", "6h", "4d", "3s", "2c"]
+WILD_OTHER = ["Ah", "Kh", "Qh", "Jh", "Th", "9h", "7h", "5h", "5d", "4h", "3h", "2h", "Td"]
+DARK = {
+    "bg_color": "#212121",
+    "text_color": "#ffffff",
+    "hint_color": "#aaaaaa",
+    "link_color": "#8774e1",
+    "button_color": "#8774e1",
+    "button_text_color": "#ffffff",
+    "secondary_bg_color": "#181818",
+    "section_bg_color": "#2c2c2c",
+    "destructive_text_color": "#ff595a",
+}
+
+
+async def place(page: Any, lanes: dict[str, list[str]]) -> None:
+    """Click each card, then its lane."""
+    for lane, tokens in lanes.items():
+        for token in tokens:
+            await page.locator(f'[data-lane="hand"] [data-card="{token}"]').click()
+            await page.locator(f'[data-lane-box="{lane}"] .lane-top').click()
+
+
+async def settle(page: Any) -> None:
+    """Let the evaluate answer arrive and any toast go."""
+    await page.wait_for_timeout(600)
+    await page.evaluate("document.querySelector('[data-message]').hidden = true")
+
+
+async def shoot(out: Path) -> list[Path]:
+    path = chromium()
+    if path is None:
+        raise SystemExit("chromium is not installed (Debian's package chromium)")
+    from playwright.async_api import async_playwright
+
+    made: list[Path] = []
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        # 1. 简体中文, a phone, Telegram's light theme: jokers, two lanes placed,
+        #    the suggestions open.
+        async with stage((JOKERS, JOKERS_OTHER), options=["jokers=2"]) as st:
+            page = await open_page(browser, st, telegram=True)
+            await page.locator('[data-lane="hand"] [data-card]').first.wait_for()
+            await place(
+                page, {"head": ["BJ", "SJ", "3h"], "middle": ["As", "Ah", "Kd", "Qc", "Jc"]}
+            )
+            await page.locator('[data-action="suggest"]').click()
+            await page.locator('[data-suggestion="0"]').wait_for()
+            await settle(page)
+            made.append(out / "phone-zh-Hans.png")
+            await page.screenshot(path=str(made[-1]))
+            await page.context.close()
+        # 2. English, a phone, Telegram's dark theme, the wild rank 6: a fouled
+        #    split (the wild sixes make the middle a pair of kings and the tail
+        #    only a pair of jacks).
+        async with stage((WILD, WILD_OTHER), language="en", options=["wild=6"]) as st:
+            page = await open_page(
+                browser, st, telegram=True, locale="en-US", theme=DARK, color_scheme="dark"
+            )
+            await page.locator('[data-lane="hand"] [data-card]').first.wait_for()
+            await place(
+                page,
+                {
+                    "head": ["8h", "8d", "As"],
+                    "middle": ["Ks", "Qs", "7c", "6h", "3s"],
+                    "tail": ["Js", "9s", "6c", "4d", "2c"],
+                },
+            )
+            await settle(page)
+            made.append(out / "phone-en-dark.png")
+            await page.screenshot(path=str(made[-1]))
+            await page.context.close()
+        # 3. 简体中文 in a desktop browser (a Discord player's link): a legal
+        #    split with every lane's category, ready to confirm.
+        async with stage((WILD, WILD_OTHER), platform="discord") as st:
+            page = await open_page(browser, st, telegram=False, viewport=(1280, 860), mobile=False)
+            await page.locator('[data-lane="hand"] [data-card]').first.wait_for()
+            await place(
+                page,
+                {
+                    "head": ["6c", "6h", "2c"],
+                    "middle": ["8h", "8d", "7c", "4d", "3s"],
+                    "tail": ["As", "Ks", "Qs", "Js", "9s"],
+                },
+            )
+            await settle(page)
+            made.append(out / "desktop-zh-Hans.png")
+            await page.screenshot(path=str(made[-1]))
+            await page.context.close()
+        # 4. English in a desktop browser, confirmed: waiting for the others.
+        async with stage(
+            (JOKERS, JOKERS_OTHER), platform="discord", language="en", options=["jokers=2"]
+        ) as st:
+            page = await open_page(
+                browser, st, telegram=False, viewport=(1280, 860), mobile=False, locale="en-US"
+            )
+            await page.locator('[data-lane="hand"] [data-card]').first.wait_for()
+            await page.locator('[data-action="suggest"]').click()
+            await page.locator('[data-suggestion="0"]').click()
+            await page.locator('[data-action="confirm"]').click()
+            await page.locator("[data-status]").wait_for()
+            await settle(page)
+            made.append(out / "desktop-en-confirmed.png")
+            await page.screenshot(path=str(made[-1]))
+            await page.context.close()
+        await browser.close()
+    return made
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.web.screenshots", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("folder", type=Path, help="where the PNGs go (docs/webapp)")
+    args = parser.parse_args(argv)
+    args.folder.mkdir(parents=True, exist_ok=True)
+    from bot.solver import config
+
+    # The solver's opponent pools as the tests build them: seconds, not minutes.
+    config.configure(pool_hands=300, pool_hands_16=100, cache_dir="off")
+    for made in asyncio.run(shoot(args.folder)):
+        print(made)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,421 @@
+"""The page's JSON API, without a browser (aiohttp's test client): every
+request is someone's and only theirs. Each refused request gets a JSON
+error naming its catalog code, and the stored room is exactly as before."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.views.i18n import LANGUAGES, catalog
+from bot.web.server import BURST, MAX_BODY
+
+from .harness import HAND, OTHER, Stage, stage
+
+GOOD = {  # a legal split of HAND: pair of eights, a straight, a spade flush
+    "head": ["8h", "8d", "2c"],
+    "middle": ["7c", "6c", "5h", "4d", "3s"],
+    "tail": ["As", "Ks", "Qs", "Js", "9s"],
+}
+FOULED = {
+    "head": ["8h", "8d", "As"],
+    "middle": ["Ks", "Qs", "7c", "5h", "3s"],
+    "tail": ["Js", "9s", "6c", "4d", "2c"],
+}
+
+
+def indexes(split: dict[str, list[str]], cards: list[str] = HAND) -> dict[str, list[int]]:
+    return {lane: [cards.index(token) for token in split[lane]] for lane in split}
+
+
+@asynccontextmanager
+async def served(**kw: Any) -> AsyncIterator[tuple[Stage, TestClient]]:
+    async with stage(serve=False, **kw) as st, TestClient(TestServer(st.app.application)) as client:
+        yield st, client
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def refused(response: Any, status: int, code: str) -> dict[str, Any]:
+    assert response.status == status, (response.status, await response.text())
+    assert response.content_type == "application/json"
+    body = await response.json()
+    assert body["error"] == code, body
+    assert isinstance(body["message"], str) and body["message"]
+    return body
+
+
+# ---------------------------------------------------------------- Telegram's launch data
+
+
+async def test_signed_launch_data_opens_a_session_for_that_player_only() -> None:
+    async with served() as (st, client):
+        response = await client.post(
+            "/api/session",
+            json={"init_data": st.launch_data(0), "room": st.room, "round": st.round_no},
+        )
+        assert response.status == 200
+        body = await response.json()
+        assert body["hand"]["cards"] == HAND
+        # No card of another player leaves the server before the showdown.
+        text = json.dumps(body)
+        for token in set(OTHER) - set(HAND):
+            assert f'"{token}"' not in text
+        hand = await client.get("/api/hand", headers=bearer(body["pass"]))
+        assert hand.status == 200
+        assert (await hand.json())["cards"] == HAND
+
+
+@pytest.mark.parametrize(
+    "forge",
+    [
+        pytest.param(lambda st: st.launch_data(0).replace("P0", "P1"), id="tampered"),
+        pytest.param(lambda st: st.launch_data(0, token="999:another-bot"), id="other-token"),
+        pytest.param(
+            lambda st: st.launch_data(0, auth_date=int(st.clock.now()) - 3601), id="expired"
+        ),
+        pytest.param(
+            lambda st: st.launch_data(0, auth_date=int(st.clock.now()) + 600), id="future"
+        ),
+        pytest.param(lambda st: st.launch_data(0) + "&user=%7B%22id%22%3A7001%7D", id="duplicate"),
+        pytest.param(lambda st: "", id="empty"),
+    ],
+)
+async def test_launch_data_that_is_not_telegram_s_is_refused(forge: Any) -> None:
+    async with served() as (st, client):
+        before = await st.state()
+        response = await client.post(
+            "/api/session", json={"init_data": forge(st), "room": st.room, "round": st.round_no}
+        )
+        body = await refused(response, 401, "web.err.launch")
+        assert "pass" not in body
+        assert await st.state() == before
+
+
+async def test_a_telegram_user_who_is_not_seated_gets_no_session() -> None:
+    async with served() as (st, client):
+        before = await st.state()
+        st.players.append(type(st.players[0])("telegram", "9999", "Eve"))
+        response = await client.post(
+            "/api/session",
+            json={"init_data": st.launch_data(2), "room": st.room, "round": st.round_no},
+        )
+        await refused(response, 403, "web.err.not_seated")
+        # Nor for a round of the room that is not being played.
+        response = await client.post(
+            "/api/session",
+            json={"init_data": st.launch_data(0), "room": st.room, "round": st.round_no + 1},
+        )
+        await refused(response, 403, "web.err.not_seated")
+        response = await client.post(
+            "/api/session",
+            json={"init_data": st.launch_data(0), "room": "nosuch", "round": st.round_no},
+        )
+        await refused(response, 404, "web.err.no_room")
+        assert await st.state() == before
+
+
+# ---------------------------------------------------------------- passes
+
+
+@pytest.mark.parametrize(
+    ("make", "status", "code"),
+    [
+        (lambda st: st.pass_for(0, secret=b"another-secret"), 401, "web.err.pass"),
+        (lambda st: st.pass_for(0, seconds=-1), 401, "web.err.pass"),
+        (lambda st: "not-a-pass", 401, "web.err.pass"),
+        # someone else's body under player 0's signature
+        (
+            lambda st: st.pass_for(1).split(".")[0] + "." + st.pass_for(0).split(".")[1],
+            401,
+            "web.err.pass",
+        ),
+        # properly signed, but for a user with no hand in this round
+        (lambda st: st.pass_for(0, user_id="9999"), 403, "web.err.not_seated"),
+        (lambda st: st.pass_for(0, platform="discord"), 403, "web.err.not_seated"),
+        (lambda st: st.pass_for(0, round_no=st.round_no - 1), 403, "web.err.not_seated"),
+        (lambda st: st.pass_for(0, room_id="nosuch"), 404, "web.err.no_room"),
+    ],
+    ids=[
+        "other-secret",
+        "expired",
+        "garbage",
+        "spliced",
+        "not-seated",
+        "other-platform",
+        "old-round",
+        "other-room",
+    ],
+)
+async def test_a_pass_that_opens_no_hand_changes_nothing(make: Any, status: int, code: str) -> None:
+    async with served() as (st, client):
+        before = await st.state()
+        token = make(st)
+        await refused(await client.get("/api/hand", headers=bearer(token)), status, code)
+        response = await client.post("/api/confirm", json=indexes(GOOD), headers=bearer(token))
+        await refused(response, status, code)
+        assert await st.state() == before
+
+
+async def test_no_pass_and_a_malformed_header_are_refused() -> None:
+    async with served() as (st, client):
+        await refused(await client.get("/api/hand"), 401, "web.err.pass")
+        headers = {"Authorization": f"Basic {st.pass_for(0)}"}
+        await refused(await client.get("/api/hand", headers=headers), 401, "web.err.pass")
+
+
+async def test_a_pass_shows_its_own_player_s_hand_never_another_s() -> None:
+    async with served() as (st, client):
+        mine = await (await client.get("/api/hand", headers=bearer(st.pass_for(0)))).json()
+        theirs = await (await client.get("/api/hand", headers=bearer(st.pass_for(1)))).json()
+        assert mine["cards"] == HAND and theirs["cards"] == OTHER
+        assert not set(json.dumps(mine).split('"')) & (set(OTHER) - set(HAND))
+
+
+# ---------------------------------------------------------------- submitting
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({**indexes(GOOD), "tail": [0, 1, 2, 3, 13]}, 400, "web.err.bad_cards"),  # not in the hand
+        ({**indexes(GOOD), "tail": [0, 1, 2, 3, -1]}, 400, "web.err.bad_cards"),
+        ({**indexes(GOOD), "tail": [0, 1, 2, 3, 5]}, 400, "web.err.bad_cards"),  # a duplicate
+        ({**indexes(GOOD), "head": [5, 6, 12, 11]}, 400, "web.err.bad_lanes"),  # 4 in the head
+        ({**indexes(GOOD), "middle": [7, 8, 9, 10, 11, 4]}, 400, "web.err.bad_lanes"),
+        ({**indexes(GOOD), "head": [5, 6]}, 400, "web.err.incomplete"),  # 2 in the head
+        ({**indexes(GOOD), "head": ["8h", "8d", "2c"]}, 400, "web.err.bad_lanes"),  # tokens
+        ({**indexes(GOOD), "head": [True, 6, 12]}, 400, "web.err.bad_lanes"),
+        ({**indexes(GOOD), "head": 5}, 400, "web.err.bad_lanes"),
+        ([1, 2, 3], 400, "web.err.bad_lanes"),
+        (indexes(FOULED), 400, "web.err.fouled"),
+    ],
+    ids=[
+        "index-13",
+        "negative",
+        "duplicate",
+        "head-4",
+        "middle-6",
+        "head-2",
+        "tokens",
+        "bool",
+        "not-a-list",
+        "not-an-object",
+        "fouled",
+    ],
+)
+async def test_a_submit_that_is_not_this_hand_s_legal_split_is_refused(
+    body: Any, status: int, code: str
+) -> None:
+    async with served() as (st, client):
+        before = await st.state()
+        response = await client.post("/api/confirm", json=body, headers=bearer(st.pass_for(0)))
+        await refused(response, status, code)
+        assert await st.state() == before
+
+
+async def test_a_confirm_is_taken_once() -> None:
+    async with served() as (st, client):
+        token = st.pass_for(0)
+        response = await client.post("/api/confirm", json=indexes(GOOD), headers=bearer(token))
+        assert response.status == 200
+        body = await response.json()
+        assert body["done"] is True and body["ready"] == {"done": 1, "seated": 2}
+        stored = await st.lanes(0)
+        assert {lane: sorted(stored[lane]) for lane in GOOD} == {
+            lane: sorted(GOOD[lane]) for lane in GOOD
+        }
+        before = await st.state()
+        other = {"head": [5, 6, 7], "middle": [8, 9, 10, 11, 12], "tail": [0, 1, 2, 3, 4]}
+        for replay in (indexes(GOOD), other):
+            response = await client.post("/api/confirm", json=replay, headers=bearer(token))
+            await refused(response, 409, "web.err.already_done")
+        await refused(
+            await client.post("/api/declare", headers=bearer(token)), 409, "web.err.already_done"
+        )
+        assert await st.state() == before
+
+
+async def test_a_finished_round_takes_nothing() -> None:
+    async with served(arrange_seconds=60) as (st, client):
+        token = st.pass_for(0, seconds=3600)
+        await st.clock.advance(61)  # the deadline: the table arranges both hands
+        await st.clock.advance(60)  # the showdown's steps
+        state = await st.state()
+        assert state["phase"] != "arranging"
+        before = state
+        response = await client.post("/api/confirm", json=indexes(GOOD), headers=bearer(token))
+        assert response.status == 409
+        assert (await response.json())["error"] in ("web.err.already_done", "web.err.not_arranging")
+        assert await st.state() == before
+
+
+async def test_a_declare_without_a_special_is_the_table_s_refusal() -> None:
+    async with served() as (st, client):
+        before = await st.state()
+        response = await client.post("/api/declare", headers=bearer(st.pass_for(0)))
+        assert response.status == 409
+        body = await response.json()
+        assert body["error"] == "web.err.refused" and body["message"]
+        assert await st.state() == before
+
+
+# ---------------------------------------------------------------- the request itself
+
+
+async def test_an_oversized_body_is_refused() -> None:
+    async with served() as (st, client):
+        before = await st.state()
+        big = json.dumps({**indexes(GOOD), "pad": "x" * MAX_BODY})
+        response = await client.post(
+            "/api/confirm",
+            data=big,
+            headers={**bearer(st.pass_for(0)), "Content-Type": "application/json"},
+        )
+        await refused(response, 413, "web.err.too_large")
+        assert await st.state() == before
+
+
+async def test_a_cross_origin_post_is_refused_and_no_cors_is_offered() -> None:
+    async with served() as (st, client):
+        before = await st.state()
+        evil = {"Origin": "https://evil.example"}
+        for path, body in (("/api/confirm", indexes(GOOD)), ("/api/evaluate", indexes(GOOD))):
+            response = await client.post(
+                path, json=body, headers={**bearer(st.pass_for(0)), **evil}
+            )
+            await refused(response, 403, "web.err.origin")
+            assert "Access-Control-Allow-Origin" not in response.headers
+        response = await client.post(
+            "/api/session",
+            json={"init_data": st.launch_data(0), "room": st.room, "round": st.round_no},
+            headers=evil,
+        )
+        await refused(response, 403, "web.err.origin")
+        response = await client.get("/api/hand", headers={**bearer(st.pass_for(0)), **evil})
+        assert "Access-Control-Allow-Origin" not in response.headers
+        # The page's own origin is fine.
+        own = {"Origin": f"http://{client.host}:{client.port}"}
+        response = await client.post(
+            "/api/evaluate", json=indexes(GOOD), headers={**bearer(st.pass_for(0)), **own}
+        )
+        assert response.status == 200
+        assert await st.state() == before
+
+
+async def test_bodies_that_are_not_json_are_refused() -> None:
+    async with served() as (st, client):
+        before = await st.state()
+        token = bearer(st.pass_for(0))
+        response = await client.post(
+            "/api/confirm", data="head=1", headers={**token, "Content-Type": "text/plain"}
+        )
+        await refused(response, 415, "web.err.bad_body")
+        response = await client.post(
+            "/api/confirm", data="{nope", headers={**token, "Content-Type": "application/json"}
+        )
+        await refused(response, 400, "web.err.bad_body")
+        response = await client.post("/api/session", json=["init_data"])
+        await refused(response, 400, "web.err.bad_body")
+        response = await client.post(
+            "/api/session", json={"init_data": st.launch_data(0), "room": st.room, "round": "1"}
+        )
+        await refused(response, 400, "web.err.bad_body")
+        assert await st.state() == before
+
+
+async def test_a_flood_from_one_player_is_slowed_down() -> None:
+    async with served() as (st, client):
+        token = bearer(st.pass_for(0))
+        burst = int(BURST)
+        statuses = [(await client.get("/api/hand", headers=token)).status for _ in range(burst + 5)]
+        assert statuses[:burst] == [200] * burst
+        assert 429 in statuses[burst:]
+        await refused(await client.get("/api/hand", headers=token), 429, "web.err.slow_down")
+        # Another player is not slowed down by it.
+        assert (await client.get("/api/hand", headers=bearer(st.pass_for(1)))).status == 200
+
+
+# ---------------------------------------------------------------- the page and its words
+
+
+async def test_the_page_is_served_with_a_policy_telegram_can_frame() -> None:
+    async with served() as (st, client):
+        response = await client.get("/app/")
+        assert response.status == 200
+        policy = response.headers["Content-Security-Policy"]
+        assert "frame-ancestors 'self' https://web.telegram.org" in policy
+        assert "script-src 'self' https://telegram.org" in policy
+        assert "unsafe-inline" not in policy
+        html = await response.text()
+        assert "https://telegram.org/js/telegram-web-app.js" in html
+        for path in ("static/app.js", "static/app.css", "static/vendor/Sortable.min.js"):
+            assert path in html
+            file = await client.get(f"/app/{path}")
+            assert file.status == 200, path
+            assert file.headers["Content-Security-Policy"] == policy
+        await refused(await client.get("/app/strings/xx.json"), 404, "web.err.language")
+
+
+STATIC = Path(__file__).resolve().parents[2] / "bot" / "web" / "static"
+WEB = Path(__file__).resolve().parents[2] / "bot" / "web"
+
+
+def page_keys() -> set[str]:
+    """Every catalog key the page names: word("…") in app.js (and the
+    prefixes it completes), data-word in index.html, every code the server
+    answers with."""
+    script = (STATIC / "files" / "app.js").read_text(encoding="utf-8")
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    keys = set(re.findall(r'word\("([a-z_.]+[a-z_])"', script))
+    keys |= set(re.findall(r'data-word="([^"]+)"', html))
+    prefixes = set(re.findall(r'word\("([a-z_.]+\.)" \+', script))
+    assert prefixes == {"web.joker.", "web.joker_face.", "web.rank.", "web.suit.", "lane."}
+    keys |= {f"web.joker.{k}" for k in ("big", "small")}
+    keys |= {f"web.joker_face.{k}" for k in ("big", "small")}
+    keys |= {f"web.rank.{n}" for n in range(2, 15)}
+    keys |= {f"web.suit.{s}" for s in "shdc"}
+    keys |= {f"lane.{lane}" for lane in ("head", "middle", "tail")}
+    for source in WEB.glob("*.py"):
+        keys |= set(re.findall(r'"(web\.err\.[a-z_]+)"', source.read_text(encoding="utf-8")))
+    return keys
+
+
+def test_every_word_the_page_and_server_use_is_in_every_catalog() -> None:
+    keys = page_keys()
+    assert {"web.err.origin", "web.err.fouled", "web.confirm", "web.rank.14"} <= keys
+    for language in LANGUAGES:
+        missing = {key for key in keys if key not in catalog(language)}
+        assert not missing, (language, sorted(missing))
+
+
+async def test_the_strings_route_serves_the_page_s_words_only() -> None:
+    async with served() as (_, client):
+        for language in LANGUAGES:
+            words = await (await client.get(f"/app/strings/{language}.json")).json()
+            assert page_keys() <= set(words)
+            assert all(k.startswith(("web.", "cat.", "special.", "lane.")) for k in words)
+
+
+def test_the_page_itself_holds_no_words() -> None:
+    """Every word comes from the catalogs: no text in index.html's body, no
+    Chinese and no English sentence in app.js's strings."""
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    body = re.sub(r"<[^>]+>", "", html.split("<body>")[1])
+    assert body.strip() == ""
+    assert re.search(r"<title>\s*</title>", html)
+    script = (STATIC / "files" / "app.js").read_text(encoding="utf-8")
+    code = re.sub(r"/\*.*?\*/|//[^\n]*", "", script, flags=re.S)
+    literals = re.findall(r'"((?:[^"\\]|\\.)*)"', code)
+    assert not [s for s in literals if re.search(r"[\u4e00-\u9fff]", s)]
+    assert not [s for s in literals if re.search(r"[A-Za-z]+ [a-z]+ [a-z]+", s)]
+    assert "style=" not in html and "<script>" not in html and "<style" not in html
