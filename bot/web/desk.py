@@ -1,0 +1,288 @@
+"""The arranging page's side of the table: one seated player's hand, read
+from the stored room and changed only through the table manager's actions,
+so the page and the chat's keyboard edit the same hand.
+
+Every call names a :class:`~bot.web.passes.Pass` (who, which room, which
+round) and is checked against the stored room first: the round is the
+pass's, it is being arranged, the user holds a hand in it. The page sees
+this player's cards, the lanes' categories and the table's ready count,
+never another player's cards.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from bot.core import lanes as lanes_of
+from bot.core.actions import Action, Actor, Verb
+from bot.rules.cards import parse_card
+from bot.rules.foul import check_foul
+from bot.rules.lanes import evaluate_lane
+from bot.rules.options import Rules, make_rules
+from bot.rules.types import Arrangement
+from bot.views.i18n import t
+from bot.views.render_common import clauses
+from bot.views.render_common import lane as lane_word
+
+from .passes import Pass
+
+LANES = ("head", "middle", "tail")
+SIZES = {"head": 3, "middle": 5, "tail": 5}
+
+
+class Table(Protocol):
+    """What the page needs of the table manager."""
+
+    async def handle(self, action: Action) -> Any: ...
+
+    async def room_state(self, room_id: str) -> dict[str, Any] | None: ...
+
+
+class DeskError(Exception):
+    """A request the page cannot have: ``code`` is a catalog key (``web.err.*``)."""
+
+    def __init__(self, code: str, status: int = 400) -> None:
+        super().__init__(code)
+        self.code = code
+        self.status = status
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """Lanes as indexes into the dealt cards (not yet checked against a hand)."""
+
+    head: tuple[int, ...]
+    middle: tuple[int, ...]
+    tail: tuple[int, ...]
+
+    @classmethod
+    def from_json(cls, body: Any) -> Draft:
+        if not isinstance(body, dict):
+            raise DeskError("web.err.bad_lanes")
+        lanes: list[tuple[int, ...]] = []
+        for lane in LANES:
+            value = body.get(lane, [])
+            if not isinstance(value, list) or len(value) > SIZES[lane]:
+                raise DeskError("web.err.bad_lanes")
+            if not all(isinstance(i, int) and not isinstance(i, bool) for i in value):
+                raise DeskError("web.err.bad_lanes")
+            lanes.append(tuple(value))
+        return cls(*lanes)
+
+    def indexes(self) -> tuple[int, ...]:
+        return self.head + self.middle + self.tail
+
+    @property
+    def complete(self) -> bool:
+        return (len(self.head), len(self.middle), len(self.tail)) == (3, 5, 5)
+
+
+def _rules(rnd: dict[str, Any]) -> Rules:
+    spec = dict(rnd["rules"])
+    preset, players = spec.pop("preset"), spec.pop("players")
+    return make_rules(preset, players, spec)
+
+
+@dataclass
+class Desk:
+    table: Table
+    clock: Callable[[], float] = time.time
+
+    # ---- reading ------------------------------------------------------------------
+    async def _seat(self, grant: Pass) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The room and this player's hand; DeskError when the pass does not
+        (or no longer) open one."""
+        state = await self.table.room_state(grant.room_id)
+        if state is None:
+            raise DeskError("web.err.no_room", 404)
+        rnd = state.get("round") or {}
+        hand = (rnd.get("hands") or {}).get(grant.actor_key)
+        if rnd.get("no") != grant.round_no or hand is None:
+            raise DeskError("web.err.not_seated", 403)
+        return state, hand
+
+    async def hand(self, grant: Pass) -> dict[str, Any]:
+        state, hand = await self._seat(grant)
+        return self._hand_json(state, hand)
+
+    def _hand_json(self, state: dict[str, Any], hand: dict[str, Any]) -> dict[str, Any]:
+        rnd = state["round"]
+        language = str(state.get("language") or "zh-Hans")
+        head, middle, tail = lanes_of.lanes(hand)
+        hands = rnd["hands"]
+        out: dict[str, Any] = {
+            "room": state["room_id"],
+            "round": rnd["no"],
+            "phase": state["phase"],
+            "language": language,
+            "cards": list(hand["cards"]),
+            "order": list(hand["order"]),
+            "lanes": {"head": head, "middle": middle, "tail": tail},
+            "keep": 13,
+            # The round's rules hold the wild rank whether the room fixed it or
+            # it was drawn for this round (rnd["wild_rank"] is only the drawn one).
+            "wild_rank": (rnd["rules"] or {}).get("wild_rank"),
+            "added_suit": (rnd["rules"] or {}).get("added_suit"),
+            "done": bool(hand["done"]),
+            "declared": bool(hand.get("declared")),  # done by declaring the special
+            "special": _special_json(language, hand.get("special")),
+            "suggestions": _suggestions_json(hand),
+            "deadline": rnd.get("deadline"),
+            "now": self.clock(),
+            "ready": {
+                "done": sum(1 for h in hands.values() if h["done"]),
+                "seated": len(hands),
+            },
+        }
+        out.update(
+            self._evaluate(rnd, hand["cards"], Draft(*map(tuple, (head, middle, tail))), language)
+        )
+        return out
+
+    async def evaluate(self, grant: Pass, draft: Draft) -> dict[str, Any]:
+        """Each full lane's category and whether the split fouls: the rules
+        engine's answer for a draft, nothing stored."""
+        state, hand = await self._seat(grant)
+        self._check_cards(hand, draft)
+        language = str(state.get("language") or "zh-Hans")
+        return self._evaluate(state["round"], hand["cards"], draft, language)
+
+    def _evaluate(
+        self, rnd: dict[str, Any], tokens: Sequence[str], draft: Draft, language: str
+    ) -> dict[str, Any]:
+        rules = _rules(rnd)
+        cards = [parse_card(x) for x in tokens]
+        labels: dict[str, str | None] = {}
+        for lane, indexes in zip(LANES, (draft.head, draft.middle, draft.tail), strict=True):
+            full = len(indexes) == SIZES[lane]
+            value = evaluate_lane([cards[i] for i in indexes], rules) if full else None
+            labels[lane] = t(language, f"cat.{value.category.slug}") if value else None
+        foul = None
+        if draft.complete:
+            split = Arrangement.of(
+                *([cards[i] for i in lane] for lane in (draft.head, draft.middle, draft.tail))
+            )
+            report = check_foul(split, rules)
+            if report is not None:
+                foul = clauses(
+                    language,
+                    (
+                        t(
+                            language,
+                            "err.foul_pair",
+                            a=lane_word(language, a.name.lower()),
+                            b=lane_word(language, b.name.lower()),
+                        )
+                        for a, b in report.pairs
+                    ),
+                )
+        return {"labels": labels, "foul": foul}
+
+    # ---- changing the hand ----------------------------------------------------------
+    def _check_cards(self, hand: dict[str, Any], draft: Draft) -> None:
+        indexes = draft.indexes()
+        dealt = len(hand["cards"])
+        if len(set(indexes)) != len(indexes) or any(not 0 <= i < dealt for i in indexes):
+            raise DeskError("web.err.bad_cards")
+
+    async def _act(self, grant: Pass, verb: Verb, arg: str | None = None) -> Any:
+        actor = Actor(grant.platform, grant.user_id)
+        action = Action(actor, verb, room_id=grant.room_id, round_no=grant.round_no, arg=arg)
+        outcome = await self.table.handle(action)
+        if not outcome.ok:
+            raise (
+                DeskError("web.err.refused", 409) if not outcome.reply else _Refused(outcome.reply)
+            )
+        return outcome
+
+    async def suggest(self, grant: Pass) -> dict[str, Any]:
+        state, hand = await self._seat(grant)
+        if hand["done"]:
+            raise DeskError("web.err.already_done", 409)
+        if hand.get("suggestions") is None:
+            await self._act(grant, Verb.SUGGEST)
+        return await self.hand(grant)
+
+    async def confirm(self, grant: Pass, draft: Draft) -> dict[str, Any]:
+        """Lay the draft on the stored hand and confirm it: one submission,
+        accepted once. The stored hand then shows it in the chat too."""
+        state, hand = await self._seat(grant)
+        if hand["done"]:
+            raise DeskError("web.err.already_done", 409)
+        if state["phase"] != "arranging":
+            raise DeskError("web.err.not_arranging", 409)
+        self._check_cards(hand, draft)
+        if not draft.complete:
+            raise DeskError("web.err.incomplete")
+        rules = _rules(state["round"])
+        cards = [parse_card(x) for x in hand["cards"]]
+        split = Arrangement.of(
+            *([cards[i] for i in lane] for lane in (draft.head, draft.middle, draft.tail))
+        )
+        if check_foul(split, rules) is not None:
+            raise DeskError("web.err.fouled")
+        await self._lay(grant, hand, draft)
+        await self._act(grant, Verb.CONFIRM)
+        return await self.hand(grant)
+
+    async def declare(self, grant: Pass) -> dict[str, Any]:
+        _, hand = await self._seat(grant)
+        if hand["done"]:
+            raise DeskError("web.err.already_done", 409)
+        await self._act(grant, Verb.DECLARE)
+        return await self.hand(grant)
+
+    async def _lay(self, grant: Pass, hand: dict[str, Any], draft: Draft) -> None:
+        """Place the draft through the keyboard's own actions: clear, then
+        each card in lane order (the head fills first, then the middle; a
+        16-card hand's tail is placed too, a 13-card hand's is the rest)."""
+        head, middle, tail = lanes_of.lanes(hand)
+        sixteen = len(hand["cards"]) > 13
+        if (head, middle) == (list(draft.head), list(draft.middle)) and (
+            not sixteen or tail == list(draft.tail)
+        ):
+            return
+        if head or middle or tail:
+            await self._act(grant, Verb.RESET)
+        for index in draft.head + draft.middle + (draft.tail if sixteen else ()):
+            await self._act(grant, Verb.PICK, str(index))
+
+
+class _Refused(DeskError):
+    """The table refused the action with its own localized reason."""
+
+    def __init__(self, reply: str) -> None:
+        super().__init__("web.err.refused", 409)
+        self.reply = reply
+
+
+def _special_json(language: str, special: dict[str, Any] | None) -> dict[str, Any] | None:
+    if not special:
+        return None
+    return {
+        "name": t(language, f"special.{special['hand']}"),
+        "points": special.get("points"),
+    }
+
+
+def _suggestions_json(hand: dict[str, Any]) -> list[dict[str, Any]] | None:
+    items = hand.get("suggestions")
+    if items is None:
+        return None
+    tokens = hand["cards"]
+    out = []
+    for item in items:
+        free = list(range(len(tokens)))
+        lanes: dict[str, list[int]] = {}
+        for lane in LANES:
+            picked = []
+            for token in item[lane]:
+                index = next(i for i in free if tokens[i] == token)
+                free.remove(index)
+                picked.append(index)
+            lanes[lane] = picked
+        out.append({**lanes, "score": item.get("score")})
+    return out
