@@ -1,0 +1,62 @@
+"""Presenting a change: the views a transition's effects ask for, the
+settings panel redrawn after an owner's change, the review offered after a
+showdown and the hand that shows why an arrangement was refused."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from bot.core.verbs import VERBS
+from bot.views import render
+from bot.views.model import View, ViewKind
+from bot.views.render_match import review_button
+
+from .actions import Action
+from .effects import Effects
+from .refused import Refused
+
+
+def views_of(state: dict[str, Any], fx: Effects, now: float) -> list[View]:
+    """The views ``fx`` asks for, of ``state`` as it is now."""
+    out: list[View] = []
+    if fx.table:
+        out.append(render.table_view(state, now, fresh=fx.table_fresh))
+    if fx.settlement:
+        out.append(render.settlement_view(state))
+    for key in fx.hands:
+        out.append(render.hand_view(state, key, now=now))
+    for key, params in fx.notices:
+        out.append(render.notice_view(state, key, params))
+    out.extend(fx.views)
+    return out
+
+
+def with_panel(state: dict[str, Any], action: Action, views: list[View]) -> list[View]:
+    """After an owner's change the settings panel shows the new values too:
+    its view comes with the others (the press on it edits it in place)."""
+    if VERBS[action.verb].panel and state["phase"] != "closed":
+        return [*views, render.settings_view(state, action.actor)]
+    return views
+
+
+def refused_views(state: dict[str, Any], key: str, refused: Refused) -> tuple[View, ...]:
+    """What a refusal shows besides its reason: a fouled arrangement's hand,
+    with why."""
+    if refused.key == "err.foul" and state.get("round"):
+        return (render.hand_view(state, key, refused=(refused.key, refused.params)),)
+    return ()
+
+
+def offer_review(state: dict[str, Any], views: list[View]) -> list[View]:
+    """After the showdown: a review button on the group's settlement and on
+    each person's private hand message."""
+    rnd = state["round"]
+    more = (review_button(state, rnd["no"]),)
+    out = [
+        dataclasses.replace(v, buttons=(*v.buttons, more)) if v.kind is ViewKind.SETTLEMENT else v
+        for v in views
+    ]
+    hands = [render.hand_view(state, k) for k in rnd.get("review") or {} if k in rnd["hands"]]
+    # Private edits first: the group's settlement stays the last thing said.
+    return [dataclasses.replace(h, buttons=(*h.buttons, more)) for h in hands] + out

@@ -1,0 +1,48 @@
+"""What each verb that changes a room does to it: one transition per verb,
+found by the verb (``TRANSITIONS``), pure functions on the room's JSON state
+(lobby.py, arranging.py). Read-only verbs have none (info.py and
+history.py answer them)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+from bot.core.verbs import Verb
+
+from . import arranging, lobby
+from .actions import Action
+from .effects import Effects
+from .refused import Refused
+from .round import Ctx
+
+Transition = Callable[[dict[str, Any], Action, Ctx], Effects]
+
+
+def _press(state: dict[str, Any], action: Action, ctx: Ctx) -> Effects:
+    return arranging.press(state, action.actor.key, action.verb, action.arg, ctx)
+
+
+TRANSITIONS: Mapping[Verb, Transition] = MappingProxyType(
+    {
+        Verb.JOIN: lambda state, a, ctx: lobby.join(state, a.actor),
+        Verb.LEAVE: lambda state, a, ctx: lobby.leave(state, a.actor, ctx),
+        Verb.START: lambda state, a, ctx: lobby.start(state, a.actor, ctx),
+        Verb.SET_OPTION: lambda state, a, ctx: lobby.set_option(state, a.actor, a.arg),
+        Verb.ADD_AI: lambda state, a, ctx: lobby.add_ai(state, a.actor, a.arg, ctx.strength),
+        Verb.REMOVE_AI: lambda state, a, ctx: lobby.remove_ai(state, a.actor, a.arg),
+        Verb.REMOVE_PLAYER: lambda state, a, ctx: lobby.remove_player(state, a.actor, a.arg),
+        Verb.LANGUAGE: lambda state, a, ctx: lobby.set_language(state, a.actor, a.arg),
+        Verb.CANCEL: lambda state, a, ctx: lobby.close(state, a.actor, a.arg),
+        **dict.fromkeys(arranging.PRESSES, _press),
+    }
+)
+
+
+def apply(state: dict[str, Any], action: Action, ctx: Ctx) -> Effects:
+    """Apply ``action`` to ``state`` (a copy: a refusal leaves it half-changed)."""
+    transition = TRANSITIONS.get(action.verb)
+    if transition is None:
+        raise Refused("err.unknown")
+    return transition(state, action, ctx)
