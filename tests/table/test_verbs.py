@@ -1,0 +1,64 @@
+"""The verb table (bot/core/verbs.py) against what reads it: every verb has
+its facts, every verb that changes a room has a transition and no read-only
+one has, and a card tap costs the table one database round trip."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from bot.core.verbs import VERBS, Private, Verb, VerbInfo
+from bot.table.transitions import TRANSITIONS
+
+from .helpers import make_manager, ok, open_table, state_of
+
+
+def test_every_verb_has_its_facts() -> None:
+    assert set(VERBS) == set(Verb)
+    assert all(isinstance(info, VerbInfo) for info in VERBS.values())
+
+
+def test_every_changing_verb_has_a_transition_and_no_read_only_one_has() -> None:
+    changing = {v for v, i in VERBS.items() if not i.read_only and v is not Verb.NEW}
+    assert set(TRANSITIONS) == changing
+
+
+def test_the_facts_are_consistent() -> None:
+    for verb, info in VERBS.items():
+        if not info.room:  # answered without a room: it changes none
+            assert info.read_only or verb is Verb.NEW, verb
+        if info.solver:  # may run the solver: a press of it is acknowledged first
+            assert info.slow, verb
+        if info.panel:  # redraws the owner's panel, which it is pressed on
+            assert info.private is Private.PANEL, verb
+        if info.private_answer:
+            assert info.read_only and info.informative, verb
+
+
+class Counting:
+    """Counts the awaited calls made on a repository."""
+
+    def __init__(self, repo: Any) -> None:
+        self.calls: list[str] = []
+        for name in dir(repo):
+            method = getattr(repo, name)
+            if not name.startswith("_") and inspect.iscoroutinefunction(method):
+                setattr(repo, name, self._wrap(name, method))
+
+    def _wrap(self, name: str, method: Any) -> Any:
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            self.calls.append(name)
+            return await method(*args, **kwargs)
+
+        return counted
+
+
+async def test_a_card_tap_is_one_database_round_trip(repo, clock) -> None:
+    mgr, _ = make_manager(repo, clock)
+    rid, actors = await open_table(mgr, 2)
+    await ok(mgr, actors[0], Verb.START)
+    rnd = (await state_of(mgr, rid))["round"]
+    counted = Counting(repo)
+    for card in range(3):
+        await ok(mgr, actors[1], Verb.PICK, str(card), room_id=rid, round_no=rnd["no"])
+    assert counted.calls == ["save_room"] * 3
