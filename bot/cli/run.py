@@ -2,7 +2,10 @@
 
 One table manager serves both platforms; its timer views (reminders,
 auto-arrange, showdown steps) are fanned out to each platform's adapter,
-which ignores views of other platforms.
+which ignores views of other platforms. Here the process is assembled: each
+platform served delivers from the database and is registered with the
+manager (``durable.register``), which then writes its views to the outbox
+in the transactions that make them (docs/delivery.md).
 """
 
 from __future__ import annotations
@@ -116,9 +119,12 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
     if has_tg:
         from bot.platforms.telegram.app import adapter_of, build_application, run_telegram
 
-        app = build_application(settings, manager, install_sink=False)
-        sinks.append(adapter_of(app).sink)
-        engines.append(adapter_of(app).outbox.engine)
+        app = build_application(settings, manager, store=repo, install_sink=False)
+        telegram = adapter_of(app)
+        # Its views are written to the outbox with the state changes that make them.
+        manager.durable.register(telegram.platform)
+        sinks.append(telegram.sink)
+        engines.append(telegram.outbox.engine)
         tg_ready = asyncio.Event()
         ready.append(tg_ready)
         tasks.append(
@@ -129,7 +135,8 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
     if has_dc:
         from bot.platforms.discord.client import build_client
 
-        client = build_client(settings, manager, install_sink=False)
+        client = build_client(settings, manager, store=repo, install_sink=False)
+        manager.durable.register(client.adapter.platform)
         sinks.append(client.adapter.sink)
         engines.append(client.adapter.outbox.engine)
         token = settings.discord_token.get_secret_value()  # type: ignore[union-attr]

@@ -2,8 +2,11 @@
 the state change that produced them, delivered per chat by an engine that
 survives restarts, 429 storms, floods and several processes.
 
-Platform-neutral: a platform supplies a ``Transport`` (how to post or edit
-one view); the engine decides when, in which order and how often to try.
+Platform-neutral: the engine decides when, in which order and how often to
+try a row; the outbox (outbox.py) decides, for every platform alike, whether
+a row is skipped, edited or posted; a platform supplies only its side of it
+(``Platform``, platform.py: how to post, edit and strip buttons, what its
+errors mean).
 """
 
 from bot.delivery.engine import DeliveryEngine, Limits

@@ -16,6 +16,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 
 from bot.delivery.payload import view_to_payload
+from bot.delivery.platform import Platform
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import OutboxEntry
 
@@ -75,12 +76,24 @@ class Durable:
     some user ids chose that, and their chats; the private views of those
     players that no interaction of theirs is waiting for (the deal, the
     auto-arrange, another player's move) are written with the state change,
-    to that chat."""
+    to that chat. Platforms are registered where the process is assembled
+    (``register``), with the store their outbox delivers from being the
+    manager's repository."""
 
     def __init__(self) -> None:
         self.platforms: set[str] = set()
         self.group_only: set[str] = set()
         self.dm_chats: dict[str, Callable[[Sequence[str]], Awaitable[dict[str, str]]]] = {}
+
+    def register(self, platform: Platform) -> None:
+        """From now on ``platform``'s views are written with the state
+        changes that produced them (its private views only where
+        ``platform.dm_chats`` says they can be sent unprompted)."""
+        self.platforms.add(platform.name)
+        dm_chats = platform.dm_chats
+        if dm_chats is not None:
+            self.group_only.add(platform.name)
+            self.dm_chats[platform.name] = dm_chats
 
     async def private_chats(self, views: Sequence[View], actor: str | None) -> PrivateChats:
         """Where the private views of ``group_only`` platforms go in the

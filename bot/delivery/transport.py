@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Protocol
 
 from storage.delivery import OutboxRow, OutboxState, SentRef
@@ -35,6 +36,15 @@ def as_unsure(found: RetryLater) -> RetryLater:
     return RetryLater(
         reason if reason.startswith(UNSURE) else UNSURE + reason, found.after, found.kind
     )
+
+
+def first_handed(row: OutboxRow) -> datetime:
+    """No later than the first time ``row`` was handed to the platform: the
+    due time of a try cut off by a crash, or (once a try failed unsure) the
+    row's creation."""
+    if (row.last_error or "").startswith(UNSURE):
+        return row.created_at
+    return row.next_attempt_at
 
 
 class Permanent(Exception):  # noqa: N818

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from bot.core.actions import ActionIdError, Verb, decode
+
 
 class ButtonStyle(StrEnum):
     PRIMARY = "primary"
@@ -97,3 +99,16 @@ class View:
     def text(self) -> str:
         body = "\n".join(self.lines)
         return f"{self.title}\n{body}" if self.title else body
+
+    def acting(self, verb: Verb) -> tuple[str, int] | None:
+        """The room and round of this view's first button of ``verb`` (None:
+        it has none)."""
+        for row in self.buttons:
+            for button in row:
+                try:
+                    room_id, round_no, found, _arg = decode(button.action_id or "")
+                except ActionIdError:
+                    continue
+                if found is verb:
+                    return room_id, round_no
+        return None

@@ -15,6 +15,7 @@ from bot.delivery import Limits
 from bot.platforms.discord import build_client
 from bot.platforms.discord.client import ThirteenClient
 from bot.table.actions import ActionIdError, Verb, decode
+from bot.table.manager import TableManager
 
 # Longer than SimCord's settle timeout (5 s): the delivery poller's sleep
 # then parks; it runs when a test advances the simulated time.
@@ -29,6 +30,17 @@ def settings(**more: Any) -> Settings:
         delivery_poll_seconds=POLL_SECONDS,
         **more,
     )
+
+
+def client_for(manager: Any, config: Settings | None = None) -> Any:
+    """The bot for ``manager``, as `thirteen run` assembles it: a table
+    manager's repository is the store delivered from, and Discord is
+    registered with it."""
+    real = isinstance(manager, TableManager)
+    client = build_client(config or settings(), manager, store=manager.repo if real else None)
+    if real:
+        manager.durable.register(client.adapter.platform)
+    return client
 
 
 def simulated_clock(env: simcord.Env, client: Any) -> None:
@@ -140,7 +152,7 @@ class Table:
         await self.env.settle()
 
     async def restart(self, manager: Any) -> ThirteenClient:
-        client = build_client(settings(), manager)
+        client = client_for(manager)
         assert isinstance(client, ThirteenClient)
         simulated_clock(self.env, client)
         await self.env.restart_bot(client)
@@ -149,7 +161,7 @@ class Table:
 
 
 async def open_env(manager: Any, names: list[str]) -> tuple[simcord.Env, Table]:
-    client = build_client(settings(), manager)
+    client = client_for(manager)
     assert isinstance(client, ThirteenClient)
     env = simcord.Env(client)
     simulated_clock(env, client)

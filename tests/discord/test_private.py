@@ -134,11 +134,13 @@ async def test_commands_are_localized(game: Game) -> None:
 
 async def test_guild_sync_for_development(game: Game) -> None:
     from bot.config import Settings
-    from bot.platforms.discord import build_client, run_discord
+    from bot.platforms.discord import run_discord
+
+    from .harness import client_for
 
     guild = game.table.guild
     dev = Settings(_env_file=None, discord_guild_id=guild.id)  # type: ignore[call-arg]
-    await game.env.restart_bot(build_client(dev, game.manager))
+    await game.env.restart_bot(client_for(game.manager, dev))
     assert game.env.backend.find_command("thirteen", guild.id, type=1)["guild_id"] == str(guild.id)
     res = await game.members[0].slash(game.table.channel, "thirteen help")
     assert res.response is not None and res.response.embeds

@@ -37,7 +37,7 @@ from storage.delivery import Shards
 from storage.sql import SqlRepository
 
 from .game import START, Game, make_manager
-from .harness import POLL_SECONDS, Table, button_id, settings, simulated_clock, verbs
+from .harness import POLL_SECONDS, Table, button_id, client_for, settings, simulated_clock, verbs
 from .nonces import honour_nonces
 from .test_game import seat_everyone
 
@@ -73,8 +73,8 @@ async def _shard(shard_id: int, url: str) -> dict[str, Any]:
     clock = FakeClock(start=START)
     manager = make_manager(repo, clock, seed=shard_id + 11)
     await manager.start()
-    client = build_client(
-        settings(discord_shard_count=SHARDS, discord_shard_ids=(shard_id,)), manager
+    client = client_for(
+        manager, settings(discord_shard_count=SHARDS, discord_shard_ids=(shard_id,))
     )
     assert isinstance(client, ShardedThirteenClient)
     env = simcord.Env(client)
@@ -279,7 +279,7 @@ async def shard0(tmp_path):
     await repo.init()
     manager = make_manager(repo, FakeClock(start=START))
     await manager.start()
-    client = build_client(settings(discord_shard_count=2, discord_shard_ids=(0,)), manager)
+    client = client_for(manager, settings(discord_shard_count=2, discord_shard_ids=(0,)))
     env = simcord.Env(client)
     simulated_clock(env, client)
     await env.start()
@@ -308,7 +308,7 @@ async def test_a_shard_delivers_its_rows_from_its_first_look(shard0) -> None:
     assert (await repo.due_lanes("discord", datetime.now(UTC))) == []
     # while the process is down, another writes a row for the channel
     await repo.enqueue(view_entries([_notice(str(channel.id), "notice:r:a")]), datetime.now(UTC))
-    client = build_client(settings(discord_shard_count=2, discord_shard_ids=(0,)), manager)
+    client = client_for(manager, settings(discord_shard_count=2, discord_shard_ids=(0,)))
     simulated_clock(env, client)
     # Right after connecting the gateway has not streamed the guilds in yet
     # (with many guilds that takes a while): the client knows no channel.

@@ -17,6 +17,7 @@ from bot.delivery import Limits
 from bot.platforms.telegram import adapter_of, build_application
 from bot.platforms.telegram.app import close_adapter, open_adapter
 from bot.table.actions import ActionIdError, Verb, decode
+from bot.table.manager import TableManager
 from tests.telegram.fakebotapi import BOT_USERNAME, FakeBotAPI, StoredMessage
 
 GROUP_ID = -1001234567890
@@ -73,13 +74,19 @@ class Harness:
             if max_retries is None
             else AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=max_retries)
         )
+        # As `thirteen run` assembles it: a table manager's repository is
+        # the store delivered from, and Telegram is registered with it.
+        real = isinstance(manager, TableManager)
         self.app: Application = build_application(
             settings,
             manager,
+            store=manager.repo if real else None,
             rate_limiter=limiter,
             coalesce_seconds=coalesce_seconds,
             limits=Limits.off(),
         )
+        if real:
+            manager.durable.register(adapter_of(self.app).platform)
         self._message_ids = itertools.count(1)
 
     @property

@@ -3,8 +3,9 @@
 No game decision is taken here. An interaction (slash command or button)
 becomes an ``Action`` whose actor is ``interaction.user``; the manager's
 ``Outcome`` is rendered: refusals as an ephemeral reply, group views as the
-room's messages, sent through the durable outbox (outbox.py: posted once,
-then edited in place by the message id stored in the database), a player's
+room's messages, sent through the durable outbox (bot/delivery/outbox.py and
+transport.py: posted once, then edited in place by the message id stored in
+the database), a player's
 views as ephemeral messages (or DMs when the player asked for them).
 
 Discord wants every interaction answered within 3 seconds, so verbs that may
@@ -25,16 +26,17 @@ import discord
 
 from bot.delivery.engine import DEFAULT_RETENTION
 from bot.delivery.entries import is_durable
-from bot.platforms.superseded import rounds_of
+from bot.delivery.outbox import Pacing
+from bot.delivery.superseded import rounds_of
 from bot.table.actions import STALE, Action, ActionIdError, Outcome, Verb, decode
 from bot.views.i18n import t
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import DeliveryStore
 from storage.delivery_memory import MemoryDelivery
 
-from .outbox import DiscordOutbox
 from .private import HAND_DM, PrivateViews
 from .refs import Registry, dm_chat, pressed_key
+from .transport import DiscordPlatform
 from .turn import PLATFORM, Turn, actor_of, language_of
 
 log = logging.getLogger(__name__)
@@ -76,30 +78,22 @@ class DiscordAdapter:
         self,
         manager: Any,
         *,
+        store: DeliveryStore | None = None,
         poll_seconds: float = 1.0,
         retention: timedelta | None = DEFAULT_RETENTION,
     ) -> None:
+        """Delivering through ``store`` (the manager's repository; None: in
+        memory, nothing survives)."""
         self.manager = manager
         self.client: discord.Client | None = None
         self.refs = Registry()
-        store = getattr(manager, "repo", None)
-        if not isinstance(store, DeliveryStore):
-            store = MemoryDelivery()  # a manager without storage (tests): nothing survives
-        self.outbox = DiscordOutbox(
-            lambda: self.client, store, poll_seconds=poll_seconds, retention=retention
-        )
-        self.private = PrivateViews(self.refs, lambda: self.client, store, self.outbox)
+        pacing = Pacing(poll_seconds=poll_seconds, retention=retention)
+        self.platform = DiscordPlatform(lambda: self.client, store or MemoryDelivery(), pacing)
+        self.outbox = self.platform.outbox
+        self.private = PrivateViews(self.refs, lambda: self.client, self.platform)
 
     def open(self) -> None:
-        """The client is connected: the manager writes Discord's group views
-        with its state changes from now on, and delivery starts."""
-        durable = getattr(self.manager, "durable", None)
-        if durable is not None and self.outbox.store is getattr(self.manager, "repo", None):
-            durable.platforms.add(PLATFORM)
-            durable.group_only.add(PLATFORM)  # ephemerals answer their own interaction
-            # but a hand by DM is written with the state change (the deal, the
-            # auto-arrange): a crash right after the commit cannot lose it
-            durable.dm_chats[PLATFORM] = self.private.dm_chats
+        """The client is connected: delivery starts."""
         self.outbox.start()
 
     async def close(self) -> None:
@@ -158,7 +152,7 @@ class DiscordAdapter:
             if view.kind is ViewKind.HAND and view.user_id == turn.user_id:
                 await self.private.set_pref(turn.user_id, HAND_DM, True)
                 # through the outbox (the DM's lane); told at once how it went
-                if await self.outbox.dm_now(view):
+                if await self.platform.dm_now(view):
                     await turn.say(t(lang, "dc.hand.sent_dm"))
                 else:
                     await self.private.set_pref(turn.user_id, HAND_DM, False)
@@ -190,7 +184,7 @@ class DiscordAdapter:
         """The channel's guild, stored before any row for it is written
         (shard processes deliver by it)."""
         try:
-            await self.outbox.route(interaction.channel_id, interaction.guild_id)
+            await self.platform.route(interaction.channel_id, interaction.guild_id)
         except Exception:  # the database for a moment: recorded with a later interaction
             log.warning("could not record the guild of channel %s", interaction.channel_id)
 
@@ -253,7 +247,12 @@ class DiscordAdapter:
                 # was not known when the next round took its buttons): those
                 # of the pressed message go now. The data pressed says nothing
                 # about the message: the live table keeps its buttons.
-                await self.outbox.retire_pressed(pressed, rounds_of(self.manager))
+                await self.outbox.retire_pressed(
+                    str(pressed.channel.id),
+                    str(pressed.id),
+                    rounds_of(self.manager),
+                    self.platform.buttons_shown(pressed),
+                )
             return
         if outcome.extra.get("file_text"):
             await self._attach(turn, outcome.extra)
@@ -297,8 +296,8 @@ class DiscordAdapter:
             self.outbox.engine.wake(dm_chat(view.user_id))  # written with the state change
         elif view.kind is ViewKind.HAND:
             await self.private.refresh_hand(view)
-        elif view.user_id is not None and await self.private.wants_dm(view.user_id):
-            await self.outbox.submit_dm([view])
+        elif view.user_id is not None and await self.platform.wants_dm(view.user_id):
+            await self.platform.submit_dm([view])
         # Any other private view for someone who is not here cannot be shown:
         # Discord has no unprompted ephemerals; the table keeps "my hand".
 
@@ -309,7 +308,7 @@ class DiscordAdapter:
         the outbox sent it, else read from its buttons."""
         private = message.flags.ephemeral or message.guild is None
         if not private:
-            key = await self.outbox.key_of(message)
+            key = await self.outbox.key_of(str(message.channel.id), str(message.id))
             if key is not None:
                 return key
             return pressed_key(message, room_id, round_no, verb, turn.user_id)
@@ -319,7 +318,9 @@ class DiscordAdapter:
         """The press's own message changes: acknowledge the press and let the
         outbox edit that message by its stored id (one path, one edit)."""
         assert turn.pressed is not None and turn.pressed_key is not None
-        await self.outbox.adopt(turn.pressed_key, turn.pressed)
+        await self.outbox.adopt(
+            turn.pressed_key, str(turn.pressed.channel.id), str(turn.pressed.id)
+        )
         if not turn.responded:
             await turn.interaction.response.defer()
             turn.deferred = True

@@ -27,7 +27,7 @@ from typing import TypeVar
 
 import discord
 
-from bot.delivery import DeliveryEngine, view_entries
+from bot.delivery.outbox import Outbox
 from bot.views.i18n import t
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import DeliveryStore
@@ -56,12 +56,12 @@ class AttachGuard:
         self,
         client: Callable[[], discord.Client | None],
         store: DeliveryStore,
-        engine: DeliveryEngine,
+        outbox: Outbox,
         now: Callable[[], float] = time.monotonic,
     ) -> None:
         self._client = client
         self._store = store
-        self._engine = engine
+        self._outbox = outbox
         self._now = now
         self._refused: dict[str, float] = {}  # channel -> when an attachment was refused
         self._told: set[str] = set()
@@ -123,5 +123,4 @@ class AttachGuard:
             chat_id=chat_id,
             language=language,
         )
-        await self._store.enqueue(view_entries([notice]), self._engine.now())
-        self._engine.wake(chat_id)
+        await self._outbox.send([(notice, chat_id)])

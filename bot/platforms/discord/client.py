@@ -8,12 +8,13 @@ channel cache that discord.py expects.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import discord
 from discord import app_commands
 
 from bot.config import Settings
+from storage.delivery import DeliveryStore
 
 from .adapter import DiscordAdapter
 from .commands import ThirteenGroup
@@ -22,6 +23,13 @@ from .items import ActionButton, HandDmButton
 from .translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
+
+
+class Wiring(TypedDict, total=False):
+    """How a client is wired into the process (see ``build_client``)."""
+
+    install_sink: bool
+    store: DeliveryStore | None
 
 
 def intents() -> discord.Intents:
@@ -39,11 +47,18 @@ class _Thirteen:
     settings: Settings
 
     def _setup(
-        self, client: discord.Client, settings: Settings, manager: Any, install_sink: bool
+        self,
+        client: discord.Client,
+        settings: Settings,
+        manager: Any,
+        *,
+        install_sink: bool = True,
+        store: DeliveryStore | None = None,
     ) -> None:
         self.settings = settings
         self.adapter = DiscordAdapter(
             manager,
+            store=store,
             poll_seconds=settings.delivery_poll_seconds,
             retention=settings.delivery_retention,
         )
@@ -71,16 +86,16 @@ class _Thirteen:
         else:
             await self.tree.sync()
         if isinstance(client, discord.AutoShardedClient):
-            self.adapter.outbox.shard(client.shard_count or 1, client.shard_ids)
+            self.adapter.platform.shard(client.shard_count or 1, client.shard_ids)
         self.adapter.open()
 
 
 class ThirteenClient(_Thirteen, discord.Client):
     """One process serving every guild."""
 
-    def __init__(self, settings: Settings, manager: Any, *, install_sink: bool = True) -> None:
+    def __init__(self, settings: Settings, manager: Any, **wiring: Unpack[Wiring]) -> None:
         discord.Client.__init__(self, intents=intents())
-        self._setup(self, settings, manager, install_sink)
+        self._setup(self, settings, manager, **wiring)
 
     async def setup_hook(self) -> None:
         await self._setup_hook(self)
@@ -94,12 +109,12 @@ class ShardedThirteenClient(_Thirteen, discord.AutoShardedClient):
     """A process serving the guilds of some shards (DISCORD_SHARD_COUNT /
     DISCORD_SHARD_IDS); other processes serve the others, on one database."""
 
-    def __init__(self, settings: Settings, manager: Any, *, install_sink: bool = True) -> None:
+    def __init__(self, settings: Settings, manager: Any, **wiring: Unpack[Wiring]) -> None:
         shards: dict[str, Any] = {"shard_count": settings.discord_shard_count}
         if settings.discord_shard_ids:
             shards["shard_ids"] = list(settings.discord_shard_ids)
         discord.AutoShardedClient.__init__(self, intents=intents(), **shards)
-        self._setup(self, settings, manager, install_sink)
+        self._setup(self, settings, manager, **wiring)
 
     async def setup_hook(self) -> None:
         await self._setup_hook(self)
@@ -110,25 +125,39 @@ class ShardedThirteenClient(_Thirteen, discord.AutoShardedClient):
 
 
 def build_client(
-    settings: Settings, manager: Any, *, install_sink: bool = True
+    settings: Settings,
+    manager: Any,
+    *,
+    install_sink: bool = True,
+    store: DeliveryStore | None = None,
 ) -> ThirteenClient | ShardedThirteenClient:
-    """The bot for ``manager`` (a started or about-to-start TableManager):
-    sharded when DISCORD_SHARD_COUNT is set.
+    """The bot for ``manager`` (a started or about-to-start TableManager),
+    delivering through ``store`` (the manager's repository; None: in memory,
+    nothing survives): sharded when DISCORD_SHARD_COUNT is set.
 
     With ``install_sink`` the client's adapter becomes the manager's sink;
     a process that also runs Telegram passes False and routes views with
     ``View.platform == "discord"`` to ``client.adapter.sink`` itself.
+    Whoever assembles the process registers ``client.adapter.platform``
+    with the manager (``durable.register``) so its views are written with
+    the state changes.
     """
     if settings.discord_shard_count:
-        return ShardedThirteenClient(settings, manager, install_sink=install_sink)
-    return ThirteenClient(settings, manager, install_sink=install_sink)
+        return ShardedThirteenClient(settings, manager, install_sink=install_sink, store=store)
+    return ThirteenClient(settings, manager, install_sink=install_sink, store=store)
 
 
-async def run_discord(settings: Settings, manager: Any, *, install_sink: bool = True) -> None:
+async def run_discord(
+    settings: Settings,
+    manager: Any,
+    *,
+    install_sink: bool = True,
+    store: DeliveryStore | None = None,
+) -> None:
     """Connect and serve until cancelled. The caller owns the manager
     (``repo.init()``, ``await manager.start()`` before, ``manager.stop()`` after)."""
     if settings.discord_token is None:
         raise RuntimeError("DISCORD_TOKEN is not set")
-    client = build_client(settings, manager, install_sink=install_sink)
+    client = build_client(settings, manager, install_sink=install_sink, store=store)
     async with client:
         await client.start(settings.discord_token.get_secret_value())

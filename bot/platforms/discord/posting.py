@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 import aiohttp
 import discord
 
 from bot.delivery import Limits, Permanent, RetryLater
-from bot.delivery.transport import UNSURE, as_unsure
 from bot.views.model import View
-from storage.delivery import OutboxRow, SentRef
-
-from .turn import PLATFORM
+from storage.delivery import OutboxRow
 
 # Discord drops a post whose nonce (with enforce_nonce) matches one of the
 # same author's messages of the last few minutes; within this much of the
@@ -65,20 +62,6 @@ def fingerprint(view: View) -> str:
     return hashlib.sha256(json.dumps(shown, sort_keys=True).encode()).hexdigest()
 
 
-def sent_ref(row: OutboxRow, view: View, shown: str) -> SentRef:
-    """What is stored of ``row`` once posted or edited (the id filled in then)."""
-    return SentRef(
-        PLATFORM,
-        row.chat_id,
-        row.key,
-        "",
-        shown,
-        view.meta.get("round"),
-        bool(view.buttons),
-        buttons=row.payload.get("buttons"),
-    )
-
-
 def classify(error: Exception) -> RetryLater | Permanent:
     """What a failed Discord call means for delivery."""
     if isinstance(error, discord.RateLimited):  # longer than discord.py waits by itself
@@ -96,27 +79,6 @@ def classify(error: Exception) -> RetryLater | Permanent:
     return RetryLater(f"network: {error!r}", None, "network")
 
 
-def first_handed(row: OutboxRow) -> datetime:
-    """No later than the first time ``row`` was handed to Discord: the due
-    time of a try cut off by a crash, or (once a try failed unsure) the
-    row's creation."""
-    if (row.last_error or "").startswith(UNSURE):
-        return row.created_at
-    return row.next_attempt_at
-
-
-def verdict(error: Exception, *, unsure: bool, posting: bool) -> RetryLater | Permanent:
-    """``classify``, keeping a post's unknown outcome on the row: a 5xx or
-    a network error of a post (a 429 or a 4xx created nothing), and any
-    retry of a row that was unsure already."""
-    found = classify(error)
-    if isinstance(found, RetryLater) and (
-        unsure or (posting and found.kind in ("server", "network"))
-    ):
-        return as_unsure(found)
-    return found
-
-
 def _retry_after(error: discord.HTTPException) -> float | None:
     headers = getattr(error.response, "headers", None) or {}
     try:
@@ -126,3 +88,10 @@ def _retry_after(error: discord.HTTPException) -> float | None:
 
 
 NETWORK_ERRORS = (aiohttp.ClientError, OSError, TimeoutError)
+ERRORS = (discord.HTTPException, discord.RateLimited, *NETWORK_ERRORS)  # what classify reads
+
+
+def maybe_posted(error: Exception) -> bool:
+    """Whether a failed post may have reached Discord: a 5xx or a network
+    error once the request went out (a 429 or a 4xx created nothing)."""
+    return isinstance(error, ERRORS) and classify(error).kind in ("server", "network")

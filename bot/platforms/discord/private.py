@@ -7,7 +7,7 @@ interaction's token while it lives (15 minutes). Otherwise the table's
 "my hand" button shows it again.
 
 A player who chose DMs gets their hand as a DM through the durable outbox
-(outbox.py: the lane of their DM chat, retried, posted once and edited by
+(transport.py: the lane of their DM chat, retried, posted once and edited by
 the id stored in the ``messages`` table, so a restarted process or another
 shard's process edits the same DM). The choice is a per-user preference in
 the ``prefs`` table; a DM Discord refuses (DMs closed) turns it off, and
@@ -17,7 +17,7 @@ the player is told privately at their next turn.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -25,14 +25,13 @@ import discord
 from bot.table.actions import Verb
 from bot.views.i18n import t
 from bot.views.model import View, ViewKind
-from storage.delivery import DeliveryStore
 
 from .refs import DM_CLOSED, HAND_DM, HandRef, Registry, dm_chat
 from .render import prepare
 from .turn import PLATFORM, Turn
 
 if TYPE_CHECKING:
-    from .outbox import DiscordOutbox
+    from .transport import DiscordPlatform
 
 log = logging.getLogger(__name__)
 __all__ = ["HAND_DM", "PrivateViews", "dm_chat"]
@@ -45,20 +44,12 @@ class PrivateViews:
         self,
         refs: Registry,
         client: Callable[[], discord.Client | None],
-        store: DeliveryStore,
-        outbox: DiscordOutbox,
+        platform: DiscordPlatform,
     ) -> None:
         self.refs = refs
         self.client = client
-        self.store = store
-        self.outbox = outbox
-
-    async def wants_dm(self, user_id: str) -> bool:
-        return await self.store.get_pref(PLATFORM, user_id, HAND_DM) == "1"
-
-    async def dm_chats(self, user_ids: Sequence[str]) -> dict[str, str]:
-        """The DM chats of those of ``user_ids`` who take their hand by DM."""
-        return {u: dm_chat(u) for u in user_ids if await self.wants_dm(u)}
+        self.platform = platform
+        self.store = platform.store
 
     async def set_pref(self, user_id: str, name: str, on: bool) -> None:
         await self.store.set_pref(PLATFORM, user_id, name, "1" if on else None)
@@ -68,11 +59,11 @@ class PrivateViews:
             if turn.interaction.guild_id is None:
                 # A press in the DM: acknowledged, and the outbox edits that DM
                 # by its stored id (one path, as for the table).
-                await self.outbox.adopt_dm(turn.user_id, view.key, turn.pressed)
+                await self.platform.adopt_dm(turn.user_id, view.key, turn.pressed)
                 if not turn.responded:
                     await turn.interaction.response.defer()
                     turn.deferred = True
-                await self.outbox.submit_dm([view])
+                await self.platform.submit_dm([view])
                 return
             await turn.edit_pressed(await prepare(view))
             assert turn.pressed is not None
@@ -91,7 +82,7 @@ class PrivateViews:
                 if choice is not None:
                     await self.set_pref(turn.user_id, HAND_DM, False)
             elif choice == "1":
-                await self.outbox.submit_dm([view])
+                await self.platform.submit_dm([view])
                 return
         await self.new_ephemeral(turn, view)
 
@@ -112,7 +103,7 @@ class PrivateViews:
                 ref = HandRef(interaction, message.id)
         except discord.HTTPException:
             log.info("ephemeral %s failed; trying DM", view.key)
-            await self.outbox.submit_dm([view])
+            await self.platform.submit_dm([view])
             return
         self.refs.keys_by_message[message.id] = view.key
         if view.kind is ViewKind.HAND:
@@ -121,8 +112,8 @@ class PrivateViews:
     async def refresh_hand(self, view: View) -> None:
         """Someone's hand changed without them pressing (deal, auto-arrange):
         edit their open ephemeral while its token lives, or their DM."""
-        if view.user_id is not None and await self.wants_dm(view.user_id):
-            await self.outbox.submit_dm([view])
+        if view.user_id is not None and await self.platform.wants_dm(view.user_id):
+            await self.platform.submit_dm([view])
             return
         ref = self.refs.hands.get(view.key)
         if ref is None:

@@ -18,7 +18,7 @@ from typing import Any, TypedDict
 import discord
 
 from bot.pictures import render_async
-from bot.table.actions import ActionIdError, Verb, decode
+from bot.table.actions import Verb
 from bot.views.i18n import t
 from bot.views.model import Button, ButtonStyle, View, ViewKind
 
@@ -129,21 +129,6 @@ def make_item(button: Button, row: int) -> discord.ui.Item[Any] | None:
     )
 
 
-def _hand_room(view: View) -> tuple[str, int] | None:
-    """The room and round whose "my hand" button this view carries, if any."""
-    for row in view.buttons:
-        for button in row:
-            if not button.action_id:
-                continue
-            try:
-                room_id, round_no, verb, _arg = decode(button.action_id)
-            except ActionIdError:
-                continue
-            if verb is Verb.SHOW_HAND:
-                return room_id, round_no
-    return None
-
-
 def make_components(view: View, *, dm_button: bool = True) -> discord.ui.View | None:
     """The view's buttons as at most 5 rows of 5; a table view that offers
     "my hand" also offers "my hand by DM" (the Discord-only fallback) where
@@ -159,7 +144,7 @@ def make_components(view: View, *, dm_button: bool = True) -> discord.ui.View | 
             if item is not None:
                 ui.add_item(item)
                 count += 1
-    hand = _hand_room(view) if dm_button and view.kind is not ViewKind.HAND else None
+    hand = view.acting(Verb.SHOW_HAND) if dm_button and view.kind is not ViewKind.HAND else None
     if hand is not None:
         used = [len(r[:MAX_PER_ROW]) for r in rows[:MAX_ROWS]]
         free = next((i for i, size in enumerate(used) if size < MAX_PER_ROW), None)

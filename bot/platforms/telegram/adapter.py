@@ -16,11 +16,12 @@ from telegram import Bot, CallbackQuery, Message, Update, User
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bot.platforms.superseded import rounds_of
+from bot.delivery.superseded import rounds_of
 from bot.platforms.telegram.deeplink import Payload, parse_payload
+from bot.platforms.telegram.errors import call_once_more
 from bot.platforms.telegram.membership import can_write_to, is_member
-from bot.platforms.telegram.outbox import Outbox, call_once_more
 from bot.platforms.telegram.render import NOOP
+from bot.platforms.telegram.transport import TelegramPlatform, buttons_shown
 from bot.table.actions import STALE, Action, ActionIdError, Actor, Outcome, Verb, decode
 from bot.views.i18n import normalize_language, t
 from bot.views.model import Audience, View, ViewKind
@@ -80,9 +81,10 @@ def actor_of(user: User) -> Actor:
 
 
 class TelegramAdapter:
-    def __init__(self, manager: TableLike, outbox: Outbox) -> None:
+    def __init__(self, manager: TableLike, platform: TelegramPlatform) -> None:
         self.manager = manager
-        self.outbox = outbox
+        self.platform = platform
+        self.outbox = platform.outbox
         self.install_sink = True
 
     # ---- views produced without an action (timers) ------------------------------------
@@ -90,7 +92,7 @@ class TelegramAdapter:
         await self.outbox.submit(views)
 
     def _seen(self, user: User) -> Actor:
-        self.outbox.reach.names[str(user.id)] = user.full_name
+        self.platform.reach.names[str(user.id)] = user.full_name
         return actor_of(user)
 
     async def _reply(self, message: Message, text: str) -> None:
@@ -117,7 +119,7 @@ class TelegramAdapter:
             action = Action(self._seen(user), verb, chat_id=str(chat.id), arg=arg)
             outcome = await self.manager.handle(action)
             if outcome.room_id:
-                self.outbox.rooms[outcome.room_id] = str(chat.id)
+                self.platform.rooms[outcome.room_id] = str(chat.id)
             if (
                 outcome.ok
                 and verb in _PRIVATE_ANSWERS
@@ -170,7 +172,7 @@ class TelegramAdapter:
         if message is None or user is None:
             return
         self._seen(user)
-        await self.outbox.user_opened(str(user.id))
+        await self.platform.user_opened(str(user.id))
         await self._reply(message, t(user.language_code, "tg.group_only"))
 
     # ---- private chat -----------------------------------------------------------------
@@ -181,7 +183,7 @@ class TelegramAdapter:
         if message is None or user is None:
             return
         actor = self._seen(user)
-        held = await self.outbox.user_opened(actor.user_id)
+        held = await self.platform.user_opened(actor.user_id)
         payload = parse_payload(context.args[0] if context.args else None)
         if payload is None:
             if not held:
@@ -220,7 +222,7 @@ class TelegramAdapter:
         if message is None or user is None:
             return
         self._seen(user)
-        if not await self.outbox.user_opened(str(user.id)):
+        if not await self.platform.user_opened(str(user.id)):
             await self._reply(message, t(user.language_code, "tg.welcome"))
 
     # ---- buttons ----------------------------------------------------------------------
@@ -243,7 +245,7 @@ class TelegramAdapter:
         message = query.message if isinstance(query.message, Message) else None
         private = message is None or message.chat.type == ChatType.PRIVATE
         if private:
-            await self.outbox.user_opened(actor.user_id)
+            await self.platform.user_opened(actor.user_id)
         # The chat the press came from; "" for the private chat, where the
         # manager lets only who is at the table act (a join is vouched for here).
         chat_id = "" if message is None or private else str(message.chat.id)
@@ -279,10 +281,15 @@ class TelegramAdapter:
                 # of the pressed message go now. The data pressed says nothing
                 # about the message (any data can be sent for any message):
                 # the live table keeps its buttons.
-                await self.outbox.retire_pressed(message, rounds_of(self.manager))
+                await self.outbox.retire_pressed(
+                    str(message.chat_id),
+                    str(message.message_id),
+                    rounds_of(self.manager),
+                    buttons_shown(message),
+                )
         views = outcome.views
         if message is not None and private:
-            pressed = await self.outbox.key_of(message)
+            pressed = await self.outbox.key_of(str(message.chat_id), str(message.message_id))
             if (
                 outcome.ok
                 and verb in _SETTINGS_VERBS
@@ -299,7 +306,7 @@ class TelegramAdapter:
                 if view.key == pressed or (
                     pressed is None and self._is_pressed_message(view, actor.user_id, verb)
                 ):
-                    await self.outbox.adopt(view.key, message)
+                    await self.outbox.adopt(view.key, str(message.chat_id), str(message.message_id))
         if verb is Verb.SHOW_HAND and not private:
             # "My hand" pressed in the group: post it at the bottom of the
             # private chat rather than editing a message scrolled far up.

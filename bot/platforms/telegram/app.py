@@ -24,10 +24,10 @@ from telegram.ext import (
 
 from bot.config import Settings
 from bot.delivery import Limits
+from bot.delivery.outbox import Pacing
 from bot.platforms.telegram.adapter import TableLike, TelegramAdapter
 from bot.platforms.telegram.menu import GROUP_COMMANDS, register_menu
-from bot.platforms.telegram.outbox import Outbox
-from bot.platforms.telegram.reach import PrivateReach
+from bot.platforms.telegram.transport import TelegramPlatform
 from bot.table.actions import ACTION_PREFIX
 from storage.delivery import DeliveryStore
 from storage.delivery_memory import MemoryDelivery
@@ -61,11 +61,7 @@ async def open_adapter(app: Application) -> None:
     manager's timer views, register the command menu. run_polling and
     run_webhook call it as post_init; run_telegram calls it itself."""
     adapter = adapter_of(app)
-    adapter.outbox.bot_username = app.bot.username
-    durable = getattr(adapter.manager, "durable", None)
-    if durable is not None and adapter.outbox.store is getattr(adapter.manager, "repo", None):
-        # The manager writes Telegram's views with its state changes from now on.
-        durable.platforms.add("telegram")
+    adapter.platform.bot_username = app.bot.username
     adapter.outbox.start()
     if adapter.install_sink:
         adapter.manager.set_sink(adapter.sink)  # type: ignore[attr-defined]
@@ -81,15 +77,20 @@ def build_application(
     settings: Settings,
     manager: TableLike,
     *,
+    store: DeliveryStore | None = None,
     rate_limiter: BaseRateLimiter | None = None,
     coalesce_seconds: float = 0.3,
     install_sink: bool = True,
     limits: Limits | None = None,
 ) -> Application:
-    """The Application for ``manager``. With ``install_sink`` the manager's
-    timer views (reminders, auto-arrange, showdown steps) go to this bot;
-    a process running several platforms on one manager installs its own
-    sink and calls ``adapter_of(app).sink`` for Telegram's views."""
+    """The Application for ``manager``, delivering through ``store`` (the
+    manager's repository; None: in memory, nothing survives). With
+    ``install_sink`` the manager's timer views (reminders, auto-arrange,
+    showdown steps) go to this bot; a process running several platforms on
+    one manager installs its own sink and calls ``adapter_of(app).sink`` for
+    Telegram's views. Whoever assembles the process registers
+    ``adapter_of(app).platform`` with the manager (``durable.register``) so
+    its views are written with the state changes."""
     if settings.telegram_token is None:
         raise ValueError("TELEGRAM_TOKEN is not set")
     builder = (
@@ -111,19 +112,14 @@ def build_application(
         .post_stop(close_adapter)
         .build()
     )
-    store = getattr(manager, "repo", None)
-    if not isinstance(store, DeliveryStore):
-        store = MemoryDelivery()  # a manager without storage (tests): nothing survives
-    outbox = Outbox(
-        application.bot,
-        PrivateReach(store),
-        store,
-        coalesce_seconds=coalesce_seconds,
-        limits=limits or limits_of(settings),
-        poll_seconds=settings.delivery_poll_seconds,
-        retention=settings.delivery_retention,
+    pacing = Pacing(
+        limits or limits_of(settings),
+        settings.delivery_poll_seconds,
+        settings.delivery_retention,
+        coalesce_seconds,
     )
-    adapter = TelegramAdapter(manager, outbox)
+    platform = TelegramPlatform(application.bot, store or MemoryDelivery(), pacing)
+    adapter = TelegramAdapter(manager, platform)
     adapter.install_sink = install_sink
     application.bot_data[ADAPTER_KEY] = adapter
 

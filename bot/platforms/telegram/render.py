@@ -14,7 +14,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import MessageLimit
 
 from bot.platforms.telegram.deeplink import Payload, deep_link
-from bot.table.actions import ActionIdError, Verb, decode
+from bot.table.actions import Verb
 from bot.views.i18n import t
 from bot.views.model import Button, View, ViewKind
 
@@ -65,32 +65,16 @@ def _button(button: Button) -> InlineKeyboardButton:
     return InlineKeyboardButton(button.label, callback_data=button.action_id)
 
 
-def _offers_join(view: View) -> str | None:
-    """The room id when a table view carries a Join button (the lobby)."""
-    if view.kind is not ViewKind.TABLE:
-        return None
-    for row in view.buttons:
-        for button in row:
-            if not button.action_id:
-                continue
-            try:
-                room_id, _, verb, _ = decode(button.action_id)
-            except ActionIdError:
-                continue
-            if verb is Verb.JOIN:
-                return room_id
-    return None
-
-
 def render_markup(view: View, bot_username: str | None) -> InlineKeyboardMarkup | None:
     rows = [[_button(b) for b in row] for row in view.buttons if row]
-    room_id = _offers_join(view)
-    if room_id and bot_username:
+    # A table that offers Join (the lobby) also offers joining in private.
+    join = view.acting(Verb.JOIN) if view.kind is ViewKind.TABLE else None
+    if join is not None and bot_username:
         # Joining through the private chat also opens it, so the hand can be
         # sent there at the deal without a second detour.
         label = t(view.language, "tg.join_private")
         rows.append(
-            [InlineKeyboardButton(label, url=deep_link(bot_username, Payload.JOIN, room_id))]
+            [InlineKeyboardButton(label, url=deep_link(bot_username, Payload.JOIN, join[0]))]
         )
     return InlineKeyboardMarkup(rows) if rows else None
 

@@ -1,7 +1,7 @@
 """What a superseded message keeps: the buttons that answer whatever the
-round (verify, review, leaderboard, rules, help, stats). Shared by the platforms'
-outboxes: last round's settlement loses its "next round" button when the
-next round's table is up, and keeps these.
+round (verify, review, leaderboard, rules, help, stats). The outbox
+(outbox.py) retires old messages by it: last round's settlement loses its
+"next round" button when the next round's table is up, and keeps these.
 
 A press refused as stale is judged against the message it came from, never
 against the data it carried (a modified client sends any data for a message
@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.core.actions import ActionIdError, Verb, decode
 from bot.delivery.payload import view_from_payload
-from bot.table.actions import ActionIdError, Verb, decode
 from bot.views.model import Button
 from storage.delivery import DeliveryStore
 

@@ -1,0 +1,303 @@
+"""One outbox for every platform: views in, and for each outbox row the one
+decision of what it becomes (docs/delivery.md).
+
+Views of accepted actions are in the database already (written with the
+state change); the others (answers to read-only presses, notices) are
+written here. A per-chat lane of the DeliveryEngine then hands each row to
+``Outbox.deliver``, which decides, the same way on every platform:
+
+- **skip**: the message stored for the row's key shows this already;
+- **edit** that message in place (by the id stored in the database, so a
+  restarted process or another one edits the same message);
+- **post** anew: a one-off notice, a view asked for fresh, a message gone,
+  an information post older than the merge window, a new round's message
+  where the platform wants one; then the old message's buttons go (but
+  those that still answer), and a new round's table retires last round's
+  settlement.
+
+A post that may have been made already (a crash, a lost answer) is marked
+unsure, and an unsure settlement is not posted again unless the platform
+drops repeats (``Platform.repeat_window``). How to post, edit and strip
+buttons, and what an error means, is the platform's (platform.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from bot.delivery.engine import DEFAULT_RETENTION, DeliveryEngine
+from bot.delivery.entries import INFO_NOTICES, is_durable, is_one_off_key, view_entries
+from bot.delivery.limits import Limits
+from bot.delivery.payload import view_from_payload
+from bot.delivery.platform import Platform
+from bot.delivery.superseded import (
+    RoundNow,
+    kept_current,
+    room_of,
+    still_working,
+    without_stale,
+)
+from bot.delivery.transport import Hold, Permanent, RetryLater, as_unsure, first_handed, is_unsure
+from bot.views.model import View, ViewKind
+from storage.delivery import DeliveryStore, OutboxRow, SentRef
+
+log = logging.getLogger(__name__)
+# An information post (rules, help, leaderboard) asked again within this
+# time edits the one posted before instead of posting another.
+INFO_MERGE = timedelta(minutes=10)
+# A message's buttons as it shows them, in payload form (read when a stale
+# press is judged; None: the message could not be read).
+ShownButtons = Callable[[], Awaitable[list[list[dict[str, Any]]] | None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Pacing:
+    """How a platform's lanes pace themselves: its flood limits, how often
+    the poller looks for rows nobody woke a lane for, how long delivery
+    records are kept, how long a lane lets a burst of states pile up."""
+
+    limits: Limits | None = None
+    poll_seconds: float = 1.0
+    retention: timedelta | None = DEFAULT_RETENTION
+    coalesce_seconds: float = 0.0
+
+
+STEADY = Pacing()  # the defaults
+
+
+class Outbox:
+    """A platform's delivery: what its adapter calls (submit, adopt, key_of,
+    retire_pressed, release) and the engine's Transport (deliver)."""
+
+    def __init__(self, store: DeliveryStore, side: Platform, pacing: Pacing = STEADY) -> None:
+        self.store = store
+        self.side = side
+        self.platform = side.name
+        self.engine = DeliveryEngine(
+            store,
+            self,
+            limits=pacing.limits,
+            poll_seconds=pacing.poll_seconds,
+            retention=pacing.retention,
+            coalesce_seconds=pacing.coalesce_seconds,
+            # the only process on its database (SQLite): leases of a crashed
+            # run are dropped at start
+            exclusive=not getattr(store, "shared", False),
+        )
+
+    @property
+    def window(self) -> float:
+        """Seconds a lane waits for a burst of states to pile up."""
+        return self.engine.coalesce_seconds
+
+    @window.setter
+    def window(self, seconds: float) -> None:
+        self.engine.coalesce_seconds = seconds
+
+    # ---- what the adapter calls -------------------------------------------------------
+    async def submit(self, views: Iterable[View]) -> None:
+        """Deliver ``views`` (those of another platform are left out): those
+        written with their state change already only wake their chats'
+        lanes; the others are written first."""
+        chats: list[str] = []
+        unwritten: list[tuple[View, str]] = []
+        for view in views:
+            if view.platform and view.platform != self.platform:
+                continue  # another platform's view from a shared manager
+            view = view if view.platform else dataclasses.replace(view, platform=self.platform)
+            chat = self.side.chat_of(view)
+            if not chat:
+                continue
+            if not is_durable(view):
+                unwritten.append((view, chat))
+            chats.append(chat)
+        await self.send(unwritten, chats)
+
+    async def send(self, views: Iterable[tuple[View, str]], wake: Iterable[str] = ()) -> list[str]:
+        """Write each view for the chat paired with it, and wake those chats'
+        lanes (and those of ``wake``); the chats woken."""
+        entries = [
+            dataclasses.replace(entry, chat_id=chat)
+            for view, chat in views
+            for entry in view_entries([dataclasses.replace(view, platform=self.platform)])
+        ]
+        if entries:
+            await self.store.enqueue(entries, self.engine.now())
+        chats = list(dict.fromkeys([*wake, *(entry.chat_id for entry in entries)]))
+        for chat in chats:
+            self.engine.wake(chat)
+        return chats
+
+    async def release(self, chat_id: str) -> int:
+        """The chat can be reached now: its held rows (also those another
+        process or an earlier run held) go out; how many there were."""
+        held = await self.store.release_held(self.platform, chat_id, self.engine.now())
+        if held:
+            self.engine.wake(chat_id)
+        return held
+
+    async def adopt(self, key: str, chat_id: str, message_id: str) -> None:
+        """A press on a message answered with a view of ``key``: when no
+        message is stored for that key (one sent by an older version of the
+        bot), the view edits the pressed message."""
+        if await self.store.sent_message(self.platform, chat_id, key) is None:
+            await self.store.put_sent(
+                SentRef(self.platform, chat_id, key, message_id, has_buttons=True)
+            )
+
+    async def key_of(self, chat_id: str, message_id: str) -> str | None:
+        """The view key a message was sent for (None if not known)."""
+        return await self.store.sent_key(self.platform, chat_id, message_id)
+
+    async def retire_pressed(
+        self, chat_id: str, message_id: str, round_now: RoundNow, shown: ShownButtons
+    ) -> None:
+        """A press on a group message was refused as stale: the buttons of
+        that message that are themselves of another round go, the others
+        stay; a message the outbox keeps current (the live table) is not
+        touched. Judged from the message (its stored key, and the buttons
+        ``shown`` reads from it), never from the data pressed."""
+        if await kept_current(self.store, self.platform, chat_id, message_id, round_now):
+            return
+        rows = await shown()
+        if rows is None:
+            return
+        kept = await without_stale(
+            [row for row in rows if row], round_now, also=self.side.own_button
+        )
+        if kept is not None:
+            await self.side.strip_buttons(chat_id, message_id, kept)
+
+    def start(self) -> None:
+        self.engine.start()
+
+    async def drain(self) -> None:
+        """Wait until everything this process was given has been delivered."""
+        await self.engine.drain()
+
+    async def stop(self) -> None:
+        await self.engine.stop()
+
+    # ---- the Transport ----------------------------------------------------------------
+    def is_group(self, chat_id: str) -> bool:
+        return self.side.is_group(chat_id)
+
+    async def deliver(self, row: OutboxRow) -> SentRef | None:
+        view = view_from_payload(row.payload)
+        await self.side.check(row, view)
+        one_off = is_one_off_key(row.key)
+        known = (
+            None if one_off else await self.store.sent_message(self.platform, row.chat_id, row.key)
+        )
+        was_unsure = is_unsure(row)
+        if (
+            was_unsure
+            and (known is None or row.fresh)
+            and view.kind is ViewKind.SETTLEMENT
+            and not self._may_repeat(row)
+        ):
+            # It may have been posted just before a crash or a lost answer:
+            # a second settlement post would be worse than none.
+            log.warning(
+                "delivery: settlement %s may have been posted already; not repeated", row.key
+            )
+            return None
+        posting = False
+        try:
+            if known is not None and self._edits(row, view, known):
+                shown = self.side.fingerprint(view, known)
+                if known.fingerprint == shown:
+                    return known  # it shows this already
+                if await self.side.edit(row, view, known):
+                    return self._ref(row, view, shown, known.message_id)
+                log.info("delivery: the message of %s cannot be edited; posted anew", row.key)
+            await self.store.mark_sending(row)
+            posting = True
+            message_id = await self.side.post(row, view)
+        except (RetryLater, Permanent, Hold):
+            raise
+        except Exception as error:
+            found = await self.side.classify(error, row, view)
+            if found is None:
+                raise
+            if isinstance(found, RetryLater) and (
+                was_unsure or (posting and self.side.maybe_posted(error))
+            ):
+                found = as_unsure(found)
+            raise found from error
+        if known is not None and known.has_buttons and known.message_id != message_id:
+            # Last round's hand keeps its Review button (it answers for any round).
+            await self._retire(known, keep_info=known.key.startswith("hand:"))
+        round_tag = view.meta.get("round")
+        if view.kind is ViewKind.TABLE and round_tag and round_tag.isdigit():
+            await self._retire_settlement(row, int(round_tag) - 1)
+        if one_off:
+            return None
+        return self._ref(row, view, self.side.fingerprint(view, None), message_id)
+
+    def _may_repeat(self, row: OutboxRow) -> bool:
+        """Whether a post that may have been made can be made again unseen."""
+        window = self.side.repeat_window
+        return window is not None and self.engine.now() - first_handed(row) <= window
+
+    def _edits(self, row: OutboxRow, view: View, known: SentRef) -> bool:
+        """Whether ``row`` edits the message stored for its key."""
+        if row.fresh:
+            return False
+        round_tag = view.meta.get("round")
+        if (
+            self.side.new_round_new_message
+            and round_tag
+            and known.round_tag not in (None, round_tag)
+        ):
+            return False  # a new round's message: a new one, so the player hears it
+        if row.key.startswith(INFO_NOTICES):
+            return known.at is not None and self.engine.now() - known.at < INFO_MERGE
+        return True
+
+    def _ref(self, row: OutboxRow, view: View, shown: str, message_id: str) -> SentRef:
+        """What is stored of the message now showing ``row``."""
+        return SentRef(
+            self.platform,
+            row.chat_id,
+            row.key,
+            message_id,
+            shown,
+            view.meta.get("round"),
+            any(view.buttons),
+            buttons=row.payload.get("buttons"),
+        )
+
+    async def _retire(self, old: SentRef, *, keep_info: bool = False) -> None:
+        """A new message took over ``old``'s key: its buttons go, so nobody
+        keeps pressing a message that no longer changes (with ``keep_info``,
+        those that still answer - verify, leaderboard, review - stay)."""
+        kept = still_working(old.buttons) if keep_info else ()
+        if keep_info and sum(map(len, kept)) == _button_count(old.buttons):
+            return  # every button still answers: an edit would change nothing
+        await self.side.strip_buttons(old.chat_id, old.message_id, kept)
+
+    async def _retire_settlement(self, row: OutboxRow, round_no: int) -> None:
+        """A new round's table is up: last round's settlement loses its
+        "next round" button."""
+        room_id = room_of(row.key)
+        if round_no < 1 or not room_id:
+            return
+        key = f"settle:{room_id}:{round_no}"
+        old = await self.store.sent_message(self.platform, row.chat_id, key)
+        if old is not None and old.has_buttons:
+            await self._retire(old, keep_info=True)
+            await self.store.put_sent(dataclasses.replace(old, has_buttons=False))
+
+
+def _button_count(buttons: list[Any] | None) -> int:
+    """How many buttons a stored keyboard (payload form) has."""
+    view = view_from_payload(
+        {"kind": "notice", "audience": "group", "key": "", "buttons": buttons or []}
+    )
+    return sum(map(len, view.buttons))

@@ -1,0 +1,208 @@
+"""The platform-neutral outbox's one decision, with an in-memory platform:
+a view already shown is skipped, a changed one edits its message, a message
+gone is posted anew, a settlement that may have been posted is not posted
+twice (unless the platform drops repeats), a new post takes the buttons off
+the message it replaces, and a new round's table retires last round's
+settlement."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from bot.core.actions import encode
+from bot.delivery import RetryLater, view_entries
+from bot.delivery.outbox import Outbox
+from bot.delivery.platform import ButtonRows
+from bot.delivery.transport import UNSURE, Hold, Permanent
+from bot.table.actions import Verb
+from bot.views.model import Audience, Button, View, ViewKind
+from storage.delivery import OutboxRow, OutboxState, SentRef
+from storage.memory import MemoryRepository
+
+GROUP, ROOM = "g1", "r1"
+
+
+class Lost(Exception):
+    """A post whose answer never came."""
+
+
+class Screen:
+    """A platform in memory: its chats' messages, and every call made."""
+
+    name = "screen"
+    repeat_window: timedelta | None = None
+    new_round_new_message = False
+    dm_chats = None
+
+    def __init__(self) -> None:
+        self.messages: dict[str, tuple[str, ButtonRows]] = {}  # id -> text, buttons
+        self.calls: list[tuple[str, str]] = []  # (what, message id)
+        self.failures: list[Exception] = []  # raised by the next posts
+
+    def is_group(self, chat_id: str) -> bool:
+        return chat_id.startswith("g")
+
+    def chat_of(self, view: View) -> str | None:
+        return view.chat_id or None
+
+    async def check(self, row: OutboxRow, view: View) -> None:
+        return None
+
+    def fingerprint(self, view: View, known: SentRef | None) -> str:
+        return f"{view.text}|{view.buttons!r}"
+
+    async def edit(self, row: OutboxRow, view: View, known: SentRef) -> bool:
+        self.calls.append(("edit", known.message_id))
+        if known.message_id not in self.messages:
+            return False  # deleted by someone
+        self.messages[known.message_id] = (view.text, view.buttons)
+        return True
+
+    async def post(self, row: OutboxRow, view: View) -> str:
+        if self.failures:
+            raise self.failures.pop(0)
+        message_id = f"m{len(self.calls) + 1}"
+        self.calls.append(("post", message_id))
+        self.messages[message_id] = (view.text, view.buttons)
+        return message_id
+
+    async def strip_buttons(self, chat_id: str, message_id: str, keep: ButtonRows) -> None:
+        self.calls.append(("strip", message_id))
+        if message_id in self.messages:  # one gone is left as it is
+            self.messages[message_id] = (self.messages[message_id][0], keep)
+
+    async def classify(
+        self, error: Exception, row: OutboxRow, view: View
+    ) -> RetryLater | Permanent | Hold | None:
+        return RetryLater("no answer", 0.0, "network") if isinstance(error, Lost) else None
+
+    def maybe_posted(self, error: Exception) -> bool:
+        return isinstance(error, Lost)
+
+    def own_button(self, action_id: str) -> tuple[str, int] | None:
+        return None
+
+
+def view(
+    kind: ViewKind, key: str, text: str, *verbs: Verb, round_no: int = 1, fresh: bool = False
+) -> View:
+    buttons = tuple((Button(v.name, encode(ROOM, round_no, v)),) for v in verbs)
+    return View(
+        kind,
+        Audience.GROUP,
+        key,
+        "",
+        (text,),
+        buttons=buttons,
+        platform="screen",
+        chat_id=GROUP,
+        fresh=fresh,
+        meta={"round": str(round_no)},
+    )
+
+
+def table(text: str, round_no: int = 1, *, fresh: bool = False) -> View:
+    return view(ViewKind.TABLE, f"table:{ROOM}", text, Verb.JOIN, round_no=round_no, fresh=fresh)
+
+
+def settlement(round_no: int = 1) -> View:
+    return view(
+        ViewKind.SETTLEMENT,
+        f"settle:{ROOM}:{round_no}",
+        f"round {round_no} paid",
+        Verb.START,
+        Verb.VERIFY,
+        round_no=round_no,
+    )
+
+
+async def shown(outbox: Outbox, *views: View) -> None:
+    await outbox.submit(views)
+    await outbox.drain()
+
+
+def made() -> tuple[Screen, Outbox, MemoryRepository]:
+    store, screen = MemoryRepository(), Screen()
+    return screen, Outbox(store, screen), store
+
+
+async def test_skip_edit_post() -> None:
+    screen, outbox, store = made()
+    await shown(outbox, table("lobby"))
+    assert screen.calls == [("post", "m1")]
+    await shown(outbox, table("lobby"))  # it shows this already: nothing is sent
+    assert screen.calls == [("post", "m1")]
+    await shown(outbox, table("lobby: ann"))  # changed: its message is edited
+    assert screen.calls[1:] == [("edit", "m1")]
+    assert screen.messages["m1"][0] == "lobby: ann"
+    stored = await store.sent_message("screen", GROUP, f"table:{ROOM}")
+    assert stored is not None and stored.message_id == "m1" and stored.has_buttons
+
+
+async def test_a_message_gone_is_posted_anew() -> None:
+    screen, outbox, store = made()
+    await shown(outbox, table("lobby"))
+    del screen.messages["m1"]  # deleted in the chat
+    await shown(outbox, table("lobby: ann"))
+    assert screen.calls[1:3] == [("edit", "m1"), ("post", "m3")]
+    stored = await store.sent_message("screen", GROUP, f"table:{ROOM}")
+    assert stored is not None and stored.message_id == "m3"
+
+
+async def test_a_fresh_post_takes_the_old_messages_buttons() -> None:
+    screen, outbox, _ = made()
+    await shown(outbox, table("lobby"))
+    await shown(outbox, table("lobby again", fresh=True))
+    assert screen.calls[1:] == [("post", "m2"), ("strip", "m1")]
+    assert screen.messages["m1"][1] == () and screen.messages["m2"][1] != ()
+
+
+async def test_a_new_rounds_table_retires_last_rounds_settlement() -> None:
+    screen, outbox, _ = made()
+    await shown(outbox, table("round 1"), settlement(1))
+    await shown(outbox, table("round 2", 2, fresh=True))
+    settle_id = screen.calls[1][1]
+    # "next round" goes, "verify" (it answers whatever the round) stays
+    [[kept]] = screen.messages[settle_id][1]
+    assert kept.label == Verb.VERIFY.name
+    assert ("strip", settle_id) in screen.calls
+
+
+async def test_an_unsure_settlement_is_not_posted_twice() -> None:
+    screen, outbox, store = made()
+    await store.enqueue(view_entries([settlement(1)]), outbox.engine.now())
+    [row] = await store.lane_rows("screen", GROUP, outbox.engine.now())
+    await store.mark_sending(row)  # handed to the platform; then the process died
+    [row] = await store.lane_rows("screen", GROUP, outbox.engine.now())
+    assert row.state is OutboxState.SENDING
+    assert await outbox.deliver(row) is None  # not repeated
+    assert screen.calls == []
+    # a platform that drops a repeat within its window posts it again, once
+    screen.repeat_window = timedelta(minutes=2)
+    assert await outbox.deliver(row) is not None
+    assert [what for what, _ in screen.calls] == ["post"]
+
+
+async def test_a_post_without_an_answer_is_marked_unsure() -> None:
+    screen, outbox, store = made()
+    screen.failures.append(Lost())
+    await store.enqueue(view_entries([settlement(1)]), outbox.engine.now())
+    [row] = await store.lane_rows("screen", GROUP, outbox.engine.now())
+    assert await outbox.engine._deliver(GROUP, row) > 0  # to be retried
+    [row] = await store.lane_rows("screen", GROUP, outbox.engine.now() + timedelta(seconds=1))
+    assert (row.last_error or "").startswith(UNSURE)
+    assert await outbox.deliver(row) is None  # so the settlement is not posted again
+    assert screen.calls == []
+
+
+async def test_an_information_post_is_merged_within_its_window() -> None:
+    screen, outbox, store = made()
+    rules = view(ViewKind.NOTICE, f"rules:{GROUP}", "the rules")
+    await shown(outbox, rules)
+    await shown(outbox, view(ViewKind.NOTICE, f"rules:{GROUP}", "the rules, again"))
+    assert screen.calls == [("post", "m1"), ("edit", "m1")]
+    old = await store.sent_message("screen", GROUP, f"rules:{GROUP}")
+    assert old is not None
+    outbox.engine.now = lambda: old.at + timedelta(minutes=11)  # type: ignore[operator]
+    await shown(outbox, rules)  # asked again much later: a new post
+    assert screen.calls[2:] == [("post", "m3")]
