@@ -143,7 +143,7 @@ async def test_banker_mode_never_contradicts_the_seats(game: Game) -> None:
     banker = next(cid for cid in action_ids(panel.response) if "|o|banker=on" in cid)
     state = await game.state()
     result = await alice.click(panel.response, custom_id=banker)
-    assert private_reply(result) == "Not allowed: Banker mode (坐庄) needs exactly 4 players."
+    assert private_reply(result) == "Not allowed: Banker mode needs exactly 4 players."
     assert await game.state() == state
     # Four seated: banker mode is on, and a fifth cannot join into a contradiction.
     removed = next(cid for cid in action_ids(panel.response) if "|rp|" in cid)
