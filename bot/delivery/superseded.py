@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.core.actions import ActionIdError, Verb, decode
+from bot.core.actions import ActionIdError, decode
+from bot.core.verbs import VERBS
 from bot.delivery.payload import view_from_payload
 from bot.views.model import Button
 from storage.delivery import DeliveryStore
@@ -22,9 +23,8 @@ from storage.delivery import DeliveryStore
 # The round a room is playing now (None: no such room).
 RoundNow = Callable[[str], Awaitable[int | None]]
 
-INFORMATIVE = frozenset(
-    {Verb.VERIFY, Verb.REVIEW, Verb.LEADERBOARD, Verb.RULES, Verb.HELP, Verb.STATS}
-)
+# The verbs that answer whatever the round (``VerbInfo.informative``).
+INFORMATIVE = frozenset(v for v, info in VERBS.items() if info.informative)
 
 
 def still_working(buttons: list[Any] | None) -> tuple[tuple[Button, ...], ...]:

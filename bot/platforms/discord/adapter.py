@@ -9,7 +9,8 @@ the database), a player's
 views as ephemeral messages (or DMs when the player asked for them).
 
 Discord wants every interaction answered within 3 seconds, so verbs that may
-run the solver or settle a round are deferred before the manager is called,
+run the solver or settle a round (``VerbInfo.slow``, ``VerbInfo.solver``)
+are deferred before the manager is called,
 and any other one as soon as the manager takes ACK_AFTER seconds.
 Private views (ephemerals, DMs) are delivered by ``private.PrivateViews``.
 """
@@ -24,11 +25,12 @@ from typing import Any
 
 import discord
 
+from bot.core.verbs import VERBS
 from bot.delivery.engine import DEFAULT_RETENTION
 from bot.delivery.entries import is_durable
 from bot.delivery.outbox import Pacing
 from bot.delivery.superseded import rounds_of
-from bot.table.actions import STALE, Action, ActionIdError, Outcome, Verb, decode
+from bot.table.actions import Action, ActionIdError, Attachment, Outcome, Verb, decode
 from bot.views.i18n import t
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import DeliveryStore
@@ -41,23 +43,6 @@ from .turn import PLATFORM, Turn, actor_of, language_of
 
 log = logging.getLogger(__name__)
 
-# Presses that may run the solver, deal, settle or query the history:
-# acknowledged (deferred) before the manager is asked.
-SLOW_PRESSES = frozenset(
-    {
-        Verb.START,
-        Verb.LEAVE,
-        Verb.SUGGEST,
-        Verb.APPLY,
-        Verb.CONFIRM,
-        Verb.DECLARE,
-        Verb.LEADERBOARD,
-        Verb.VERIFY,
-    }
-)
-# Commands that may deal or auto-arrange (a leaving player's hand): deferred
-# privately ("thinking…"); the others answer with their own result at once.
-SLOW_COMMANDS = frozenset({Verb.START, Verb.LEAVE})
 # Any other action still gets acknowledged when the manager takes this long.
 ACK_AFTER = 2.0
 
@@ -108,7 +93,7 @@ class DiscordAdapter:
         """A ``/thirteen`` subcommand typed in a channel."""
         turn = Turn(interaction, verb)
         await self._route(interaction)
-        if verb in SLOW_COMMANDS:
+        if VERBS[verb].solver:  # may deal or auto-arrange: deferred privately
             await self._defer(turn)
         action = Action(actor_of(interaction), verb, chat_id=str(interaction.channel_id), arg=arg)
         await self._run(turn, action)
@@ -124,7 +109,7 @@ class DiscordAdapter:
         await self._route(interaction)
         if turn.pressed is not None:
             turn.pressed_key = await self._pressed_key(turn.pressed, room_id, round_no, verb, turn)
-        if verb in SLOW_PRESSES:
+        if VERBS[verb].slow:
             await self._defer(turn)
         # In a DM the manager takes the chat from the room.
         chat_id = str(interaction.channel_id) if interaction.guild_id else ""
@@ -241,7 +226,7 @@ class DiscordAdapter:
                 pressed is not None
                 and pressed.guild is not None
                 and not pressed.flags.ephemeral
-                and outcome.extra.get("refused") == STALE
+                and outcome.stale
             ):
                 # Game buttons of an old round may still be up (their message
                 # was not known when the next round took its buttons): those
@@ -254,15 +239,13 @@ class DiscordAdapter:
                     self.platform.buttons_shown(pressed),
                 )
             return
-        if outcome.extra.get("file_text"):
-            await self._attach(turn, outcome.extra)
+        if outcome.file is not None:
+            await self._attach(turn, outcome.file)
         await self._finish(turn, outcome.reply, language)
 
-    async def _attach(self, turn: Turn, extra: dict[str, str]) -> None:
+    async def _attach(self, turn: Turn, attachment: Attachment) -> None:
         """A replay's judge line, as a file to feed `thirteen judge`."""
-        file = discord.File(
-            io.BytesIO(extra["file_text"].encode()), filename=extra.get("file_name", "round.jsonl")
-        )
+        file = discord.File(io.BytesIO(attachment.text.encode()), filename=attachment.name)
         interaction = turn.interaction
         if interaction.response.is_done():
             await interaction.followup.send(file=file)

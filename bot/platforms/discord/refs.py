@@ -19,28 +19,8 @@ from typing import Any
 
 import discord
 
+from bot.core.verbs import VERBS, Private
 from bot.table.actions import ActionIdError, Verb, decode
-
-# Verbs only ever found on the room's table message.
-TABLE_VERBS = frozenset({Verb.JOIN, Verb.LEAVE, Verb.SHOW_HAND, Verb.SETTINGS})
-# Verbs pressed on a player's private hand message.
-HAND_VERBS = frozenset(
-    {
-        Verb.PICK,
-        Verb.UNDO,
-        Verb.RESET,
-        Verb.SORT,
-        Verb.SUGGEST,
-        Verb.APPLY,
-        Verb.DECLARE,
-        Verb.CONFIRM,
-    }
-)
-# Verbs pressed on the owner's private settings panel.
-SETTINGS_VERBS = frozenset(
-    {Verb.SET_OPTION, Verb.ADD_AI, Verb.REMOVE_AI, Verb.REMOVE_PLAYER, Verb.LANGUAGE, Verb.CANCEL}
-)
-
 
 HAND_DM = "hand_dm"  # the preference: "1" the player's hand goes to their DMs
 DM_CLOSED = "closed"  # ... its value when a DM was refused: the player is told, DMs off
@@ -105,10 +85,10 @@ def pressed_key(
     """The view key of a pressed message we have no record of (e.g. after a restart)."""
     private = message.flags.ephemeral or message.guild is None
     if private:
-        if verb in SETTINGS_VERBS:
+        if VERBS[verb].private is Private.PANEL:
             return f"settings:{room_id}"
         return f"hand:{room_id}:discord:{user_id}"
-    if _message_verbs(message) & TABLE_VERBS:
+    if any(VERBS[v].table_only for v in _message_verbs(message)):
         return f"table:{room_id}"
     return f"settle:{room_id}:{round_no}"
 

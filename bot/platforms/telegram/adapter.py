@@ -13,16 +13,17 @@ from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, Protocol
 
 from telegram import Bot, CallbackQuery, Message, Update, User
-from telegram.constants import ChatType
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 
+from bot.core.verbs import VERBS, Private
 from bot.delivery.superseded import rounds_of
 from bot.platforms.telegram.deeplink import Payload, parse_payload
 from bot.platforms.telegram.errors import call_once_more
 from bot.platforms.telegram.membership import can_write_to, is_member
 from bot.platforms.telegram.render import NOOP
 from bot.platforms.telegram.transport import TelegramPlatform, buttons_shown
-from bot.table.actions import STALE, Action, ActionIdError, Actor, Outcome, Verb, decode
+from bot.table.actions import Action, ActionIdError, Actor, Outcome, Verb, decode
 from bot.views.i18n import normalize_language, t
 from bot.views.model import Audience, View, ViewKind
 
@@ -30,33 +31,9 @@ log = logging.getLogger(__name__)
 # What python-telegram-bot's handlers take: a coroutine function of (update, context).
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 
-# Verbs whose first command word is passed on as the action's arg.
-_ARG_VERBS = {Verb.NEW, Verb.LANGUAGE, Verb.LEADERBOARD, Verb.VERIFY, Verb.REPLAY}
-# Presses made on a hand message / on a settings panel (to re-adopt the
-# message after a restart, when the adapter has forgotten its ids).
-_HAND_VERBS = {
-    Verb.SHOW_HAND,
-    Verb.PICK,
-    Verb.UNDO,
-    Verb.RESET,
-    Verb.SORT,
-    Verb.SUGGEST,
-    Verb.APPLY,
-    Verb.DECLARE,
-    Verb.CONFIRM,
-}
-_SETTINGS_VERBS = {
-    Verb.SETTINGS,
-    Verb.SET_OPTION,
-    Verb.ADD_AI,
-    Verb.REMOVE_AI,
-    Verb.REMOVE_PLAYER,
-    Verb.LANGUAGE,
-}
-# Answers for the asker alone, sent to the private chat (never a new group
-# post each time someone asks): typed in the group or pressed there.
-_PRIVATE_ANSWERS = {Verb.STATS, Verb.HELP, Verb.RULES, Verb.LEADERBOARD, Verb.VERIFY}
 _ALERT_LIMIT = 200
+# Private messages whose view key this process has looked up (at most this many).
+_KNOWN_MESSAGES = 4096
 
 
 def _language_of(outcome: Outcome, fallback: str | None) -> str:
@@ -86,6 +63,8 @@ class TelegramAdapter:
         self.platform = platform
         self.outbox = platform.outbox
         self.install_sink = True
+        # private messages the outbox knows (chat, message id): see _adopt_pressed
+        self._known: dict[tuple[str, str], None] = {}
 
     # ---- views produced without an action (timers) ------------------------------------
     async def sink(self, views: Sequence[View]) -> None:
@@ -113,7 +92,7 @@ class TelegramAdapter:
                 # no person to seat, so say how to play instead of acting.
                 await self._reply(message, t(user.language_code, "tg.anonymous"))
                 return
-            arg = context.args[0][:32] if verb in _ARG_VERBS and context.args else None
+            arg = context.args[0][:32] if VERBS[verb].arg and context.args else None
             if verb is Verb.SET_OPTION:  # /rounds N
                 arg = "rounds=" + (context.args[0][:8] if context.args else "")
             action = Action(self._seen(user), verb, chat_id=str(chat.id), arg=arg)
@@ -122,7 +101,7 @@ class TelegramAdapter:
                 self.platform.rooms[outcome.room_id] = str(chat.id)
             if (
                 outcome.ok
-                and verb in _PRIVATE_ANSWERS
+                and VERBS[verb].private_answer
                 and not await can_write_to(context.bot, str(user.id))
             ):
                 # The answer is for the private chat, which is not open yet: say
@@ -152,12 +131,12 @@ class TelegramAdapter:
             if not outcome.ok:
                 await self._reply(message, outcome.reply or t(user.language_code, "tg.refused"))
                 return
-            if outcome.extra.get("file_text"):
+            if outcome.file is not None:
                 # A replay's judge line, as a file to feed `thirteen judge`.
                 await call_once_more(
                     message.reply_document,
-                    document=outcome.extra["file_text"].encode(),
-                    filename=outcome.extra.get("file_name", "round.jsonl"),
+                    document=outcome.file.text.encode(),
+                    filename=outcome.file.name,
                 )
             # A toast only when nothing visible changed in the group: every
             # extra message counts against the group's flood limit.
@@ -217,6 +196,19 @@ class TelegramAdapter:
                 for v in outcome.views
             )
 
+    async def chat_member(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The user's private chat with the bot changed: unblocked (or
+        started), it is open again, so deliver what was held for them.
+        Besides /start and writing to the bot, this is the only way a person
+        becomes reachable; never a press in the private chat, which is made
+        on a message the bot could send there."""
+        change, user = update.my_chat_member, update.effective_user
+        if change is None or user is None or change.chat.type != ChatType.PRIVATE:
+            return
+        if change.new_chat_member.status == ChatMemberStatus.MEMBER:
+            self._seen(user)
+            await self.platform.user_opened(str(user.id))
+
     async def private_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message, user = update.effective_message, update.effective_user
         if message is None or user is None:
@@ -244,8 +236,6 @@ class TelegramAdapter:
         actor = self._seen(user)
         message = query.message if isinstance(query.message, Message) else None
         private = message is None or message.chat.type == ChatType.PRIVATE
-        if private:
-            await self.platform.user_opened(actor.user_id)
         # The chat the press came from; "" for the private chat, where the
         # manager lets only who is at the table act (a join is vouched for here).
         chat_id = "" if message is None or private else str(message.chat.id)
@@ -257,7 +247,7 @@ class TelegramAdapter:
             chat_id = vouched
         action = Action(actor, verb, chat_id=chat_id, room_id=room_id, round_no=round_no, arg=arg)
         outcome = await self.manager.handle(action)
-        if outcome.ok and verb in _PRIVATE_ANSWERS and not private:
+        if outcome.ok and VERBS[verb].private_answer and not private:
             # The answer goes to the private chat; an alert says where (with
             # the link when the bot may not write there yet, and then nothing
             # is sent: the group is not told to open a chat for a help text).
@@ -274,7 +264,7 @@ class TelegramAdapter:
             await self._answer(query, outcome.reply)
         else:
             await self._answer(query, outcome.reply or t(language, "tg.refused"), alert=True)
-            if message is not None and not private and outcome.extra.get("refused") == STALE:
+            if message is not None and not private and outcome.stale:
                 # Game buttons of an old round may still be up (e.g. a
                 # settlement whose post was never confirmed, so its message
                 # was not known when the next round took its buttons): those
@@ -288,25 +278,8 @@ class TelegramAdapter:
                     buttons_shown(message),
                 )
         views = outcome.views
-        if message is not None and private:
-            pressed = await self.outbox.key_of(str(message.chat_id), str(message.message_id))
-            if (
-                outcome.ok
-                and verb in _SETTINGS_VERBS
-                and (pressed or "").startswith("settings:")
-                and not any(v.key == pressed for v in views)
-            ):
-                # The panel itself must show the new value: ask for it again
-                # (a read-only action) and edit the pressed panel.
-                again = await self.manager.handle(
-                    Action(actor, Verb.SETTINGS, chat_id=chat_id, room_id=room_id)
-                )
-                views = views + again.views if again.ok else views
-            for view in views:
-                if view.key == pressed or (
-                    pressed is None and self._is_pressed_message(view, actor.user_id, verb)
-                ):
-                    await self.outbox.adopt(view.key, str(message.chat_id), str(message.message_id))
+        if message is not None and private and views:
+            await self._adopt_pressed(message, views, actor.user_id, verb)
         if verb is Verb.SHOW_HAND and not private:
             # "My hand" pressed in the group: post it at the bottom of the
             # private chat rather than editing a message scrolled far up.
@@ -328,15 +301,37 @@ class TelegramAdapter:
         chat_id = str(state["chat_id"])
         return chat_id if await is_member(bot, chat_id, actor.user_id) else None
 
+    async def _adopt_pressed(
+        self, message: Message, views: Sequence[View], user_id: str, verb: Verb
+    ) -> None:
+        """The answer to a press on a private message edits that message.
+        The outbox knows which view each message it sent shows; a message
+        it has no record of (sent by an older version of the bot) is taken
+        as the view the verb pressed redraws (``VerbInfo.private``). A
+        message once known stays known: the database is asked once per
+        message and process, not at every tap."""
+        chat, message_id = str(message.chat_id), str(message.message_id)
+        if (chat, message_id) in self._known:
+            return
+        if await self.outbox.key_of(chat, message_id) is None:
+            pressed = [v for v in views if self._is_pressed_message(v, user_id, verb)]
+            if not pressed:
+                return
+            for view in pressed:
+                await self.outbox.adopt(view.key, chat, message_id)
+        self._known[(chat, message_id)] = None
+        if len(self._known) > _KNOWN_MESSAGES:
+            del self._known[next(iter(self._known))]
+
     @staticmethod
     def _is_pressed_message(view: View, user_id: str, verb: Verb) -> bool:
-        """After a restart the message ids are forgotten: which view is the
-        message that was pressed, judged by the verb pressed."""
+        """Which view is the private message that was pressed, judged by
+        the verb pressed (for a message the outbox has no record of)."""
         if view.fresh or view.audience is not Audience.PLAYER or view.user_id != user_id:
             return False
         if view.key.startswith("hand:"):
-            return verb in _HAND_VERBS
-        return view.key.startswith("settings:") and verb in _SETTINGS_VERBS
+            return VERBS[verb].private is Private.HAND
+        return view.key.startswith("settings:") and VERBS[verb].private is Private.PANEL
 
     async def other_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Callback data that is not an action id: a disabled button (no-op)

@@ -18,6 +18,7 @@ from telegram.ext import (
     ApplicationBuilder,
     BaseRateLimiter,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     filters,
 )
@@ -34,7 +35,7 @@ from storage.delivery_memory import MemoryDelivery
 
 log = logging.getLogger(__name__)
 ADAPTER_KEY = "thirteen.adapter"
-ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
 CONCURRENT_UPDATES = 16
 
 
@@ -137,6 +138,9 @@ def build_application(
     )
     application.add_handler(CallbackQueryHandler(adapter.press, pattern=rf"^{ACTION_PREFIX}\|"))
     application.add_handler(CallbackQueryHandler(adapter.other_press))
+    application.add_handler(
+        ChatMemberHandler(adapter.chat_member, ChatMemberHandler.MY_CHAT_MEMBER)
+    )
     application.add_error_handler(adapter.on_error)
     return application
 

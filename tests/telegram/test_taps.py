@@ -1,0 +1,135 @@
+"""A tap goes one way: a card tap in the private chat costs the press one
+database round trip (the room's save), a panel press is answered by the one
+manager call, and a private chat opened again (unblocked) gets what was
+held for it without the user writing first."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from telegram import Update
+
+from bot.table.actions import Verb
+from bot.table.clock import FakeClock
+from bot.table.manager import TableManager
+from storage.memory import MemoryRepository
+from tests.telegram.fakebotapi import FakeBotAPI
+from tests.telegram.harness import Harness, TgUser, buttons_of
+
+ANN, BO = TgUser(31, "Ann"), TgUser(32, "Bo")
+
+
+class Counting:
+    """Records the awaited calls made on a repository."""
+
+    def __init__(self, repo: Any) -> None:
+        self.calls: list[str] = []
+        for name in dir(repo):
+            method = getattr(repo, name)
+            if not name.startswith("_") and inspect.iscoroutinefunction(method):
+                setattr(repo, name, self._wrap(name, method))
+
+    def _wrap(self, name: str, method: Any) -> Any:
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            self.calls.append(name)
+            return await method(*args, **kwargs)
+
+        return counted
+
+
+@asynccontextmanager
+async def game(api: FakeBotAPI) -> AsyncIterator[tuple[Harness, TableManager, MemoryRepository]]:
+    repo = MemoryRepository()
+    await repo.init()
+    manager = TableManager(repo, clock=FakeClock(start=1_700_000_000), default_language="en")
+    async with Harness(api, manager) as h:
+        await manager.start()
+        try:
+            yield h, manager, repo
+        finally:
+            await manager.stop()
+
+
+def press_update(h: Harness, user: TgUser, message: Any, data: str) -> Update:
+    update = {
+        "update_id": h.api.next_update_id(),
+        "callback_query": {
+            "id": f"q{h.api.next_update_id()}",
+            "from": user.json(),
+            "chat_instance": "ci",
+            "data": data,
+            "message": h.api._message_json(message),
+        },
+    }
+    return Update.de_json(update, h.app.bot)
+
+
+async def test_a_card_tap_costs_the_press_one_database_round_trip(api: FakeBotAPI) -> None:
+    api.opened |= {ANN.id, BO.id}
+    async with game(api) as (h, manager, repo):
+        await h.command(ANN, "/newgame")
+        await h.command(BO, "/join")
+        await h.command(ANN, "/startgame")
+        hand = h.hand_message(BO)
+        picks = [b["callback_data"] for b in buttons_of(hand, Verb.PICK)][:4]
+        counted = Counting(repo)
+        per_tap = []
+        for data in picks:
+            counted.calls.clear()
+            await h.app.process_update(press_update(h, BO, h.hand_message(BO), data))
+            per_tap.append(list(counted.calls))
+            await h.outbox.drain()
+        # The first tap on the message asks once which view it shows; after
+        # that a tap is the room's save, nothing else (no reach lookups).
+        assert per_tap[0].count("save_room") == 1 and len(per_tap[0]) <= 2
+        assert per_tap[1:] == [["save_room"]] * 3
+        assert len(h.hand_message(BO).text) > 0 and h.hand_message(BO).edits >= 4
+
+
+async def test_a_panel_press_asks_the_manager_once_and_edits_the_panel(api: FakeBotAPI) -> None:
+    api.opened |= {ANN.id, BO.id}
+    async with game(api) as (h, manager, repo):
+        await h.command(ANN, "/newgame")
+        await h.command(ANN, "/settings")
+        panel = h.message_with(ANN.id, Verb.SET_OPTION)
+        asked: list[Verb] = []
+        handle = manager.handle
+
+        async def spying(action: Any) -> Any:
+            asked.append(action.verb)
+            return await handle(action)
+
+        manager.handle = spying  # type: ignore[method-assign]
+        option = buttons_of(panel, Verb.SET_OPTION)[0]["callback_data"]
+        await h.press(ANN, panel, option)
+        assert asked == [Verb.SET_OPTION]
+        panels = [m for m in h.private_messages(ANN) if buttons_of(m, Verb.SET_OPTION)]
+        assert [m.message_id for m in panels] == [panel.message_id]
+        assert panel.edits >= 1
+
+
+async def test_an_unblocked_private_chat_gets_what_was_held(api: FakeBotAPI) -> None:
+    api.opened |= {ANN.id}  # Bo has blocked the bot
+    async with game(api) as (h, manager, repo):
+        await h.command(ANN, "/newgame")
+        await h.command(BO, "/join")
+        await h.command(ANN, "/startgame")
+        assert h.private_messages(BO) == []  # held: Telegram refused it
+        api.opened.add(BO.id)  # Bo unblocks the bot: Telegram says so, Bo writes nothing
+        member = {"user": {"id": 1, "is_bot": True, "first_name": "bot"}, "until_date": 0}
+        await h.feed(
+            {
+                "update_id": api.next_update_id(),
+                "my_chat_member": {
+                    "chat": {"id": BO.id, "type": "private", "first_name": BO.first_name},
+                    "from": BO.json(),
+                    "date": 1_700_000_000,
+                    "old_chat_member": {**member, "status": "kicked"},
+                    "new_chat_member": {**member, "status": "member"},
+                },
+            }
+        )
+        assert buttons_of(h.hand_message(BO), Verb.PICK)
