@@ -12,6 +12,8 @@ anything: :func:`load_settings` turns a bad value into a
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 from datetime import timedelta
 from functools import lru_cache
@@ -36,7 +38,7 @@ SOLVER_ENV = {
     "solver_cache": "THIRTEEN_SOLVER_CACHE",
 }
 SOLVER_MODEL_HANDS = SOLVER_ENV["solver_model_hands"]
-SECRET_FIELDS = ("telegram_token", "telegram_webhook_secret", "discord_token")
+SECRET_FIELDS = ("telegram_token", "telegram_webhook_secret", "discord_token", "webapp_secret")
 # The settings that are whole numbers: (lowest, highest, the values allowed in words).
 WHOLE_NUMBERS = {
     "telegram_webhook_port": (1, 65535, "a port number from 1 to 65535"),
@@ -53,6 +55,7 @@ WHOLE_NUMBERS = {
         f"a whole number of seconds from 0 (no reminder) to {MAX_ARRANGE_SECONDS}",
     ),
     "metrics_port": (1, 65535, "a port number from 1 to 65535, or empty (off)"),
+    "webapp_port": (1, 65535, "a port number from 1 to 65535"),
     "solver_model_hands": (50, 100_000, "a whole number of hands from 50 to 100000"),
     "solver_pool_hands": (50, 100_000, "a whole number of hands from 50 to 100000"),
     "solver_pool_hands_16": (20, 100_000, "a whole number of hands from 20 to 100000"),
@@ -136,6 +139,17 @@ class Settings(BaseSettings):
     metrics_port: int | None = None
     metrics_listen: str = "127.0.0.1"
 
+    # the arranging page (a Telegram Mini App; a browser page from Discord):
+    # on when WEBAPP_URL (the public HTTPS base behind the reverse proxy) is set
+    webapp_url: str | None = None
+    webapp_listen: str = "127.0.0.1"
+    webapp_port: int = 8080
+    # signs the page's passes; every process of one deployment needs the same
+    # (unset: derived from the bot tokens, which they share already)
+    webapp_secret: SecretStr | None = None
+    # the Mini App's short name from BotFather's /newapp: the group table links to it
+    telegram_webapp_name: str | None = None
+
     # table defaults
     default_language: str = "zh-Hans"
     default_preset: str = "classic"
@@ -174,6 +188,37 @@ class Settings(BaseSettings):
         if v is not None and not v.startswith(("https://", "http://")):
             raise ValueError("must be an http:// or https:// URL")
         return v
+
+    @field_validator("webapp_url")
+    @classmethod
+    def _webapp_url(cls, v: str | None) -> str | None:
+        if v is None:
+            return None
+        text = v.strip().rstrip("/")
+        # Telegram opens Mini Apps over HTTPS only; plain http is for a local test.
+        local = re.fullmatch(r"http://(127\.0\.0\.1|localhost)(:\d+)?(/\S*)?", text)
+        if not (re.fullmatch(r"https://[^\s/]+(/\S*)?", text) or local):
+            raise ValueError(
+                "must be the page's public https:// address (http:// only for 127.0.0.1)"
+            )
+        return text
+
+    @field_validator("telegram_webapp_name")
+    @classmethod
+    def _webapp_name(cls, v: str | None) -> str | None:
+        if v is not None and not re.fullmatch(r"[A-Za-z0-9_]{3,30}", v.strip()):
+            raise ValueError(
+                "must be the Mini App's short name from BotFather (3-30 of A-Z a-z 0-9 _)"
+            )
+        return v.strip() if v is not None else None
+
+    def webapp_key(self) -> bytes:
+        """The key the page's passes are signed with."""
+        if self.webapp_secret is not None:
+            return self.webapp_secret.get_secret_value().encode()
+        tokens = [t.get_secret_value() for t in (self.telegram_token, self.discord_token) if t]
+        material = "\n".join(tokens) or "no token"
+        return hmac.new(b"thirteen-water web passes", material.encode(), hashlib.sha256).digest()
 
     @field_validator("telegram_webhook_secret")
     @classmethod

@@ -17,11 +17,12 @@ import logging
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 from bot.cli import command_parser, configure_solver, database_problem, settings_or_exit
 from bot.config import Settings
 from bot.delivery.engine import DeliveryEngine, process_owner
-from bot.delivery.metrics import start_metrics
+from bot.delivery.metrics import Metrics
 from bot.delivery.timers import TimerPoller
 from bot.rules import make_rules
 from bot.table.clock import RealClock
@@ -80,6 +81,48 @@ async def _open_repository(url: str) -> SqlRepository | None:
         return None
 
 
+async def _start_web(
+    settings: Settings,
+    repo: Any,
+    manager: TableManager,
+    engines: list[DeliveryEngine],
+    page_users: list[Any],
+) -> tuple[Any, Metrics | None]:
+    """The process's one web server: the arranging page and its API where
+    WEBAPP_URL is set, ``/healthz`` and ``/metrics`` where METRICS_PORT is
+    (on the page's server too, and on their own port)."""
+    metrics = Metrics(repo, engines) if settings.metrics_port is not None else None
+    if metrics is not None:
+        counted: Any = manager  # every action counted and timed, the page's too
+        counted.handle = metrics.instrument(manager.handle)
+    if settings.webapp_url is None:
+        if metrics is not None and settings.metrics_port is not None:
+            await metrics.start(settings.metrics_listen, settings.metrics_port)
+        return None, metrics
+    from bot.delivery.http import serve_http
+    from bot.web.desk import Desk
+    from bot.web.links import PageLinks
+    from bot.web.server import WebApp, WebConfig
+
+    links = PageLinks(settings.webapp_url, settings.webapp_key(), settings.telegram_webapp_name)
+    for platform in page_users:
+        platform.page_links = links
+    token = settings.telegram_token.get_secret_value() if settings.telegram_token else None
+    page = WebApp(Desk(manager), WebConfig(token, settings.webapp_key()))
+    places = [(settings.webapp_listen, settings.webapp_port)]
+    if metrics is not None and settings.metrics_port is not None:
+        metrics.add_routes(page.application)
+        places.append((settings.metrics_listen, settings.metrics_port))
+    server = await serve_http(page.application, places)
+    log.info(
+        "web: the arranging page at %s/app/ (listening on %s:%d)",
+        settings.webapp_url,
+        settings.webapp_listen,
+        settings.webapp_port,
+    )
+    return server, metrics
+
+
 async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
     """Serve until SIGINT/SIGTERM (or ``stop`` is set); the exit status."""
     has_tg = settings.telegram_token is not None
@@ -116,6 +159,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
             loop.add_signal_handler(sig, stop.set)
     ready: list[asyncio.Event] = []
+    page_users: list[Any] = []  # the platforms whose players get the arranging page's link
     if has_tg:
         from bot.platforms.telegram.app import adapter_of, build_application, run_telegram
 
@@ -123,6 +167,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         telegram = adapter_of(app)
         # Its views are written to the outbox with the state changes that make them.
         manager.durable.register(telegram.platform)
+        page_users.append(telegram.platform)
         sinks.append(telegram.sink)
         engines.append(telegram.outbox.engine)
         tg_ready = asyncio.Event()
@@ -137,6 +182,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
 
         client = build_client(settings, manager, store=repo, install_sink=False)
         manager.durable.register(client.adapter.platform)
+        page_users.append(client.adapter.platform)
         sinks.append(client.adapter.sink)
         engines.append(client.adapter.outbox.engine)
         token = settings.discord_token.get_secret_value()  # type: ignore[union-attr]
@@ -166,7 +212,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         interval=settings.delivery_poll_seconds,
     )
     timers.start()
-    metrics = await start_metrics(settings, repo, manager, engines)
+    web_server, metrics = await _start_web(settings, repo, manager, engines, page_users)
     # The rooms loaded so far live for the whole process: keep the cyclic
     # garbage collector from walking them on every full collection.
     gc.freeze()
@@ -187,6 +233,8 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         for t in hanging:
             t.cancel()
     results = await asyncio.gather(*tasks, return_exceptions=True)
+    if web_server is not None:
+        await web_server.cleanup()
     if metrics is not None:
         await metrics.stop()
     warming.cancel()  # only the wait: the build is a daemon thread

@@ -1,24 +1,25 @@
 """``/healthz`` and Prometheus ``/metrics`` over HTTP, on METRICS_PORT (off
-unless set). A tiny asyncio HTTP server on the bot's own event loop: the
-outbox's depth is read from the database when scraped, the counters are
-the delivery engines' and the table manager's."""
+unless set), served by the process's one web server (aiohttp, on the bot's
+own event loop; with the arranging page on, the same server: bot/cli/run.py).
+The outbox's depth is read from the database when scraped, the counters
+are the delivery engines' and the table manager's."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
+from aiohttp import web
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily
 from prometheus_client.registry import Collector
 
 from bot.config import Settings
 from bot.delivery.engine import DeliveryEngine
+from bot.delivery.http import serve_http
 
 log = logging.getLogger(__name__)
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
@@ -80,7 +81,7 @@ class Metrics:
         self.registry.register(_EngineCounters(engines))
         for engine in engines:
             engine.on_delivered = self._delivered(engine.platform)
-        self._server: asyncio.Server | None = None
+        self._server: web.AppRunner | None = None
 
     def _delivered(self, platform: str) -> Callable[[Any, float], None]:
         histogram = self.delivery_latency.labels(platform)
@@ -109,38 +110,38 @@ class Metrics:
         self.rooms.set(len(await self.repo.load_open_rooms()))
         return bytes(generate_latest(self.registry))
 
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def healthz(self, request: web.Request) -> web.Response:
         try:
-            line = await asyncio.wait_for(reader.readline(), 10)
-            while (await asyncio.wait_for(reader.readline(), 10)) not in (b"\r\n", b"\n", b""):
-                pass  # headers: nothing in them matters here
-            parts = line.decode("latin-1").split()
-            path = parts[1] if len(parts) >= 2 else ""
-            if path == "/healthz":
-                await self.repo.outbox_stats()  # the database answers
-                status, body, kind = "200 OK", b"ok\n", "text/plain"
-            elif path == "/metrics":
-                status, body, kind = "200 OK", await self.render(), "text/plain; version=0.0.4"
-            else:
-                status, body, kind = "404 Not Found", b"not found\n", "text/plain"
+            await self.repo.outbox_stats()  # the database answers
+        except Exception:
+            log.warning("metrics: health check failed", exc_info=True)
+            return web.Response(status=503, text="unhealthy\n")
+        return web.Response(text="ok\n")
+
+    async def metrics(self, request: web.Request) -> web.Response:
+        try:
+            body = await self.render()
         except Exception:
             log.warning("metrics: request failed", exc_info=True)
-            status, body, kind = "503 Service Unavailable", b"unhealthy\n", "text/plain"
-        head = f"HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {len(body)}\r\n"
-        writer.write(head.encode() + b"Connection: close\r\n\r\n" + body)
-        with contextlib.suppress(Exception):
-            await writer.drain()
-            writer.close()
-            await writer.wait_closed()
+            return web.Response(status=503, text="unhealthy\n")
+        return web.Response(body=body, headers={"Content-Type": "text/plain; version=0.0.4"})
+
+    def add_routes(self, application: web.Application) -> None:
+        """``/healthz`` and ``/metrics`` on the process's one web server."""
+        application.router.add_get("/healthz", self.healthz)
+        application.router.add_get("/metrics", self.metrics)
 
     async def start(self, host: str, port: int) -> None:
-        self._server = await asyncio.start_server(self._serve, host, port)
+        """Serve only these two routes (no arranging page in this process)."""
+        application = web.Application()
+        self.add_routes(application)
+        self._server = await serve_http(application, [(host, port)])
         log.info("metrics: /healthz and /metrics on %s:%d", host, port)
 
     async def stop(self) -> None:
         if self._server is not None:
-            self._server.close()
-            await self._server.wait_closed()
+            await self._server.cleanup()
+            self._server = None
 
 
 async def start_metrics(

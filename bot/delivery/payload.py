@@ -72,6 +72,7 @@ def view_to_payload(view: View) -> dict[str, Any]:
                     "style": b.style.value,
                     "url": b.url,
                     "disabled": b.disabled,
+                    "web_app": b.web_app,
                 }
                 for b in row
             ]
@@ -102,6 +103,7 @@ def view_from_payload(data: dict[str, Any]) -> View:
                     style=ButtonStyle(b.get("style", ButtonStyle.SECONDARY.value)),
                     url=b.get("url"),
                     disabled=bool(b.get("disabled", False)),
+                    web_app=bool(b.get("web_app", False)),
                 )
                 for b in row
             )

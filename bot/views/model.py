@@ -34,6 +34,9 @@ class Button:
     style: ButtonStyle = ButtonStyle.SECONDARY
     url: str | None = None
     disabled: bool = False
+    # Opens the arranging page for this view's room and round: the platform
+    # makes the address (or leaves the button out where the page is off).
+    web_app: bool = False
 
 
 class ViewKind(StrEnum):

@@ -166,7 +166,7 @@ def hand_view(
         chat_id=state["chat_id"],
         user_id=user_id,
         language=lang,
-        meta={"player": key, "round": str(no)},
+        meta={"player": key, "round": str(no), "deadline": str(int(rnd["deadline"]))},
     )
 
 
@@ -209,4 +209,5 @@ def _buttons(
         )
     for n, _ in enumerate((hand.get("suggestions") or [])[:3]):
         controls.append(button(t(lang, "btn.apply", n=n + 1), rid, no, Verb.APPLY, str(n)))
+    controls.append(Button(t(lang, "btn.open_page"), style=ButtonStyle.PRIMARY, web_app=True))
     return grid(card_buttons, controls)

@@ -164,6 +164,8 @@ def _arranging(state: dict[str, Any], now: float) -> tuple[list[str], list[Butto
     lines.append(deadline_text(state, lang, rnd["deadline"]))
     buttons = [
         button(t(lang, "btn.my_hand"), rid, no, Verb.SHOW_HAND, style=ButtonStyle.PRIMARY),
+        # The arranging page, where the platform can link to it from a group.
+        Button(t(lang, "btn.open_page"), web_app=True),
         button(t(lang, "btn.leave"), rid, no, Verb.LEAVE, style=ButtonStyle.DANGER),
         button(t(lang, "btn.rules"), rid, no, Verb.RULES),
         button(t(lang, "btn.help"), rid, no, Verb.HELP),

@@ -34,6 +34,7 @@ from bot.views.i18n import LANGUAGES, catalog, normalize_language, t
 
 from . import initdata, passes
 from .desk import Desk, DeskError, Draft, _Refused
+from .links import room_and_round
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
@@ -176,6 +177,8 @@ class WebApp:
         if not self.buckets.take(f"telegram:{user.id}", time.monotonic()):
             return _error(request, "web.err.slow_down", 429)
         room, round_no = body.get("room"), body.get("round")
+        if not room and (pointer := room_and_round(user.start_param)):
+            room, round_no = pointer  # opened from the group's t.me link
         if not isinstance(room, str) or not isinstance(round_no, int) or isinstance(round_no, bool):
             return _error(request, "web.err.bad_body", 400)
         grant = passes.Pass(

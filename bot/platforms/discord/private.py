@@ -27,7 +27,7 @@ from bot.views.i18n import t
 from bot.views.model import View, ViewKind
 
 from .refs import DM_CLOSED, HAND_DM, HandRef, Registry, dm_chat
-from .render import prepare
+from .render import prepare, with_page
 from .turn import PLATFORM, Turn
 
 if TYPE_CHECKING:
@@ -55,6 +55,7 @@ class PrivateViews:
         await self.store.set_pref(PLATFORM, user_id, name, "1" if on else None)
 
     async def deliver_to_actor(self, view: View, turn: Turn) -> None:
+        view = with_page(view, self.platform.page_links)
         if turn.pressed is not None and view.key == turn.pressed_key:
             if turn.interaction.guild_id is None:
                 # A press in the DM: acknowledged, and the outbox edits that DM
@@ -112,6 +113,7 @@ class PrivateViews:
     async def refresh_hand(self, view: View) -> None:
         """Someone's hand changed without them pressing (deal, auto-arrange):
         edit their open ephemeral while its token lives, or their DM."""
+        view = with_page(view, self.platform.page_links)
         if view.user_id is not None and await self.platform.wants_dm(view.user_id):
             await self.platform.submit_dm([view])
             return

@@ -10,6 +10,7 @@ warning rather than failing the whole message.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import logging
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from bot.pictures import render_async
 from bot.table.actions import Verb
 from bot.views.i18n import t
 from bot.views.model import Button, ButtonStyle, View, ViewKind
+from bot.web.links import PageLinks
 
 from .items import ActionButton, HandDmButton
 
@@ -112,6 +114,35 @@ def make_embed(view: View) -> discord.Embed:
         description=_clip(description, MAX_DESCRIPTION) if description else None,
         colour=_COLOURS.get(view.kind, discord.Colour.default()),
     )
+
+
+def with_page(view: View, links: PageLinks | None) -> View:
+    """A private hand with its "arrange by dragging" button made a link to
+    the page, with this player's pass for the round (Discord has no signed
+    launch data); the button goes where the page is off, or where Discord's
+    5 rows of 5 have no room for it."""
+    page = [b for row in view.buttons for b in row if b.web_app]
+    if not page:
+        return view
+    rows = [[b for b in row if not b.web_app] for row in view.buttons]
+    rows = [row for row in rows if row]
+    parts = view.key.split(":")
+    round_no, deadline = view.meta.get("round", ""), view.meta.get("deadline", "")
+    if (
+        links is not None
+        and view.user_id
+        and len(parts) > 1
+        and round_no.isdigit()
+        and deadline.isdigit()
+    ):
+        url = links.discord(str(view.user_id), parts[1], int(round_no), float(deadline))
+        link = dataclasses.replace(page[0], url=url, web_app=False)
+        free = next((row for row in rows if len(row) < MAX_PER_ROW), None)
+        if free is not None:
+            free.append(link)
+        elif len(rows) < MAX_ROWS:
+            rows.append([link])
+    return dataclasses.replace(view, buttons=tuple(tuple(row) for row in rows))
 
 
 def make_item(button: Button, row: int) -> discord.ui.Item[Any] | None:

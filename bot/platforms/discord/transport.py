@@ -27,6 +27,7 @@ from bot.delivery.outbox import STEADY, Outbox, Pacing, ShownButtons
 from bot.delivery.platform import ButtonRows, PrivateChats
 from bot.delivery.transport import Hold
 from bot.views.model import Audience, ButtonStyle, View
+from bot.web.links import PageLinks
 from storage.delivery import DeliveryStore, OutboxRow, SentRef, Shards
 
 from .attach import AttachGuard
@@ -35,7 +36,7 @@ from .items import HAND_DM_TEMPLATE, HandDmButton
 from .posting import ERRORS, NONCE_WINDOW, classify, discord_limits, fingerprint, nonce_of
 from .posting import maybe_posted as _maybe_posted
 from .refs import DM_CLOSED, HAND_DM, MessageRef, dm_chat
-from .render import make_item
+from .render import make_item, with_page
 from .turn import PLATFORM
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,7 @@ class DiscordPlatform:
     ) -> None:
         self._client = client
         self.store = store
+        self.page_links: PageLinks | None = None  # the arranging page, where it is on
         self._routed: set[str] = set()  # channels whose guild this process recorded
         if pacing.limits is None:
             pacing = dataclasses.replace(pacing, limits=discord_limits())
@@ -149,7 +151,7 @@ class DiscordPlatform:
 
     async def edit(self, row: OutboxRow, view: View, known: SentRef) -> bool:
         if is_dm(row.chat_id):
-            return await edit_dm(self._ready(), known, view)
+            return await edit_dm(self._ready(), known, with_page(view, self.page_links))
         old = self._channel(row.chat_id).get_partial_message(int(known.message_id))
         try:
             await self.attach.shown(row.chat_id, view, lambda r: old.edit(**r.kwargs()))
@@ -159,7 +161,7 @@ class DiscordPlatform:
 
     async def post(self, row: OutboxRow, view: View) -> str:
         if is_dm(row.chat_id):
-            return await post_dm(self._ready(), row, view)
+            return await post_dm(self._ready(), row, with_page(view, self.page_links))
         channel = self._channel(row.chat_id)
         # discord.py sends enforce_nonce=True with every nonce.
         nonce = nonce_of(row)

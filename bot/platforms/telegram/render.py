@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.constants import MessageLimit
 
 from bot.platforms.telegram.deeplink import Payload, deep_link
 from bot.table.actions import Verb
 from bot.views.i18n import t
-from bot.views.model import Button, View, ViewKind
+from bot.views.model import Audience, Button, View, ViewKind
+from bot.web.links import PageLinks
 
 NOOP = "noop"
 
@@ -65,8 +66,38 @@ def _button(button: Button) -> InlineKeyboardButton:
     return InlineKeyboardButton(button.label, callback_data=button.action_id)
 
 
-def render_markup(view: View, bot_username: str | None) -> InlineKeyboardMarkup | None:
-    rows = [[_button(b) for b in row] for row in view.buttons if row]
+def _page_button(
+    view: View, button: Button, bot_username: str | None, links: PageLinks | None
+) -> InlineKeyboardButton | None:
+    """The arranging page: a Mini App button in private (Telegram allows
+    ``web_app`` buttons only there), a link to the bot's Mini App in the
+    group; None where the page is off."""
+    parts = view.key.split(":")
+    round_no = view.meta.get("round", "")
+    # Telegram opens Mini Apps over HTTPS only (a plain-http WEBAPP_URL is a
+    # local test's: the page is served, the chats get no button).
+    if links is None or len(parts) < 2 or not round_no.isdigit() or not links.secure:
+        return None
+    if view.audience is Audience.PLAYER:
+        url = links.telegram_private(parts[1], int(round_no))
+        return InlineKeyboardButton(button.label, web_app=WebAppInfo(url))
+    link = links.telegram_group(bot_username or "", parts[1], int(round_no))
+    return InlineKeyboardButton(button.label, url=link) if link else None
+
+
+def render_markup(
+    view: View, bot_username: str | None, links: PageLinks | None = None
+) -> InlineKeyboardMarkup | None:
+    rows = [
+        [
+            shown
+            for b in row
+            if (shown := _page_button(view, b, bot_username, links) if b.web_app else _button(b))
+        ]
+        for row in view.buttons
+        if row
+    ]
+    rows = [row for row in rows if row]
     # A table that offers Join (the lobby) also offers joining in private.
     join = view.acting(Verb.JOIN) if view.kind is ViewKind.TABLE else None
     if join is not None and bot_username:

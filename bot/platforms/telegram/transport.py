@@ -36,6 +36,7 @@ from bot.platforms.telegram.render import (
     render_text,
 )
 from bot.views.model import Audience, View, ViewKind
+from bot.web.links import PageLinks
 from storage.delivery import DeliveryStore, OutboxRow, SentRef
 
 log = logging.getLogger(__name__)
@@ -69,6 +70,7 @@ class TelegramPlatform:
         self._bot = bot
         self.reach = PrivateReach(store)
         self.bot_username = ""
+        self.page_links: PageLinks | None = None  # the arranging page, where it is on
         self.rooms: dict[str, str] = {}  # room id -> group chat id
         # A group upgraded to a supergroup changes its id; the room keeps the old one.
         self.migrated: dict[int, int] = {}
@@ -127,11 +129,13 @@ class TelegramPlatform:
         photo = picture is not None or (known is not None and _is_photo(known))
         text = render_caption(view) if photo else render_text(view)
         seen = picture.fingerprint if picture else None
-        return _digest(text, render_markup(view, self.bot_username), seen, photo=photo)
+        return _digest(
+            text, render_markup(view, self.bot_username, self.page_links), seen, photo=photo
+        )
 
     async def edit(self, row: OutboxRow, view: View, known: SentRef) -> bool:
         where = {"chat_id": self._chat(row.chat_id), "message_id": int(known.message_id)}
-        markup = render_markup(view, self.bot_username)
+        markup = render_markup(view, self.bot_username, self.page_links)
         picture = view.picture
         if not _is_photo(known):
             if picture is not None:
@@ -171,7 +175,7 @@ class TelegramPlatform:
 
     async def post(self, row: OutboxRow, view: View) -> str:
         chat_id = self._chat(row.chat_id)
-        markup = render_markup(view, self.bot_username)
+        markup = render_markup(view, self.bot_username, self.page_links)
         picture = view.picture
         png = None if picture is None else await render_async(picture.render, picture.data)
 
