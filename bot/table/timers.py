@@ -1,18 +1,30 @@
 """The rooms' timers: when a room's next timed transition is due (the
-reminder, the deadline, each showdown step), and arming it on the clock.
+reminder, the deadline, each showdown step), arming it on the clock, and
+pacing the showdown so every step is seen.
 
 The times live in the stored state as absolute times, so a restarted
 process re-arms them (``TableManager.start``) and one that passed while the
 bot was down fires at once. What a timer does when it fires is the
 manager's (``TableManager._on_timer``); this module says when.
+
+A showdown shows every step, however late its timer runs and however slowly
+the chat is served: each step's time counts from when the step before it
+was stored (``pace``), and on a platform whose views go through the outbox
+a step is taken only once the group has been shown the room's messages
+before it (``Timers.step_wait``), so a step is never replaced in the outbox
+before it was sent.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
+
+from storage.api import RoomRecord
+from storage.delivery import DeliveryStore, room_part
 
 from . import round as R
 from .clock import Clock, TimerHandle
@@ -20,6 +32,11 @@ from .effects import Effects
 
 log = logging.getLogger(__name__)
 
+# A showdown step whose predecessor is not delivered yet looks again this
+# often; after waiting this long it is taken anyway (a chat that cannot be
+# served must not hold the round for ever).
+STEP_POLL_SECONDS = 0.25
+STEP_WAIT_LIMIT = 60.0
 # A timer whose work failed (the database, for a moment) fires again after this long.
 RETRY_SECONDS = 5.0
 
@@ -71,6 +88,23 @@ def timed(what: Due, state: dict[str, Any], ctx: R.Ctx) -> Effects:
     return R.showdown_step(state, ctx)
 
 
+def pace(before: dict[str, Any], state: dict[str, Any], now: float, step_seconds: float) -> None:
+    """A showdown step that is about to be stored is shown for a whole
+    step from now: the transitions time the next step from when they
+    began (``Ctx.now``), which may be long ago when the solver ran first
+    (a cold deadline's auto-arrange) or the timer fired late; from then,
+    the next step could already be due and replace this one before it
+    was sent."""
+    rnd = state.get("round")
+    if state["phase"] != "showdown" or rnd is None or rnd.get("next_at") is None:
+        return
+    old = before.get("round") or {}
+    stored = (old.get("no"), old.get("step")) if before["phase"] == "showdown" else None
+    if stored == (rnd["no"], rnd["step"]):
+        return  # this step was stored before: its time stands
+    rnd["next_at"] = max(rnd["next_at"], now + step_seconds)
+
+
 class Timers:
     """One armed timer per room, on ``clock``; ``fire(room_id)`` runs when it is due."""
 
@@ -81,11 +115,14 @@ class Timers:
         self.fire = fire
         self.step_seconds = step_seconds
         self.armed: dict[str, tuple[float, TimerHandle]] = {}
+        # room -> ((round, step), since when) whose delivery the next step waits for
+        self._late_steps: dict[str, tuple[tuple[int, int], float]] = {}
 
     def stop(self) -> None:
         for _, handle in self.armed.values():
             handle.cancel()
         self.armed.clear()
+        self._late_steps.clear()
 
     def arm(self, room_id: str, state: dict[str, Any]) -> None:
         """The room's timer at its next due time (none where nothing is due)."""
@@ -122,3 +159,40 @@ class Timers:
             current[1].cancel()
         when = self.clock.now() + delay
         self.armed[room_id] = (when, self.clock.call_at(when, again))
+
+    async def step_wait(
+        self, rec: RoomRecord, now: float, store: DeliveryStore | None
+    ) -> float | None:
+        """How long the showdown's next step waits (None: take it now).
+
+        Where the room's views go through the outbox (``store``: the one it
+        delivers from; None where views are shown as they are made, as on
+        the console and in tests), a step waits until the group has been
+        shown what the room sent it before (no row of the room left
+        undelivered in the group's chat): the outbox sends only the latest
+        state of a message, so a step stored while the one before is still
+        waiting would replace it unseen. A step that had to wait then stays
+        a whole step on screen (kept by this process: one that takes over
+        goes on at once). After ``STEP_WAIT_LIMIT`` seconds of waiting a
+        step is taken anyway."""
+        if store is None:
+            return None
+        state = rec.state
+        platform, rnd = state["platform"], state["round"]
+        # Every row not delivered yet: due now, or waiting for a retry.
+        horizon = datetime.now(UTC) + timedelta(days=366)
+        rows = await store.lane_rows(platform, state["chat_id"], horizon)
+        step = (rnd["no"], rnd["step"])
+        waited = self._late_steps.pop(rec.room_id, None)
+        since = waited[1] if waited is not None and waited[0] == step else now
+        if any(room_part(row.key) == rec.room_id for row in rows):
+            if now - since < STEP_WAIT_LIMIT:
+                self._late_steps[rec.room_id] = (step, since)
+                return STEP_POLL_SECONDS
+            log.warning(
+                "room %s: showdown step taken before the last one was delivered", rec.room_id
+            )
+            return None
+        if waited is not None and waited[0] == step:
+            return self.step_seconds  # delivered just now: shown a whole step
+        return None
