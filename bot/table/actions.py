@@ -59,15 +59,6 @@ class Outcome:
         """Refused as a button of another round than the room's."""
         return self.refused == STALE
 
-    @property
-    def extra(self) -> dict[str, str]:
-        """The typed fields as the string-keyed dict of earlier versions
-        (for adapters not moved to ``refused`` and ``file`` yet)."""
-        out = {"refused": self.refused} if self.refused else {}
-        if self.file is not None:
-            out |= {"file_name": self.file.name, "file_text": self.file.text}
-        return out
-
 
 __all__ = [
     "ACTION_PREFIX",
