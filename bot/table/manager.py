@@ -10,6 +10,11 @@ the showdown's pace (timers.py), what each verb does (transitions.py,
 arranging.py, and info.py / history.py for the read-only ones) and the views
 a change shows (present.py). What each verb needs is read from its
 ``VerbInfo`` (bot/core/verbs.py).
+
+Nothing slow runs on the event loop: a transition that may call the solver
+(the deadline's auto-arrange, a deal with AI seats, a suggestion, a player
+who leaves mid-round) runs in a worker thread on its copy of the state, as
+reviews do.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from bot.views.deadline import DEFAULT_TIMEZONE
 from bot.views.i18n import t
 from bot.views.model import View
 from storage.api import Repository, RoomExists, RoomRecord, RoomStatus, StaleVersion
-from storage.delivery import OutboxEntry, TimerChange
+from storage.delivery import DeliveryStore, OutboxEntry, TimerChange
 
 from . import history, info, lobby, match, present, solving, transitions
 from . import review as RV
@@ -219,7 +224,12 @@ class TableManager:
                     if facts.read_only:
                         return await self._answer(rec, action, verb)
                     state = _copy(rec.state)
-                    fx = transitions.apply(state, action, self._ctx())
+                    apply = transitions.apply
+                    ctx = self._ctx()
+                    if facts.solver:
+                        fx = await asyncio.to_thread(apply, state, action, ctx)
+                    else:
+                        fx = apply(state, action, ctx)
                 except Refused as r:
                     # The cache may be behind another manager: check afresh.
                     if not fresh and await self.rooms.newer(rec) is not None:
@@ -279,6 +289,7 @@ class TableManager:
         platforms go to the outbox in the same transaction) and arm its
         timer; the saved record and the views, marked where they were
         written."""
+        T.pace(rec.state, state, self.clock.now(), self.step_seconds)
         closed = state["phase"] == "closed"
         private = await self.durable.private_chats(views, actor)
         views, entries = self.durable.split(views, f"{rec.room_id}.{rec.version + 1}", private)
@@ -318,10 +329,16 @@ class TableManager:
                 if due is None:
                     self.timers.arm(room_id, rec.state)
                     return
+                if due is T.Due.STEP:
+                    wait = await self.timers.step_wait(rec, ctx.now, self._outbox_of(rec))
+                    if wait is not None:
+                        self.timers.retry(room_id, wait)
+                        return
                 state = _copy(rec.state)
                 if due is T.Due.STEP and R.finishing(state):
                     state["round"]["review"] = await self._review(state)
-                fx = T.timed(due, state, ctx)
+                # In a worker thread: the deadline auto-arranges with the solver.
+                fx = await asyncio.to_thread(T.timed, due, state, ctx)
                 views = present.views_of(state, fx, self.clock.now())
                 if fx.settlement:
                     views = present.offer_review(state, views)
@@ -339,6 +356,12 @@ class TableManager:
                 await self._sink(views)
             except Exception:  # the adapter's failure must not stop the table
                 log.exception("sink failed for room %s", room_id)
+
+    def _outbox_of(self, rec: RoomRecord) -> DeliveryStore | None:
+        """The store the room's views are delivered from, where they go
+        through the outbox (None: shown as they are made)."""
+        durable = rec.state["platform"] in self.durable.platforms
+        return self.repo if durable and isinstance(self.repo, DeliveryStore) else None
 
     @staticmethod
     async def _review(state: dict[str, Any]) -> dict[str, Any]:
