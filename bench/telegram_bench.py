@@ -14,6 +14,8 @@ Modes:
   edit       edit in place, skip unchanged messages, no coalescing window
   coalesce   the same + 0.3 s coalescing, players tapping in bursts
              (presses faster than the window, as a quick thumb does)
+  page       0.3 s coalescing, every player arranging in the arranging page
+             (bot/web: asks for suggestions, confirms the first), no taps
 
 Deals are seeded (``--seed``; each player count gets its own seed derived
 from it), so a run is reproducible and two branches can be compared on the
@@ -66,6 +68,31 @@ async def _burst(h: Harness, user: TgUser, datas: list[str], message: Any) -> No
     await h.outbox.drain()
 
 
+async def play_round_in_page(h: Harness, users: list[TgUser], clock: FakeClock) -> None:
+    """Each player opens the page, takes the first suggestion and confirms
+    (what bot/web/desk.py does for the page's requests)."""
+    from bot.web.desk import Desk, Draft
+    from bot.web.passes import Pass
+
+    desk = Desk(h.manager, clock=clock.now)
+    for user in users:
+        hand = h.hand_message(user)
+        room, round_no = (button_room_round(b) for b in buttons_of(hand, Verb.PICK)[:1]).__next__()
+        grant = Pass("telegram", str(user.id), room, round_no, int(clock.now()) + 600)
+        shown = await desk.suggest(grant)
+        best = shown["suggestions"][0]
+        await desk.confirm(grant, Draft(*(tuple(best[k]) for k in ("head", "middle", "tail"))))
+        await h.outbox.drain()
+    await reveal(h, clock)
+
+
+def button_room_round(button: dict[str, Any]) -> tuple[str, int]:
+    from bot.table.actions import decode
+
+    room, round_no, _, _ = decode(button["callback_data"])
+    return room, round_no
+
+
 async def play_round(h: Harness, users: list[TgUser], clock: FakeClock, burst: bool) -> None:
     for user in users:
         hand = h.hand_message(user)
@@ -108,7 +135,7 @@ async def measure(
         return outcome
 
     manager.handle = counting_handle  # type: ignore[method-assign]
-    window = 0.3 if mode == "coalesce" else 0.0
+    window = 0.3 if mode in ("coalesce", "page") else 0.0
     async with Harness(api, manager, coalesce_seconds=window) as h:
         sink = manager._sink
 
@@ -130,7 +157,10 @@ async def measure(
             else:
                 settle = [m for m in h.group_messages() if buttons_of(m, Verb.START)][-1]
                 await h.press_verb(users[0], settle, Verb.START)
-            await play_round(h, users, clock, burst=(mode == "coalesce"))
+            if mode == "page":
+                await play_round_in_page(h, users, clock)
+            else:
+                await play_round(h, users, clock, burst=(mode == "coalesce"))
         calls = [c for c in api.calls[start_calls:] if c.method not in STARTUP]
         presses = len(api.calls_of("answerCallbackQuery")) - presses_before
         await manager.stop()
@@ -187,7 +217,7 @@ if __name__ == "__main__":
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1, help="deals' seed (default 1)")
     parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4])
-    parser.add_argument("--modes", nargs="*", default=["edit", "coalesce"])
+    parser.add_argument("--modes", nargs="*", default=["edit", "coalesce", "page"])
     parser.add_argument("--detail", action="store_true", help="calls by chat and method")
     args = parser.parse_args()
     asyncio.run(main(args.rounds, args.seed, args.players, args.modes, args.detail))
