@@ -11,6 +11,14 @@ from tests.telegram.fakebotapi import StoredMessage
 from tests.telegram.harness import Harness, TgUser, buttons_of
 
 
+async def deal(h: Harness, owner: TgUser, *others: TgUser) -> None:
+    """The owner opens a room, the others join, the owner deals."""
+    await h.command(owner, "/newgame")
+    for user in others:
+        await h.command(user, "/join")
+    await h.command(owner, "/startgame")
+
+
 def alerted(answer: dict[str, Any]) -> bool:
     return answer.get("show_alert") == "true"
 

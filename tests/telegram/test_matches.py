@@ -12,7 +12,7 @@ from bot.table.actions import Verb, encode
 from bot.views.render_common import signed
 from tests.telegram.fakebotapi import FakeBotAPI
 from tests.telegram.harness import GROUP_ID, buttons_of
-from tests.telegram.play import alerted, arrange_by_suggestion, reveal
+from tests.telegram.play import alerted, arrange_by_suggestion, deal, reveal
 
 from .test_e2e_game import USERS, room_of, table
 
@@ -95,9 +95,7 @@ async def test_review_button_on_the_private_hand(api: FakeBotAPI) -> None:
     ann, bo = USERS[:2]
     api.opened |= {ann.id, bo.id}
     async with table(api) as (h, manager, clock):
-        await h.command(ann, "/newgame")
-        await h.command(bo, "/join")
-        await h.command(ann, "/startgame")
+        await deal(h, ann, bo)
         hand = h.hand_message(ann)
         assert not buttons_of(hand, Verb.REVIEW)
         await arrange_by_suggestion(h, ann)

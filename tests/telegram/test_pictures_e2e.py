@@ -15,7 +15,7 @@ from bot.table.actions import Verb
 from bot.views import pictured
 from tests.telegram.fakebotapi import FakeBotAPI, StoredMessage
 from tests.telegram.harness import buttons_of
-from tests.telegram.play import alerted, arrange_by_suggestion, reveal
+from tests.telegram.play import alerted, arrange_by_suggestion, deal, reveal
 from tests.telegram.test_e2e_game import USERS, table
 
 PNG = b"\x89PNG"
@@ -148,9 +148,7 @@ async def test_every_tap_changes_the_hand_picture_and_its_caption(api: FakeBotAP
     ann, bo = USERS[:2]
     api.opened |= {ann.id, bo.id}
     async with table(api) as (h, manager, clock):
-        await h.command(ann, "/newgame")
-        await h.command(bo, "/join")
-        await h.command(ann, "/startgame")
+        await deal(h, ann, bo)
         hand = h.hand_message(bo)
         shown = [(hand.photo, hand.text, _confirm_label(hand))]
         picks = [b["callback_data"] for b in buttons_of(hand, Verb.PICK)]
