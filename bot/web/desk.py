@@ -18,18 +18,18 @@ from typing import Any, Protocol
 
 from bot.core import lanes as lanes_of
 from bot.core.actions import Action, Actor, Verb
+from bot.core.state import LANE_NAMES, Phase
 from bot.rules.cards import parse_card
 from bot.rules.foul import check_foul
 from bot.rules.lanes import evaluate_lane
-from bot.rules.options import Rules, make_rules
 from bot.rules.types import Arrangement
+from bot.table.round import round_rules
 from bot.views.i18n import t
-from bot.views.render_common import clauses
+from bot.views.render_common import category, clauses
 from bot.views.render_common import lane as lane_word
 
 from .passes import Pass
 
-LANES = ("head", "middle", "tail")
 SIZES = {"head": 3, "middle": 5, "tail": 5}
 
 
@@ -63,7 +63,7 @@ class Draft:
         if not isinstance(body, dict):
             raise DeskError("web.err.bad_lanes")
         lanes: list[tuple[int, ...]] = []
-        for lane in LANES:
+        for lane in LANE_NAMES:
             value = body.get(lane, [])
             if not isinstance(value, list) or len(value) > SIZES[lane]:
                 raise DeskError("web.err.bad_lanes")
@@ -78,12 +78,6 @@ class Draft:
     @property
     def complete(self) -> bool:
         return (len(self.head), len(self.middle), len(self.tail)) == (3, 5, 5)
-
-
-def _rules(rnd: dict[str, Any]) -> Rules:
-    spec = dict(rnd["rules"])
-    preset, players = spec.pop("preset"), spec.pop("players")
-    return make_rules(preset, players, spec)
 
 
 @dataclass
@@ -153,13 +147,13 @@ class Desk:
     def _evaluate(
         self, rnd: dict[str, Any], tokens: Sequence[str], draft: Draft, language: str
     ) -> dict[str, Any]:
-        rules = _rules(rnd)
+        rules = round_rules(rnd)
         cards = [parse_card(x) for x in tokens]
         labels: dict[str, str | None] = {}
-        for lane, indexes in zip(LANES, (draft.head, draft.middle, draft.tail), strict=True):
+        for lane, indexes in zip(LANE_NAMES, (draft.head, draft.middle, draft.tail), strict=True):
             full = len(indexes) == SIZES[lane]
             value = evaluate_lane([cards[i] for i in indexes], rules) if full else None
-            labels[lane] = t(language, f"cat.{value.category.slug}") if value else None
+            labels[lane] = category(language, value.category.slug) if value else None
         foul = None
         if draft.complete:
             split = Arrangement.of(
@@ -212,12 +206,12 @@ class Desk:
         state, hand = await self._seat(grant)
         if hand["done"]:
             raise DeskError("web.err.already_done", 409)
-        if state["phase"] != "arranging":
+        if state["phase"] != Phase.ARRANGING:
             raise DeskError("web.err.not_arranging", 409)
         self._check_cards(hand, draft)
         if not draft.complete:
             raise DeskError("web.err.incomplete")
-        rules = _rules(state["round"])
+        rules = round_rules(state["round"])
         cards = [parse_card(x) for x in hand["cards"]]
         split = Arrangement.of(
             *([cards[i] for i in lane] for lane in (draft.head, draft.middle, draft.tail))
@@ -277,7 +271,7 @@ def _suggestions_json(hand: dict[str, Any]) -> list[dict[str, Any]] | None:
     for item in items:
         free = list(range(len(tokens)))
         lanes: dict[str, list[int]] = {}
-        for lane in LANES:
+        for lane in LANE_NAMES:
             picked = []
             for token in item[lane]:
                 index = next(i for i in free if tokens[i] == token)
