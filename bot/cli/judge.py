@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.core.state import LANE_NAMES
 from bot.rules import (
     Arrangement,
     CardError,
@@ -19,7 +20,6 @@ from bot.rules.options import Rules
 
 from .jsonl import InputError, main_loop, rules_from, shown
 
-LANES = ("head", "middle", "tail")
 MAX_ID_CHARS = 64
 
 
@@ -56,17 +56,17 @@ def _hand(p: Any, rules: Rules, number: int) -> PlayerHand:
     declare = p.get("declare", False)
     if not isinstance(declare, bool):
         raise InputError(f"player {pid}: declare must be true or false")
-    has_lanes = any(k in p for k in LANES)
+    has_lanes = any(k in p for k in LANE_NAMES)
     if has_lanes and "cards" in p:
         raise InputError(f"player {pid}: give either head/middle/tail or cards, not both")
     if has_lanes:
-        missing = [k for k in LANES if k not in p]
+        missing = [k for k in LANE_NAMES if k not in p]
         if missing:
             raise InputError(
                 f"player {pid}: {' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} "
                 "missing; give head, middle and tail (3, 5 and 5 card tokens)"
             )
-        head, middle, tail = (_cards(pid, p.get(k), k) for k in LANES)
+        head, middle, tail = (_cards(pid, p.get(k), k) for k in LANE_NAMES)
         if (len(head), len(middle), len(tail)) != (3, 5, 5):
             raise InputError(
                 f"player {pid}: wrong lane sizes: head, middle and tail need 3, 5 and 5 cards, "

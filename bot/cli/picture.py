@@ -15,12 +15,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bot.core.state import LANE_NAMES
 from bot.rules import Arrangement, CardError, OptionError, PlayerHand, detect_special, parse_cards
 from bot.views.i18n import LANGUAGES
 
 from . import command_parser
 from .jsonl import InputError, TooLongLine, parse_line, read_lines, rules_from
-from .judge import LANES, judge
+from .judge import judge
 
 
 def _hands(obj: dict[str, Any]) -> list[PlayerHand]:
@@ -38,7 +39,7 @@ def _hands(obj: dict[str, Any]) -> list[PlayerHand]:
                 )
             )
             continue
-        arr = Arrangement.of(*(parse_cards(p[k]) for k in LANES))
+        arr = Arrangement.of(*(parse_cards(p[k]) for k in LANE_NAMES))
         special = detect_special(arr.cards, rules) if p.get("declare") else None
         hands.append(PlayerHand(str(p["id"]), arr, special))
     return hands

@@ -21,6 +21,7 @@ from bot.cli import command_parser, configure_solver, settings_or_exit
 from bot.config import MAX_ARRANGE_SECONDS, MIN_ARRANGE_SECONDS, check_database_url
 from bot.core import lanes as H
 from bot.core.options import rules_for, summary
+from bot.core.state import Phase
 from bot.rules.lanes import evaluate_lane
 from bot.rules.options import OptionError
 from bot.table import match
@@ -352,7 +353,7 @@ class Console:
         """Print a view of the table, its deadline in this computer's time."""
         st = await self.state()
         rnd = st.get("round") if st else None
-        deadline = rnd["deadline"] if rnd and st and st["phase"] == "arranging" else None
+        deadline = rnd["deadline"] if rnd and st and st["phase"] == Phase.ARRANGING else None
         self.words.show(view, deadline=deadline, now=self.mgr.clock.now())
 
     async def print_hand(self, view: View, *, whole: bool = False) -> None:
@@ -362,7 +363,7 @@ class Console:
         rnd = st.get("round") if st else None
         deadline, cats = None, None
         if st and rnd:
-            if st["phase"] == "arranging":
+            if st["phase"] == Phase.ARRANGING:
                 deadline = rnd["deadline"]
             hand = rnd["hands"].get(you(self.lang).key)
             if hand is not None:
@@ -383,19 +384,19 @@ class Console:
 
     async def phase(self) -> str:
         st = await self.state()
-        return st["phase"] if st else "closed"
+        return st["phase"] if st else Phase.CLOSED
 
     async def match_over(self) -> bool:
         st = await self.state()
         return bool(st and match.is_over(st))
 
     async def arranging(self) -> bool:
-        return await self.phase() == "arranging"
+        return await self.phase() == Phase.ARRANGING
 
     async def seconds_left(self) -> int | None:
         st = await self.state()
         rnd = st.get("round") if st else None
-        if not rnd or st is None or st["phase"] != "arranging":
+        if not rnd or st is None or st["phase"] != Phase.ARRANGING:
             return None
         return max(0, int(rnd["deadline"] - self.mgr.clock.now()))
 
@@ -540,7 +541,7 @@ async def interactive(args: argparse.Namespace) -> int:
                     await con.show(v)
             if not await arrange_round(con, reader):
                 break
-            while await con.phase() == "showdown":
+            while await con.phase() == Phase.SHOWDOWN:
                 await asyncio.sleep(min(0.2, args.step + 0.01))
             # The review (复盘) of my hand, now that the showdown is over;
             # after a match's last round, then the final results.
@@ -583,7 +584,7 @@ async def auto(args: argparse.Namespace) -> int:
             out = await con.send(Verb.START, button=True, quiet=True)
             if not out.ok:
                 return 2
-            while await con.phase() == "showdown":
+            while await con.phase() == Phase.SHOWDOWN:
                 await clock.advance(1.0)
     finally:
         await mgr.stop()

@@ -17,7 +17,6 @@ from bot.rules.cards import Card, parse_card, sort_by_count, sort_by_rank, sort_
 from bot.rules.placing import placed_lanes
 from bot.rules.types import Arrangement
 
-LANES = ("head", "middle", "tail")
 card_of = lru_cache(maxsize=512)(parse_card)  # tokens repeat: parse each once
 
 

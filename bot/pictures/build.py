@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from bot.core.state import Phase
 from bot.rules.cards import Card, parse_card
 from bot.rules.lanes import evaluate_lane
 from bot.rules.options import Rules, make_rules
@@ -86,7 +87,7 @@ def _round(state: State) -> Round:
     result = rnd.get("result")
     if result is None:
         raise ValueError("the round has no showdown yet")
-    if state["phase"] == "showdown":
+    if state["phase"] == Phase.SHOWDOWN:
         revealed = revealed_steps(result["steps"], rnd["step"])
     else:
         revealed = frozenset(result["steps"]) if rnd.get("settled") else frozenset()

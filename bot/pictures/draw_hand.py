@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from bot.core.state import LANE_NAMES
 from bot.rules.cards import Card
 from bot.views.i18n import t
 
@@ -18,7 +19,7 @@ from . import cards as C
 from .canvas import GOLD, GOLD_INK, INK, MARGIN, SOFT, felt, overlay, pill, pill_width, title_bar
 from .fonts import draw_text
 from .legend import legend
-from .model import LANE_NAMES, LANE_SIZES, HandPicture
+from .model import LANE_SIZES, HandPicture
 
 CARD_W = 96
 CARD_H = C.card_height(CARD_W)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from PIL import Image
 
 from bot.core.paid import CAP
+from bot.core.state import LANE_NAMES
 from bot.views.i18n import t
 
 from . import cards as C
@@ -30,7 +31,7 @@ from .canvas import (
 )
 from .fonts import draw_text
 from .legend import legend
-from .model import LANE_NAMES, SeatShow, ShowdownPicture
+from .model import SeatShow, ShowdownPicture
 
 CARD_W = 60
 CARD_H = C.card_height(CARD_W)

@@ -15,7 +15,6 @@ from bot.rules.types import Category, SpecialHand
 
 from .cards import Marks
 
-LANE_NAMES = ("head", "middle", "tail")
 LANE_SIZES = (3, 5, 5)
 
 

@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.paid import special_paid
+from bot.core.state import LANE_NAMES
 from bot.rules.cards import Card
 from bot.rules.types import Category, SpecialHand
 
 from .cards import Marks
 from .model import (
-    LANE_NAMES,
     LANE_SIZES,
     LaneShow,
     PairScore,

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from bot.core.state import LANE_NAMES, Phase
 from bot.core.verbs import Verb
 from bot.rules.cards import parse_card
 from bot.rules.options import Rules
@@ -20,7 +21,7 @@ from . import solving
 from .actions import small_number
 from .effects import Effects
 from .refused import Refused
-from .round import LANE_NAMES, Ctx, begin_showdown, declare_hand, opponents_of, round_rules
+from .round import Ctx, begin_showdown, declare_hand, opponents_of, round_rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +39,7 @@ class Pressed:
 
 def my_hand(state: dict[str, Any], key: str) -> dict[str, Any]:
     rnd = state.get("round")
-    if state["phase"] != "arranging" or rnd is None:
+    if state["phase"] != Phase.ARRANGING or rnd is None:
         raise Refused("err.not_arranging")
     hand = rnd["hands"].get(key)
     if hand is None:

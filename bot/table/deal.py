@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.rules.cards import RANKS, rank_char
-from bot.rules.options import Rules
+from bot.rules.options import DealStyle, Rules
 
 SYSTEM_RANDOM = secrets.SystemRandom()
 
@@ -57,7 +57,7 @@ def shuffled_deck(rules: Rules, rng: random.Random = SYSTEM_RANDOM) -> list[str]
 def deal_order(n_seats: int, per_player: int, first_seat: int, style: str) -> list[int]:
     """The seat receiving each card off the top of the deck, in order:
     round the table from ``first_seat``, one card or three at a time."""
-    chunk = 3 if style == "three" else 1
+    chunk = 3 if style == DealStyle.THREE else 1
     counts = [0] * n_seats
     order: list[int] = []
     while len(order) < n_seats * per_player:
@@ -73,7 +73,7 @@ def make_deal(
     rules: Rules,
     n_seats: int,
     *,
-    style: str = "one",
+    style: str = DealStyle.ONE,
     random_wild_rank: bool = False,
     rng: random.Random = SYSTEM_RANDOM,
 ) -> Deal:

@@ -9,14 +9,14 @@ renders the result (``bot.views.render_final``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
+from bot.core.state import LANE_NAMES
 from bot.rules.types import Arrangement, Category
 from storage.api import SettlementRecord
 
-from .round import LANE_NAMES, _rules_cached
+from .round import rules_of
 
 _BY_SLUG = {c.slug: c for c in Category}
 
@@ -86,7 +86,7 @@ def _round_rules(detail: dict[str, Any]) -> Any:
     if not rules:
         return None
     try:
-        return _rules_cached(json.dumps(rules, sort_keys=True))
+        return rules_of(rules)
     except Exception:  # an old or odd record: no foul check for it
         return None
 

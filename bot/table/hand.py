@@ -30,6 +30,7 @@ from bot.core.lanes import (
     same_cards,
     sorted_order,
 )
+from bot.core.state import LANE_NAMES
 from bot.rules.types import Arrangement
 
 from .refused import Refused
@@ -88,7 +89,7 @@ def pick(hand: dict[str, Any], arg: str | None) -> None:
     i = small_number(arg, len(hand["cards"]) - 1)
     if i is None:
         raise Refused("err.bad_card")
-    for lane in ("head", "middle", "tail"):
+    for lane in LANE_NAMES:
         if i in hand[lane]:
             _push_undo(hand)
             hand[lane].remove(i)

@@ -10,6 +10,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from bot.core.state import LANE_NAMES
 from bot.views import render_match
 from bot.views.i18n import t
 from storage.api import Repository, RoomRecord, SettlementRecord
@@ -17,7 +18,7 @@ from storage.api import Repository, RoomRecord, SettlementRecord
 from . import final, match
 from .actions import MAX_ROUND_DIGITS, Action, Attachment, Outcome, small_number
 from .refused import Refused
-from .round import LANE_NAMES, _rules_cached
+from .round import rules_of
 
 if TYPE_CHECKING:
     from bot.views.model import View
@@ -144,9 +145,7 @@ def skill_of(records: Sequence[SettlementRecord], key: str) -> dict[str, Any]:
         name = info.get("names", {}).get(key, name)
         rules = info.get("rules")
         if rules and not rv.get("declared"):
-            fouls += int(
-                final._fouled(rv["mine"], None, _rules_cached(json.dumps(rules, sort_keys=True)))
-            )
+            fouls += int(final._fouled(rv["mine"], None, rules_of(rules)))
     per = 100.0 / rounds if rounds else 0.0
     return {
         "key": key,

@@ -7,6 +7,7 @@ import dataclasses
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Protocol
 
+from bot.core.state import LIVE_PHASES
 from bot.views import render, render_match
 from bot.views.i18n import normalize_language, t
 from bot.views.render_common import commands
@@ -100,11 +101,7 @@ async def in_room(ask: Asked, rec: RoomRecord, action: Action, verb: Verb) -> Ou
         view = render.settings_view(state, action.actor)
     elif verb is Verb.SHOW_HAND:
         rnd = state.get("round")
-        if (
-            rnd is None
-            or state["phase"] not in ("arranging", "showdown")
-            or key not in rnd["hands"]
-        ):
+        if rnd is None or state["phase"] not in LIVE_PHASES or key not in rnd["hands"]:
             raise Refused("err.not_in_round")
         view = render.hand_view(state, key, now=ask.clock.now())
     elif verb is Verb.VERIFY:

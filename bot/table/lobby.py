@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core.state import LIVE_PHASES, Phase
 from bot.rules.options import OptionError, Preset
 from bot.views import render
 from bot.views.deadline import DEFAULT_TIMEZONE
@@ -42,7 +43,7 @@ def new_state(
         "platform": platform,
         "chat_id": chat_id,
         "owner": actor.key,
-        "phase": "lobby",
+        "phase": Phase.LOBBY,
         "round_no": 0,
         "language": language,
         "timezone": timezone,  # deadlines on Telegram are shown as clock times here
@@ -62,7 +63,7 @@ def _owner(state: dict[str, Any], actor: Actor) -> None:
 
 
 def _lobby(state: dict[str, Any]) -> None:
-    if state["phase"] != "lobby":
+    if state["phase"] != Phase.LOBBY:
         raise Refused("err.round_running")
 
 
@@ -112,9 +113,9 @@ def leave(state: dict[str, Any], actor: Actor, ctx: Ctx) -> Effects:
     if player(state, actor.key) is None:
         raise Refused("err.not_player")
     rnd = state.get("round")
-    if state["phase"] == "arranging" and rnd and actor.key in rnd["hands"]:
+    if state["phase"] == Phase.ARRANGING and rnd and actor.key in rnd["hands"]:
         return escape(state, actor.key, ctx)
-    if state["phase"] == "showdown" and rnd and actor.key in rnd["hands"]:
+    if state["phase"] == Phase.SHOWDOWN and rnd and actor.key in rnd["hands"]:
         # The result is fixed already; the seat empties when the round is paid.
         if actor.key not in rnd["leaving"]:
             rnd["leaving"].append(actor.key)
@@ -227,11 +228,11 @@ def close(state: dict[str, Any], actor: Actor, arg: str | None = None) -> Effect
     buttons; the closing post says what became of it and the final totals."""
     _owner(state, actor)
     rnd = state.get("round")
-    live = state["phase"] in ("arranging", "showdown") and rnd is not None
+    live = state["phase"] in LIVE_PHASES and rnd is not None
     if live and arg != CONFIRM_CLOSE:
         view = render.close_confirm_view(state, actor)
         return Effects(toast=("toast.confirm_close", {}), views=[view])
-    state["phase"] = "closed"
+    state["phase"] = Phase.CLOSED
     hands = [k for k in rnd["hands"] if not k.startswith("ai:")] if live and rnd else []
     return Effects(table=True, hands=hands, toast=("toast.closed", {}))
 

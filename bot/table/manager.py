@@ -28,6 +28,7 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from bot.core.state import Phase
 from bot.core.verbs import VERBS
 from bot.delivery.entries import Durable
 from bot.rules.options import OptionError
@@ -267,7 +268,7 @@ class TableManager:
 
     def _check(self, rec: RoomRecord, action: Action) -> None:
         state = rec.state
-        if rec.status is RoomStatus.CLOSED or state["phase"] == "closed":
+        if rec.status is RoomStatus.CLOSED or state["phase"] == Phase.CLOSED:
             raise Refused("err.room_closed")
         informative = VERBS[action.verb].informative
         # Information buttons of an old post (rules, verify) still answer.
@@ -290,7 +291,7 @@ class TableManager:
         timer; the saved record and the views, marked where they were
         written."""
         T.pace(rec.state, state, self.clock.now(), self.step_seconds)
-        closed = state["phase"] == "closed"
+        closed = state["phase"] == Phase.CLOSED
         private = await self.durable.private_chats(views, actor)
         views, entries = self.durable.split(views, f"{rec.room_id}.{rec.version + 1}", private)
         due = None if closed else T.next_event(state)

@@ -12,7 +12,7 @@ from typing import Any
 from bot.config import MAX_ARRANGE_SECONDS, MIN_ARRANGE_SECONDS
 from bot.core.options import RULE_OPTIONS, rules_for, summary
 from bot.rules.cards import parse_rank, rank_char
-from bot.rules.options import OptionError, Preset
+from bot.rules.options import DealStyle, OptionError, Preset
 from bot.views.i18n import normalize_language
 
 __all__ = [
@@ -52,7 +52,7 @@ def default_options(arrange_seconds: int) -> dict[str, Any]:
         "rules": {},  # overrides of the preset, as make_rules takes them
         "random_wild_rank": False,
         "arrange_seconds": arrange_seconds,
-        "deal_style": "one",
+        "deal_style": DealStyle.ONE,
     }
 
 
@@ -149,9 +149,11 @@ def apply_option(state: dict[str, Any], arg: str | None, current_players: int) -
         sync_option(state)
         return name, str(opts["rounds"] or "off")
     elif name == "deal_style":
-        if value.lower() not in ("one", "three", "1", "3"):
+        if value.lower() not in (*DealStyle, "1", "3"):
             raise OptionError("deal_style must be one or three", "deal_style")
-        opts["deal_style"] = "three" if value.lower() in ("three", "3") else "one"
+        opts["deal_style"] = (
+            DealStyle.THREE if value.lower() in (DealStyle.THREE, "3") else DealStyle.ONE
+        )
         return name, opts["deal_style"]
     elif name == "wild_rank":
         low = value.lower()

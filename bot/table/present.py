@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from bot.core.state import Phase
 from bot.core.verbs import VERBS
 from bot.views import render
 from bot.views.model import View, ViewKind
@@ -35,7 +36,7 @@ def views_of(state: dict[str, Any], fx: Effects, now: float) -> list[View]:
 def with_panel(state: dict[str, Any], action: Action, views: list[View]) -> list[View]:
     """After an owner's change the settings panel shows the new values too:
     its view comes with the others (the press on it edits it in place)."""
-    if VERBS[action.verb].panel and state["phase"] != "closed":
+    if VERBS[action.verb].panel and state["phase"] != Phase.CLOSED:
         return [*views, render.settings_view(state, action.actor)]
     return views
 

@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bot.core.state import Phase
 from storage.api import Repository, RoomRecord, RoomStatus, RoundRecord, SettlementRecord
 from storage.delivery import OutboxEntry, TimerChange
 
@@ -65,7 +66,7 @@ class Rooms:
 
     def remember(self, rec: RoomRecord) -> None:
         self._records[rec.room_id] = rec
-        if rec.status is RoomStatus.OPEN and rec.state.get("phase") != "closed":
+        if rec.status is RoomStatus.OPEN and rec.state.get("phase") != Phase.CLOSED:
             self._by_chat[(rec.platform, rec.chat_id)] = rec.room_id
 
     def forget(self, room_id: str) -> None:
@@ -99,7 +100,7 @@ class Rooms:
         """Store ``state`` as the version after ``rec`` (``StaleVersion`` when
         another process wrote first), with what goes in the same
         transaction; a room that closed leaves the cache."""
-        closed = state["phase"] == "closed"
+        closed = state["phase"] == Phase.CLOSED
         status = RoomStatus.CLOSED if closed else RoomStatus.OPEN
         version = await self.repo.save_room(
             rec.room_id,

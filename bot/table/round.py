@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
+from bot.core.state import LANE_NAMES, Phase
 from bot.rules.options import Rules, make_rules
 from storage.api import RoundRecord, SettlementEntry, SettlementRecord
 
@@ -22,8 +23,6 @@ from .deal import make_deal
 from .effects import Effects
 from .options import rules_for
 from .refused import Refused
-
-LANE_NAMES = ("head", "middle", "tail")
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +41,14 @@ def _rules_cached(key: str) -> Rules:
     return make_rules(preset, players, d)
 
 
+def rules_of(rules: dict[str, Any]) -> Rules:
+    """The Rules of a stored round's ``rules`` (a preset, the players and the
+    overrides), built once per distinct value."""
+    return _rules_cached(json.dumps(rules, sort_keys=True))
+
+
 def round_rules(rnd: dict[str, Any]) -> Rules:
-    return _rules_cached(json.dumps(rnd["rules"], sort_keys=True))
+    return rules_of(rnd["rules"])
 
 
 def player(state: dict[str, Any], key: str) -> dict[str, Any] | None:
@@ -112,7 +117,7 @@ def start_round(state: dict[str, Any], ctx: Ctx) -> Effects:
             hand["special"] = solving.special_of(H.cards_of(hand), rules)
         rnd["hands"][key] = hand
     state["round"] = rnd
-    state["phase"] = "arranging"
+    state["phase"] = Phase.ARRANGING
     fx = Effects(table=True, table_fresh=True)
     fx.hands = [k for k in seats if not k.startswith("ai:")]
     for p in players:
@@ -233,7 +238,7 @@ def begin_showdown(state: dict[str, Any], ctx: Ctx, fx: Effects) -> None:
     }
     rnd["step"] = 0
     rnd["next_at"] = ctx.now + ctx.step_seconds
-    state["phase"] = "showdown"
+    state["phase"] = Phase.SHOWDOWN
     fx.table = True
 
 
@@ -241,7 +246,7 @@ def finishing(state: dict[str, Any]) -> bool:
     """The next showdown step pays the round."""
     rnd = state.get("round")
     return (
-        state["phase"] == "showdown"
+        state["phase"] == Phase.SHOWDOWN
         and rnd is not None
         and rnd["step"] + 1 >= len(rnd["result"]["steps"])
     )
@@ -269,7 +274,7 @@ def finish_round(state: dict[str, Any], ctx: Ctx, fx: Effects) -> None:
         state["totals"][key] = state["totals"].get(key, 0) + pts
     rnd["next_at"] = None
     rnd["settled"] = True
-    state["phase"] = "lobby"
+    state["phase"] = Phase.LOBBY
     scoops: dict[str, int] = {}
     for pair in settlement["pairs"]:
         if pair["scoop"]:
@@ -340,7 +345,7 @@ def fix_owner(state: dict[str, Any]) -> None:
     """After someone left: the owner passes to the first human still seated;
     with nobody seated the room closes."""
     if not state["players"]:
-        state["phase"] = "closed"
+        state["phase"] = Phase.CLOSED
         return
     if player(state, state["owner"]) is None:
         humans = [p for p in state["players"] if not p.get("ai")]

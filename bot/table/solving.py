@@ -15,12 +15,11 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from bot.core.state import LANE_NAMES
 from bot.rules.cards import Card, parse_card
 from bot.rules.options import Rules
 from bot.rules.settlement_types import SpecialResult
 from bot.rules.types import Arrangement, Lane
-
-LANES = ("head", "middle", "tail")
 
 
 def detect(cards: Sequence[Card], rules: Rules) -> SpecialResult | None:
@@ -42,7 +41,7 @@ def foul_lanes(arr: Arrangement, rules: Rules) -> list[list[str]]:
     report = check_foul(arr, rules)
     if report is None:
         return []
-    return [[LANES[a], LANES[b]] for a, b in report.pairs]
+    return [[LANE_NAMES[a], LANE_NAMES[b]] for a, b in report.pairs]
 
 
 def auto_arrange(cards: Sequence[Card], rules: Rules) -> Arrangement:
@@ -127,7 +126,7 @@ def settle_round(
     def weakest_first(lane: Lane) -> list[str]:
         return sorted(values, key=lambda k: (values[k][lane], rnd["seats"].index(k)))
 
-    reveal = {LANES[lane]: weakest_first(lane) for lane in Lane}
+    reveal = {LANE_NAMES[lane]: weakest_first(lane) for lane in Lane}
     return settlement.to_json(), reveal, [k for _, k in sorted(specials)]
 
 

@@ -23,6 +23,7 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
+from bot.core.state import Phase
 from storage.api import RoomRecord
 from storage.delivery import DeliveryStore, room_part
 
@@ -54,11 +55,11 @@ def next_event(state: dict[str, Any]) -> float | None:
     rnd = state.get("round")
     if rnd is None:
         return None
-    if state["phase"] == "arranging":
+    if state["phase"] == Phase.ARRANGING:
         if rnd.get("remind_at") is not None and not rnd["reminded"]:
             return min(rnd["remind_at"], rnd["deadline"])
         return rnd["deadline"]
-    if state["phase"] == "showdown":
+    if state["phase"] == Phase.SHOWDOWN:
         return rnd["next_at"]
     return None
 
@@ -68,12 +69,12 @@ def due(state: dict[str, Any], now: float) -> Due | None:
     rnd = state.get("round")
     if rnd is None:
         return None
-    if state["phase"] == "arranging":
+    if state["phase"] == Phase.ARRANGING:
         if now >= rnd["deadline"]:
             return Due.DEADLINE
         if rnd.get("remind_at") is not None and not rnd["reminded"] and now >= rnd["remind_at"]:
             return Due.REMIND
-    if state["phase"] == "showdown" and rnd["next_at"] is not None and now >= rnd["next_at"]:
+    if state["phase"] == Phase.SHOWDOWN and rnd["next_at"] is not None and now >= rnd["next_at"]:
         return Due.STEP
     return None
 
@@ -96,10 +97,10 @@ def pace(before: dict[str, Any], state: dict[str, Any], now: float, step_seconds
     the next step could already be due and replace this one before it
     was sent."""
     rnd = state.get("round")
-    if state["phase"] != "showdown" or rnd is None or rnd.get("next_at") is None:
+    if state["phase"] != Phase.SHOWDOWN or rnd is None or rnd.get("next_at") is None:
         return
     old = before.get("round") or {}
-    stored = (old.get("no"), old.get("step")) if before["phase"] == "showdown" else None
+    stored = (old.get("no"), old.get("step")) if before["phase"] == Phase.SHOWDOWN else None
     if stored == (rnd["no"], rnd["step"]):
         return  # this step was stored before: its time stands
     rnd["next_at"] = max(rnd["next_at"], now + step_seconds)

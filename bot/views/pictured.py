@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from bot.core.state import LIVE_PHASES
 from bot.pictures import (
     hand_picture,
     render_hand,
@@ -43,7 +44,7 @@ def pictures_on(state: dict[str, Any]) -> bool:
 
 
 def with_hand(view: View, state: dict[str, Any], key: str) -> View:
-    if not pictures_on(state) or state["phase"] not in ("arranging", "showdown"):
+    if not pictures_on(state) or state["phase"] not in LIVE_PHASES:
         return view
     return dataclasses.replace(view, picture=Picture(render_hand, hand_picture(state, key)))
 

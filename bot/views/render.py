@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core.state import Phase
+
 from . import pictured
 from .model import View
 from .render_common import command
@@ -40,7 +42,7 @@ def table_view(state: dict[str, Any], now: float, fresh: bool = False) -> View:
     """The room's table message; with pictures, the showdown is a message of
     its own with the picture of the lanes revealed so far."""
     view = _table_view(state, now, fresh)
-    if state["phase"] == "showdown" and pictured.pictures_on(state):
+    if state["phase"] == Phase.SHOWDOWN and pictured.pictures_on(state):
         return pictured.showdown_view(view, state)
     return view
 

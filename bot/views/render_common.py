@@ -10,7 +10,7 @@ from typing import Any
 from bot.core.actions import Verb, encode
 from bot.rules.cards import BIG_JOKER, Card, parse_card, sort_by_count
 from bot.rules.cards import rank_char as card_rank_char
-from bot.rules.options import OptionError
+from bot.rules.options import DealStyle, OptionError
 
 from .i18n import t
 from .model import Button, ButtonStyle
@@ -235,7 +235,7 @@ def option_value(lang: str, option: str, value: Any) -> str:
     if option == "wheel":
         return t(lang, f"opt.wheel_{text}") if text in ("second", "low") else str(value)
     if option == "deal_style":
-        return t(lang, f"opt.deal_{text}") if text in ("one", "three") else str(value)
+        return t(lang, f"opt.deal_{text}") if text in {*DealStyle} else str(value)
     if option == "wild_rank":
         if text == "random":
             return t(lang, "opt.wild_random")

@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.core import lanes as H
 from bot.core.actions import Verb
+from bot.core.state import Phase
 from bot.rules.cards import parse_card
 
 from .deadline import deadline_text
@@ -105,7 +106,7 @@ def hand_view(
     ]
     if rnd.get("wild_rank"):
         lines.append(t(lang, "table.wild", rank=rnd["wild_rank"].replace("T", "10")))
-    if state["phase"] == "arranging":
+    if state["phase"] == Phase.ARRANGING:
         # An absolute deadline: right on every later look, also after a
         # confirmation or a refused foul (no countdown that stops).
         lines.append(deadline_text(state, lang, rnd["deadline"]))
@@ -113,7 +114,7 @@ def hand_view(
     # Once the round is paid the hand says what it won (its last edit, the
     # one that brings the review button), not "waiting for the others".
     settled = rnd.get("settled") and key in rnd["result"]["settlement"]["totals"]
-    if state["phase"] == "closed":
+    if state["phase"] == Phase.CLOSED:
         lines.append(t(lang, "hand.room_closed"))
     elif hand["declared"]:
         lines.append(t(lang, "hand.declared", special=special(lang, hand["declared"])))
@@ -133,7 +134,7 @@ def hand_view(
     if settled:
         points = rnd["result"]["settlement"]["totals"][key]
         lines.append(t(lang, "hand.settled", round=no, points=signed(points)))
-    if not done and state["phase"] == "arranging":
+    if not done and state["phase"] == Phase.ARRANGING:
         extra = H.extra_cards(hand)
         # One hint: with 多三张 the tail is tapped too and the rest discarded.
         lines.append(t(lang, "hand.hint_extra", count=extra) if extra else t(lang, "hand.hint"))
@@ -152,7 +153,7 @@ def hand_view(
     if refused:
         lines.append("⚠️ " + reason_text(lang, *refused))
     buttons: tuple[tuple[Button, ...], ...] = ()
-    if not done and state["phase"] == "arranging":
+    if not done and state["phase"] == Phase.ARRANGING:
         buttons = _buttons(state, hand, lang, rid, no)
     user_id = key.split(":", 1)[1] if ":" in key else key
     return View(

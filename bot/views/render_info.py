@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.core.actions import Actor, Verb
 from bot.core.options import rules_for, summary
-from bot.rules.options import OptionError, Preset, Rules, make_rules
+from bot.rules.options import DealStyle, OptionError, Preset, Rules, make_rules
 from bot.rules.specials import special_points
 from bot.rules.types import SpecialHand
 
@@ -284,7 +284,7 @@ def settings_view(state: dict[str, Any], actor: Actor) -> View:
     )
     wild_next = "none" if s["wild_rank"] == "random" else "random"
     base_next = {1: 2, 2: 5, 5: 10}.get(int(s["base"]), 1)
-    deal_next = "three" if s["deal_style"] == "one" else "one"
+    deal_next = DealStyle.THREE if s["deal_style"] == DealStyle.ONE else DealStyle.ONE
     wheel_next = "low" if s["wheel"] == "second" else "second"
     seconds = int(s["arrange_seconds"])
     match_next = render_match.next_rounds(int(s["rounds"]))

@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.core import match
 from bot.core.actions import Verb
+from bot.core.state import LANE_NAMES, Phase
 
 from . import pictured
 from .i18n import t
@@ -25,8 +26,6 @@ from .render_common import (
     special,
 )
 
-LANES = ("head", "middle", "tail")
-
 
 def match_line(state: dict[str, Any]) -> str | None:
     """ "第 3/10 局" while a match runs; "match over" once it ended."""
@@ -34,9 +33,9 @@ def match_line(state: dict[str, Any]) -> str | None:
     if pos is None:
         return None
     lang = lang_of(state)
-    if match.is_over(state) and state["phase"] == "lobby":
+    if match.is_over(state) and state["phase"] == Phase.LOBBY:
         return t(lang, "match.over_line", rounds=pos[1])
-    if state["phase"] == "lobby":
+    if state["phase"] == Phase.LOBBY:
         return t(lang, "match.next_line", k=min(pos[0] + 1, pos[1]), n=pos[1])
     return t(lang, "match.line", k=pos[0], n=pos[1])
 
@@ -112,7 +111,7 @@ def final_view(state: dict[str, Any], final: dict[str, Any]) -> View:
                 )
             )
     buttons: list[Button] = []
-    if state["phase"] != "closed":
+    if state["phase"] != Phase.CLOSED:
         lines.append(t(lang, "final.next"))
         rid, no = state["room_id"], state["round_no"]
         buttons = [
@@ -146,7 +145,7 @@ def review_button(state: dict[str, Any], round_no: int) -> Button:
 
 
 def _arr_lines(lang: str, arr: dict[str, list[str]]) -> list[str]:
-    return ["  " + labelled(lang, lane(lang, n), lane_text(arr[n])) for n in LANES]
+    return ["  " + labelled(lang, lane(lang, n), lane_text(arr[n])) for n in LANE_NAMES]
 
 
 def review_view(
@@ -227,7 +226,7 @@ def replay_view(
         total = signed(int(detail["totals"].get(key, 0)))
         lines.append(labelled(lang, names.get(key, key), total) + mark)
         lanes = p.get("lanes")
-        for i, name_ in enumerate(LANES):
+        for i, name_ in enumerate(LANE_NAMES):
             cards = lane_text(info["hands"][key][name_])
             if lanes:
                 cards = noted(lang, cards, category(lang, lanes[i]["category"]))

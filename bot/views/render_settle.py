@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.core import lanes as H
 from bot.core.actions import Verb
+from bot.core.state import LANE_NAMES, Phase
 
 from .i18n import t
 from .model import Audience, ButtonStyle, View, ViewKind
@@ -26,8 +27,6 @@ from .render_common import (
     signed,
     special,
 )
-
-LANES = ("head", "middle", "tail")
 
 
 def settlement_lines(state: dict[str, Any]) -> list[str]:
@@ -61,7 +60,7 @@ def settlement_lines(state: dict[str, Any]) -> list[str]:
                 )
             )
         else:
-            for i, lane_name in enumerate(LANES):
+            for i, lane_name in enumerate(LANE_NAMES):
                 cards = lane_text(arr[lane_name])
                 if p["lanes"]:
                     cards = noted(lang, cards, category(lang, p["lanes"][i]["category"]))
@@ -101,7 +100,7 @@ def pair_text(state: dict[str, Any], lang: str, q: dict[str, Any]) -> str:
     text = t(lang, "settle.pair", a=a, b=b, result=result)
     if q["lanes"] is not None:
         words = []
-        for lane_name, x in zip(LANES, q["lanes"], strict=True):
+        for lane_name, x in zip(LANE_NAMES, q["lanes"], strict=True):
             who = a if x > 0 else b if x < 0 else t(lang, "settle.lane_tie")
             words.append(t(lang, "settle.lane_won", lane=lane(lang, lane_name), name=who))
         text += t(lang, "settle.pair_lanes", lanes=" · ".join(words))
@@ -117,7 +116,7 @@ def settlement_view(state: dict[str, Any]) -> View:
     rnd = state["round"]
     rid, no = state["room_id"], state["round_no"]
     buttons = []
-    if state["phase"] == "lobby":
+    if state["phase"] == Phase.LOBBY:
         buttons = [
             button(t(lang, "btn.next_round"), rid, no, Verb.START, style=ButtonStyle.PRIMARY),
             button(t(lang, "btn.verify"), rid, no, Verb.VERIFY, str(rnd["no"])),

@@ -9,6 +9,7 @@ from bot.core.actions import Verb
 from bot.core.lanes import arrangement_tokens
 from bot.core.options import summary
 from bot.core.paid import CAP, special_paid
+from bot.core.state import LANE_NAMES, Phase
 
 from . import render_match
 from .deadline import deadline_text
@@ -28,8 +29,6 @@ from .render_common import (
     special,
     suit_text,
 )
-
-LANES = ("head", "middle", "tail")
 
 
 def options_lines(state: dict[str, Any]) -> list[str]:
@@ -199,7 +198,7 @@ def showdown_lines(state: dict[str, Any], upto: int) -> list[str]:
                     )
                 )
             continue
-        i = LANES.index(step)
+        i = LANE_NAMES.index(step)
         lines.append(t(lang, f"show.{step}"))
         for key in result["reveal"][step]:
             hand = rnd["hands"][key]
@@ -243,11 +242,11 @@ def _closed(state: dict[str, Any]) -> tuple[list[str], list[Button]]:
 def table_view(state: dict[str, Any], now: float, fresh: bool = False) -> View:
     lang = lang_of(state)
     phase = state["phase"]
-    if phase == "arranging":
+    if phase == Phase.ARRANGING:
         lines, buttons = _arranging(state, now)
-    elif phase == "showdown":
+    elif phase == Phase.SHOWDOWN:
         lines, buttons = _showdown(state)
-    elif phase == "closed":
+    elif phase == Phase.CLOSED:
         lines, buttons = _closed(state)
     else:
         lines, buttons = _lobby(state)
