@@ -18,10 +18,10 @@ from .effects import Effects
 from .options import apply_option, check_possible, default_options
 from .refused import Refused
 from .round import Ctx, escape, fix_owner, player, start_round
+from .state import STATE_VERSION
 
 MAX_PLAYERS = 5
 AI_LEVELS = ("easy", "normal", "strong")
-STATE_VERSION = 1
 
 
 def new_state(

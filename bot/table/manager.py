@@ -49,7 +49,7 @@ from .deal import SYSTEM_RANDOM
 from .effects import Effects
 from .options import rules_for
 from .refused import Refused
-from .rooms import Rooms
+from .rooms import Rooms, as_read
 from .timers import Timers
 
 __all__ = ["Sink", "TableManager"]
@@ -113,6 +113,7 @@ class TableManager:
         """Load open rooms and re-arm their deadlines and showdown steps."""
         for rec in await self.repo.load_open_rooms():
             try:
+                rec = as_read(rec)
                 self.rooms.remember(rec)
                 self.timers.arm(rec.room_id, rec.state)
             except Exception:  # one unreadable room must not keep the others down

@@ -10,11 +10,25 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.core.state import Phase
 from storage.api import Repository, RoomRecord, RoomStatus, RoundRecord, SettlementRecord
 from storage.delivery import OutboxEntry, TimerChange
+
+from .state import room_from_json, room_to_json
+
+
+def as_read(rec: RoomRecord) -> RoomRecord:
+    """A record read from the repository with its room in today's format
+    (``room_from_json``: ``StoredRoomError`` for a room it cannot run)."""
+    room = room_from_json(rec.state)
+    return rec if room is rec.state else replace(rec, state=room)
+
+
+def _read(rec: RoomRecord | None) -> RoomRecord | None:
+    return None if rec is None else as_read(rec)
 
 
 class Rooms:
@@ -39,7 +53,7 @@ class Rooms:
         """The room, from the cache unless ``fresh`` (then from the database)."""
         rec = None if fresh else self._records.get(room_id)
         if rec is None:
-            rec = await self.repo.load_room(room_id)
+            rec = _read(await self.repo.load_room(room_id))
             if rec is not None:
                 self.remember(rec)
         return rec
@@ -47,7 +61,7 @@ class Rooms:
     async def newer(self, rec: RoomRecord) -> RoomRecord | None:
         """The room as stored now, when another process stored it since
         ``rec`` was read (None when ``rec`` is current)."""
-        again = await self.repo.load_room(rec.room_id)
+        again = _read(await self.repo.load_room(rec.room_id))
         if again is None or again.version == rec.version:
             return None
         self.remember(again)
@@ -58,7 +72,7 @@ class Rooms:
         rid = self._by_chat.get((platform, chat_id))
         if rid is not None and rid in self._records:
             return rid
-        rec = await self.repo.open_room_for_chat(platform, chat_id)
+        rec = _read(await self.repo.open_room_for_chat(platform, chat_id))
         if rec is None:
             return None
         self.remember(rec)
@@ -83,7 +97,7 @@ class Rooms:
     ) -> RoomRecord:
         """A new room (``RoomExists`` when the chat has an open one); its
         first views go to the outbox with it."""
-        rec = await self.repo.create_room(platform, chat_id, state, outbox=outbox)
+        rec = await self.repo.create_room(platform, chat_id, room_to_json(state), outbox=outbox)
         self.remember(rec)
         return rec
 
@@ -104,7 +118,7 @@ class Rooms:
         status = RoomStatus.CLOSED if closed else RoomStatus.OPEN
         version = await self.repo.save_room(
             rec.room_id,
-            state,
+            room_to_json(state),
             rec.version,
             status=status,
             round_record=round_record,
