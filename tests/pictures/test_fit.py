@@ -89,7 +89,7 @@ def test_a_judged_rounds_picture_has_the_whole_key(lang) -> None:
 
 def banker_showdown(lang: str):
     """docs/judge.md's banker example: B's dragon (36) pays 7 against the banker."""
-    line = next(x for inputs, _ in examples("judge") for x in inputs if '"banker": "A"' in x)
+    line = next(x for inputs, *_ in examples("judge") for x in inputs if '"banker": "A"' in x)
     obj = json.loads(line)
     show, _ = judged_pictures(
         _hands(obj), judge(obj), rules_from(obj, 4), lang, banker=obj["banker"]
