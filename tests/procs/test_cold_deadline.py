@@ -55,8 +55,9 @@ def shown_steps(api: FakeBotAPI, round_no: int) -> list[int]:
 
 
 @pytest.mark.postgres
+@pytest.mark.parametrize("pictures", ["false", "true"])
 async def test_a_deadline_fired_by_a_cold_process_shows_every_step_once(
-    api: FakeBotAPI, tmp_path, pg_schema_url
+    api: FakeBotAPI, tmp_path, pg_schema_url, pictures: str
 ) -> None:
     url = pg_schema_url()
     seated = [ANN, BO]
@@ -73,6 +74,7 @@ async def test_a_deadline_fired_by_a_cold_process_shows_every_step_once(
                 TELEGRAM_WEBHOOK_PORT=str(port),
                 TELEGRAM_WEBHOOK_SECRET=SECRET,
                 ARRANGE_SECONDS="15",
+                PICTURES=pictures,
             ),
             tmp_path,
         )
@@ -108,6 +110,14 @@ async def test_a_deadline_fired_by_a_cold_process_shows_every_step_once(
         codes = [await b.terminate() for b in bots if b.alive]
     log = fleet.log_text()
     assert codes == [0], log[-3000:]
-    assert shown_steps(api, 1) == [1, 2, 3], log[-3000:]
+    if pictures == "true":
+        # The showdown is a photo of its own, its picture replaced at each step.
+        (showdown,) = [
+            m for m in players.group() if m.photo is not None and not buttons_of(m, Verb.VERIFY)
+        ]
+        assert len(showdown.photos) == 3 and len(set(showdown.photos)) == 3, log[-3000:]
+        assert not api.refused
+    else:
+        assert shown_steps(api, 1) == [1, 2, 3], log[-3000:]
     assert len(players.settlements(1)) == 1
     assert "Traceback" not in log, log[-3000:]
