@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from storage.api import LeaderRow, Period, SettlementRecord, StorageError
+from storage.api import LeaderRow, Period, RoundRecord, SettlementRecord, StorageError
 
 _ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 ROOM_ID_LENGTH = 6  # 36**6 ≈ 2.2e9 ids: collisions are retried, and it keeps callback data short
@@ -77,58 +76,11 @@ def rank_leaders(rows: list[LeaderRow], limit: int) -> list[LeaderRow]:
     return rows[: max(limit, 0)]
 
 
-def settlement_rows(
-    record: SettlementRecord, settled_at: datetime, lanes: Callable[[dict[str, Any]], Any]
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
-    """The rows one settlement adds: (ledger, arrangements, people).
-
-    ``lanes`` encodes an arrangement for the driver at hand (a dict for
-    SQLAlchemy's JSON type, JSON text for raw psycopg). People come sorted
-    by key, so two settlements upserting the same people lock their rows in
-    one order and cannot deadlock each other.
-    """
-    base = {"room_id": record.room_id, "round_no": record.round_no}
-    ledger = [
-        {
-            **base,
-            "player_key": e.player_key,
-            "platform": record.platform,
-            "chat_id": record.chat_id,
-            "name": e.name,
-            "points": e.points,
-            "win": e.points > 0,
-            "scoops": e.scoops,
-            "home_run": e.home_run,
-            "special": e.special,
-            "is_ai": e.is_ai,
-            "settled_at": settled_at,
-        }
-        for e in record.entries
-    ]
-    placed = [
-        {
-            **base,
-            "player_key": e.player_key,
-            "lanes": None if e.arrangement is None else lanes(e.arrangement),
-            "special": e.special,
-            "auto_arranged": e.auto_arranged,
-            "escaped": e.escaped,
-        }
-        for e in record.entries
-        if e.arrangement is not None or e.special is not None
-    ]
-    people = sorted(
-        (
-            {
-                "player_key": e.player_key,
-                "platform": split_player_key(e.player_key)[0],
-                "user_id": split_player_key(e.player_key)[1],
-                "name": e.name,
-                "last_seen": settled_at,
-            }
-            for e in record.entries
-            if not e.is_ai
-        ),
-        key=lambda p: str(p["player_key"]),
-    )
-    return ledger, placed, people
+def check_belongs(
+    room_id: str, round_record: RoundRecord | None, settlement: SettlementRecord | None
+) -> None:
+    """A record for another room is a caller bug; refuse it before writing anything."""
+    if round_record is not None and round_record.room_id != room_id:
+        raise ValueError(f"round record of room {round_record.room_id} saved with room {room_id}")
+    if settlement is not None and settlement.room_id != room_id:
+        raise ValueError(f"settlement of room {settlement.room_id} saved with room {room_id}")

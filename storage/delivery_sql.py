@@ -1,34 +1,17 @@
 """Durable delivery on SQL (SQLite and PostgreSQL through SQLAlchemy Core).
 
-Statements are built once per dialect; each function takes an open
-connection inside the caller's transaction, so the room save can write its
-outbox rows in its own transaction (storage/sql.py).
+Each method takes an open connection inside the caller's transaction, so
+the room save can write its outbox rows in its own transaction
+(storage/sql.py); the statements are in storage/delivery_statements.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import (
-    BigInteger,
-    Connection,
-    Integer,
-    and_,
-    bindparam,
-    case,
-    delete,
-    exists,
-    func,
-    literal,
-    or_,
-    select,
-    tuple_,
-    update,
-)
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import Connection, delete, func, select, update
 
 from storage.common import from_utc_naive
 from storage.delivery import (
@@ -41,232 +24,11 @@ from storage.delivery import (
     Shards,
     TimerChange,
 )
-from storage.models import (
-    chat_routes,
-    delivery_lanes,
-    messages,
-    outbox,
-    prefs,
-    room_timers,
-    rooms,
-)
+from storage.delivery_statements import LIVE, build_delivery, purges, shard_filter
+from storage.models import delivery_lanes, messages, outbox, prefs
+from storage.rows import outbox_rows, timer_row
 
-_LIVE = (OutboxState.PENDING.value, OutboxState.SENDING.value)
 ERROR_CHARS = 500
-
-
-@dataclass(frozen=True, slots=True)
-class DeliveryStatements:
-    upsert_outbox: Any
-    claim_lane: Any
-    upsert_message: Any
-    upsert_pref: Any
-    upsert_timer: Any
-    claim_timers: Any
-    lane_rows: Any
-    mark_sending: Any
-    delete_row: Any
-    unfresh: Any
-    set_state: Any
-    sent_message: Any
-    due_lanes: Any
-    upsert_route: Any
-
-
-# A row takes its chat's routing key when it is written (any process, any
-# path: the room's transaction or a read-only view), so a shard's poller
-# can select its own guilds' rows in SQL.
-_ROUTE_OF_CHAT = (
-    select(chat_routes.c.route)
-    .where(
-        chat_routes.c.platform == bindparam("r_platform"),
-        chat_routes.c.chat_id == bindparam("r_chat_id"),
-    )
-    .scalar_subquery()
-)
-
-
-def build_delivery(dialect: str) -> DeliveryStatements:
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    ins = insert(outbox).values(route=_ROUTE_OF_CHAT)
-    upsert_outbox = ins.on_conflict_do_update(
-        index_elements=["platform", "chat_id", "view_key"],
-        set_={
-            "kind": ins.excluded.kind,
-            "payload": ins.excluded.payload,
-            # A pending post stays a post when a later state of it comes in.
-            "fresh": or_(
-                ins.excluded.fresh,
-                and_(outbox.c.state == OutboxState.PENDING.value, outbox.c.fresh),
-            ),
-            "seq": outbox.c.seq + 1,
-            "state": OutboxState.PENDING.value,
-            "attempts": 0,
-            "next_attempt_at": ins.excluded.next_attempt_at,
-            "last_error": None,
-            "route": func.coalesce(ins.excluded.route, outbox.c.route),
-        },
-    )
-    route = insert(chat_routes)
-    upsert_route = route.on_conflict_do_update(
-        index_elements=["platform", "chat_id"],
-        set_={"route": route.excluded.route, "updated_at": route.excluded.updated_at},
-    )
-    lane = insert(delivery_lanes)
-    claim_lane = lane.on_conflict_do_update(
-        index_elements=["platform", "chat_id"],
-        set_={"owner": lane.excluded.owner, "lease_until": lane.excluded.lease_until},
-        where=or_(
-            delivery_lanes.c.owner == lane.excluded.owner,
-            delivery_lanes.c.lease_until
-            < bindparam("b_now", type_=delivery_lanes.c.lease_until.type),
-        ),
-    ).returning(delivery_lanes.c.owner)
-    msg = insert(messages)
-    upsert_message = msg.on_conflict_do_update(
-        index_elements=["platform", "chat_id", "view_key"],
-        set_={
-            "message_id": msg.excluded.message_id,
-            "fingerprint": msg.excluded.fingerprint,
-            "round_tag": msg.excluded.round_tag,
-            "has_buttons": msg.excluded.has_buttons,
-            "buttons": msg.excluded.buttons,
-            "updated_at": msg.excluded.updated_at,
-        },
-    )
-    pref = insert(prefs)
-    upsert_pref = pref.on_conflict_do_update(
-        index_elements=["platform", "user_id", "name"],
-        set_={"value": pref.excluded.value, "updated_at": pref.excluded.updated_at},
-    )
-    timer = insert(room_timers)
-    upsert_timer = timer.on_conflict_do_update(
-        index_elements=["room_id"],
-        set_={"due_at": timer.excluded.due_at, "owner": None, "lease_until": None},
-    )
-    wall = bindparam("b_wall", type_=room_timers.c.lease_until.type)
-    due = (
-        select(room_timers.c.room_id)
-        .where(
-            room_timers.c.due_at <= bindparam("b_now"),
-            or_(room_timers.c.lease_until.is_(None), room_timers.c.lease_until < wall),
-        )
-        .order_by(room_timers.c.due_at)
-        .limit(bindparam("b_limit"))
-        # Several processes poll at once: each takes rooms no other holds.
-        .with_for_update(skip_locked=True)
-    )
-    claim_timers = (
-        update(room_timers)
-        .where(room_timers.c.room_id.in_(due.scalar_subquery()))
-        .values(
-            owner=bindparam("b_owner"),
-            lease_until=bindparam("b_until", type_=room_timers.c.lease_until.type),
-        )
-        .returning(room_timers.c.room_id)
-    )
-    # Built once with bind parameters (per-call construction cost more than
-    # the statements themselves on SQLite: storage/statements.py).
-    this_row = (outbox.c.id == bindparam("b_id"), outbox.c.seq == bindparam("b_seq"))
-    now = bindparam("b_now", type_=outbox.c.next_attempt_at.type)
-    lane_rows = (
-        select(outbox)
-        .where(
-            outbox.c.platform == bindparam("b_platform"),
-            outbox.c.chat_id == bindparam("b_chat_id"),
-            outbox.c.state.in_(_LIVE),
-            outbox.c.next_attempt_at <= now,
-        )
-        .order_by(outbox.c.id)
-    )
-    mark_sending = (
-        update(outbox)
-        .where(*this_row)
-        .values(state=OutboxState.SENDING.value, attempts=outbox.c.attempts + 1)
-    )
-    delete_row = delete(outbox).where(*this_row)
-    unfresh = (
-        update(outbox)
-        .where(outbox.c.id == bindparam("b_id"), outbox.c.state == OutboxState.PENDING.value)
-        .values(fresh=False)
-    )
-    set_state = (
-        update(outbox)
-        .where(*this_row)
-        .values(
-            state=bindparam("state"),
-            attempts=outbox.c.attempts + 1,
-            next_attempt_at=bindparam("next_attempt_at", type_=outbox.c.next_attempt_at.type),
-            last_error=bindparam("last_error"),
-        )
-    )
-    sent_message = select(messages).where(
-        messages.c.platform == bindparam("b_platform"),
-        messages.c.chat_id == bindparam("b_chat_id"),
-        messages.c.view_key == bindparam("b_key"),
-    )
-    due_lanes = (
-        select(outbox.c.chat_id)
-        .where(
-            outbox.c.platform == bindparam("b_platform"),
-            outbox.c.state.in_(_LIVE),
-            outbox.c.next_attempt_at <= now,
-        )
-        .group_by(outbox.c.chat_id)
-        .order_by(func.min(outbox.c.id))
-        .limit(bindparam("b_limit"))
-    )
-    return DeliveryStatements(
-        upsert_outbox,
-        claim_lane,
-        upsert_message,
-        upsert_pref,
-        upsert_timer,
-        claim_timers,
-        lane_rows,
-        mark_sending,
-        delete_row,
-        unfresh,
-        set_state,
-        sent_message,
-        due_lanes,
-        upsert_route,
-    )
-
-
-def shard_filter(shards: Shards) -> Any:
-    """The SQL condition of ``Shards.takes`` on outbox.route."""
-    shift = literal(shards.shift, Integer)  # PostgreSQL: bigint >> integer
-    count = literal(shards.count, BigInteger)
-    on_shard = and_(
-        outbox.c.route.is_not(None),
-        (outbox.c.route.op(">>", return_type=BigInteger)(shift) % count).in_(
-            [int(i) for i in shards.ids]
-        ),
-    )
-    return or_(on_shard, outbox.c.route.is_(None)) if shards.unrouted else on_shard
-
-
-def outbox_params(entries: Sequence[OutboxEntry], now: datetime) -> list[dict[str, Any]]:
-    return [
-        {
-            "platform": e.platform,
-            "chat_id": e.chat_id,
-            "view_key": e.key,
-            "kind": e.kind,
-            "payload": e.payload,
-            "fresh": e.fresh,
-            "seq": 1,
-            "state": OutboxState.PENDING.value,
-            "attempts": 0,
-            "next_attempt_at": now,
-            "created_at": now,
-            "last_error": None,
-            "r_platform": e.platform,
-            "r_chat_id": e.chat_id,
-        }
-        for e in entries
-    ]
 
 
 class SqlDelivery:
@@ -281,11 +43,11 @@ class SqlDelivery:
         if entries:
             # One statement per row: executemany of an upsert needs no
             # RETURNING and keeps each row's own conflict resolution.
-            for params in outbox_params(entries, now):
+            for params in outbox_rows(entries, now):
                 conn.execute(self.sql.upsert_outbox, params)
 
     def set_timer(self, conn: Connection, room_id: str, change: TimerChange) -> None:
-        conn.execute(self.sql.upsert_timer, {"room_id": room_id, "due_at": change.due_at})
+        conn.execute(self.sql.upsert_timer, timer_row(room_id, change))
 
     def claim_due_timers(
         self,
@@ -501,7 +263,7 @@ class SqlDelivery:
         where = [] if platform is None else [outbox.c.platform == platform]
         live = conn.execute(
             select(func.count(), func.min(outbox.c.created_at)).where(
-                outbox.c.state.in_(_LIVE), *where
+                outbox.c.state.in_(LIVE), *where
             )
         ).one()
         failed = conn.execute(
@@ -569,67 +331,12 @@ class SqlDelivery:
         )
         return {str(r.name): str(r.value) for r in gone}
 
-    def _room_part(self, column: Any) -> Any:
-        """SQL for ``room_part``: the text between the first and second colon."""
-        if self.dialect == "postgresql":
-            return func.split_part(column, ":", 2)
-        rest = func.substr(column, func.instr(column, ":") + 1)
-        return case(
-            (func.instr(column, ":") == 0, column),
-            (func.instr(rest, ":") > 0, func.substr(rest, 1, func.instr(rest, ":") - 1)),
-            else_=rest,
-        )
-
-    def _not_open(self, column: Any) -> Any:
-        return ~exists().where(rooms.c.room_id == self._room_part(column), rooms.c.status == "open")
-
     def purge(self, conn: Connection, platform: str, before: datetime, limit: int) -> Purged:
-        # Each a DELETE of at most ``limit`` rows chosen by a subquery: short
-        # transactions, whatever the backlog (the next pass takes the rest).
-        failed = (
-            select(outbox.c.id)
-            .where(
-                outbox.c.platform == platform,
-                outbox.c.state == OutboxState.FAILED.value,
-                outbox.c.created_at < before,
-            )
-            .order_by(outbox.c.id)
-            .limit(limit)
-        )
-        n_failed = conn.execute(delete(outbox).where(outbox.c.id.in_(failed.scalar_subquery())))
-        old_messages = (
-            select(messages.c.platform, messages.c.chat_id, messages.c.view_key)
-            .where(
-                messages.c.platform == platform,
-                messages.c.updated_at < before,
-                self._not_open(messages.c.view_key),
-            )
-            .limit(limit)
-        )
-        n_messages = conn.execute(
-            delete(messages).where(
-                tuple_(messages.c.platform, messages.c.chat_id, messages.c.view_key).in_(
-                    old_messages
-                )
-            )
-        )
-        old_prefs = (
-            select(prefs.c.platform, prefs.c.user_id, prefs.c.name)
-            .where(
-                prefs.c.platform == platform,
-                prefs.c.name.contains(":"),
-                prefs.c.updated_at < before,
-                self._not_open(prefs.c.name),
-            )
-            .limit(limit)
-        )
-        n_prefs = conn.execute(
-            delete(prefs).where(
-                tuple_(prefs.c.platform, prefs.c.user_id, prefs.c.name).in_(old_prefs)
-            )
-        )
+        failed, old_messages, old_prefs = purges(self.dialect, platform, before, limit)
         return Purged(
-            int(n_failed.rowcount or 0), int(n_messages.rowcount or 0), int(n_prefs.rowcount or 0)
+            failed=conn.execute(failed).rowcount or 0,
+            messages=conn.execute(old_messages).rowcount or 0,
+            prefs=conn.execute(old_prefs).rowcount or 0,
         )
 
 

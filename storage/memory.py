@@ -27,6 +27,7 @@ from storage.api import (
     StaleVersion,
 )
 from storage.common import (
+    check_belongs,
     from_utc_naive,
     json_copy,
     new_room_id,
@@ -157,7 +158,7 @@ class MemoryRepository(MemoryDelivery):
         outbox: Sequence[OutboxEntry] = (),
         timer: TimerChange | None = None,
     ) -> int:
-        _check_belongs(room_id, round_record, settlement)
+        check_belongs(room_id, round_record, settlement)
         stored_state = json_copy(state)
         status = RoomStatus(status)
         with self._lock:
@@ -340,13 +341,3 @@ def _copy_round(record: RoundRecord) -> RoundRecord:
         options=json_copy(record.options),
         started_at=from_utc_naive(to_utc_naive(record.started_at)),
     )
-
-
-def _check_belongs(
-    room_id: str, round_record: RoundRecord | None, settlement: SettlementRecord | None
-) -> None:
-    """A record for another room is a caller bug; refuse it before writing anything."""
-    if round_record is not None and round_record.room_id != room_id:
-        raise ValueError(f"round record of room {round_record.room_id} saved with room {room_id}")
-    if settlement is not None and settlement.room_id != room_id:
-        raise ValueError(f"settlement of room {settlement.room_id} saved with room {room_id}")

@@ -1,4 +1,4 @@
-"""PostgreSQL's native async hot path (storage/pg_async.py) against the
+"""PostgreSQL's native async hot path (storage/postgres.py) against the
 SQLAlchemy path it stands in for: each reads what the other wrote, and the
 connection pool survives broken and cancelled calls."""
 
