@@ -228,7 +228,7 @@ class TableManager:
                     state = _copy(rec.state)
                     apply = transitions.apply
                     ctx = self._ctx()
-                    if facts.solver:
+                    if transitions.may_solve(state, action):
                         fx = await asyncio.to_thread(apply, state, action, ctx)
                     else:
                         fx = apply(state, action, ctx)

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from bot.core.verbs import Verb
+from bot.core.verbs import VERBS, Verb
 
 from . import arranging, lobby
 from .actions import Action
@@ -38,6 +38,25 @@ TRANSITIONS: Mapping[Verb, Transition] = MappingProxyType(
         **dict.fromkeys(arranging.PRESSES, _press),
     }
 )
+
+
+def may_solve(state: dict[str, Any], action: Action) -> bool:
+    """Whether applying ``action`` to ``state`` may run the solver's search
+    (the manager then applies it in a worker thread): a suggestion always,
+    a start only with AI seats to arrange, a leave only of a hand being
+    arranged (it is auto-arranged). A thread for every start would make
+    each wait for the others' deals in the pool."""
+    verb = action.verb
+    if not VERBS[verb].solver:
+        return False
+    if verb == Verb.START:
+        return any(p.get("ai") for p in state["players"])
+    if verb == Verb.LEAVE:
+        rnd = state.get("round")
+        return (
+            state["phase"] == "arranging" and rnd is not None and action.actor.key in rnd["hands"]
+        )
+    return True
 
 
 def apply(state: dict[str, Any], action: Action, ctx: Ctx) -> Effects:

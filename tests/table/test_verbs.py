@@ -62,3 +62,21 @@ async def test_a_card_tap_is_one_database_round_trip(repo, clock) -> None:
     for card in range(3):
         await ok(mgr, actors[1], Verb.PICK, str(card), room_id=rid, round_no=rnd["no"])
     assert counted.calls == ["save_room"] * 3
+
+
+def test_only_a_transition_that_may_search_runs_in_a_worker_thread() -> None:
+    from bot.table.actions import Action
+    from bot.table.transitions import may_solve
+
+    from .helpers import human
+
+    ann = human(0)
+    lobby = {"phase": "lobby", "players": [{"key": ann.key}], "round": None}
+    with_ai = {**lobby, "players": [{"key": ann.key}, {"key": "ai:1", "ai": "normal"}]}
+    arranging = {**lobby, "phase": "arranging", "round": {"hands": {ann.key: {}}}}
+    assert not may_solve(lobby, Action(ann, Verb.START))  # a deal of people only
+    assert may_solve(with_ai, Action(ann, Verb.START))  # the AI seats arrange
+    assert not may_solve(lobby, Action(ann, Verb.LEAVE))
+    assert may_solve(arranging, Action(ann, Verb.LEAVE))  # the hand is auto-arranged
+    assert may_solve(arranging, Action(ann, Verb.SUGGEST))
+    assert not may_solve(arranging, Action(ann, Verb.PICK))
