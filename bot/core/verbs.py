@@ -148,15 +148,3 @@ VERBS: Mapping[Verb, VerbInfo] = MappingProxyType(
         Verb.HELP: _ASK,
     }
 )
-
-
-def info(verb: Verb) -> VerbInfo:
-    """The facts of ``verb``."""
-    return VERBS[verb]
-
-
-def verbs_where(**facts: object) -> frozenset[Verb]:
-    """The verbs whose facts are all as given, e.g. ``verbs_where(panel=True)``."""
-    return frozenset(
-        v for v, i in VERBS.items() if all(getattr(i, k) == want for k, want in facts.items())
-    )
