@@ -44,10 +44,11 @@ class Table(Protocol):
 class DeskError(Exception):
     """A request the page cannot have: ``code`` is a catalog key (``web.err.*``)."""
 
-    def __init__(self, code: str, status: int = 400) -> None:
+    def __init__(self, code: str, status: int = 400, reply: str | None = None) -> None:
         super().__init__(code)
         self.code = code
         self.status = status
+        self.reply = reply  # the table's own words for a refused action, when it gave some
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,9 +188,7 @@ class Desk:
         action = Action(actor, verb, room_id=grant.room_id, round_no=grant.round_no, arg=arg)
         outcome = await self.table.handle(action)
         if not outcome.ok:
-            raise (
-                DeskError("web.err.refused", 409) if not outcome.reply else _Refused(outcome.reply)
-            )
+            raise (DeskError("web.err.refused", 409, reply=outcome.reply))
         return outcome
 
     async def suggest(self, grant: Pass) -> dict[str, Any]:
@@ -243,14 +242,6 @@ class Desk:
             await self._act(grant, Verb.RESET)
         for index in draft.head + draft.middle + (draft.tail if sixteen else ()):
             await self._act(grant, Verb.PICK, str(index))
-
-
-class _Refused(DeskError):
-    """The table refused the action with its own localized reason."""
-
-    def __init__(self, reply: str) -> None:
-        super().__init__("web.err.refused", 409)
-        self.reply = reply
 
 
 def _special_json(language: str, special: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -33,7 +33,7 @@ from aiohttp import web
 from bot.views.i18n import LANGUAGES, catalog, normalize_language, t
 
 from . import initdata, passes
-from .desk import Desk, DeskError, Draft, _Refused
+from .desk import Desk, DeskError, Draft
 from .links import room_and_round
 
 log = logging.getLogger(__name__)
@@ -114,8 +114,7 @@ class WebApp:
         except web.HTTPRequestEntityTooLarge:
             return _error(request, "web.err.too_large", 413)
         except DeskError as error:
-            reply = error.reply if isinstance(error, _Refused) else None
-            return _error(request, error.code, error.status, reply)
+            return _error(request, error.code, error.status, error.reply)
         response.headers["Content-Security-Policy"] = CSP
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
