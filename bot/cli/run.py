@@ -22,7 +22,7 @@ from typing import Any
 from bot.cli import command_parser, configure_solver, database_problem, settings_or_exit
 from bot.config import Settings
 from bot.delivery.engine import DeliveryEngine, process_owner
-from bot.delivery.metrics import Metrics
+from bot.delivery.metrics import Metrics, start_metrics
 from bot.delivery.timers import TimerPoller
 from bot.rules import make_rules
 from bot.table.clock import RealClock
@@ -91,14 +91,12 @@ async def _start_web(
     """The process's one web server: the arranging page and its API where
     WEBAPP_URL is set, ``/healthz`` and ``/metrics`` where METRICS_PORT is
     (on the page's server too, and on their own port)."""
+    if settings.webapp_url is None:
+        return None, await start_metrics(settings, repo, manager, engines)
     metrics = Metrics(repo, engines) if settings.metrics_port is not None else None
     if metrics is not None:
         counted: Any = manager  # every action counted and timed, the page's too
         counted.handle = metrics.instrument(manager.handle)
-    if settings.webapp_url is None:
-        if metrics is not None and settings.metrics_port is not None:
-            await metrics.start(settings.metrics_listen, settings.metrics_port)
-        return None, metrics
     from bot.delivery.http import serve_http
     from bot.web.desk import Desk
     from bot.web.links import PageLinks
