@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -26,7 +27,8 @@ class Solver:
         self.release_quick = threading.Event()
         self.release_full = threading.Event()
         self.full = False
-        self.thread = ""  # where refine ran: its log lines are this build's
+        self.thread = 0  # the thread refine ran in, and when: its log lines are this build's
+        self.started = 0.0
 
     def prepare(self, rules: Any, *, quick: bool = False) -> bool:
         assert quick
@@ -37,7 +39,8 @@ class Solver:
         return not self.full  # the full pools still to build
 
     def refine(self, rules: Any) -> bool:
-        self.thread = threading.current_thread().name
+        self.thread = threading.get_ident()
+        self.started = time.time()
         self.refined += 1
         self.release_full.wait(10)
         self.full = True
@@ -80,11 +83,17 @@ async def test_callers_share_one_quick_build_and_never_wait_for_the_full_one(
     await until(lambda: solver.refined == 1)
 
     def ours() -> list[str]:
-        # Only this build's lines: a build left running by another test of
-        # this process logs the same words from its own thread.
-        return [r.getMessage() for r in caplog.records if r.threadName == solver.thread]
+        # Only this build's lines since refine began: a build another test
+        # left running logs the same words from a thread of the same name
+        # (and, once it has ended, perhaps the same id).
+        return [
+            r.getMessage()
+            for r in caplog.records
+            if r.thread == solver.thread and r.created >= solver.started
+        ]
 
-    assert any("building the AI's full opponent pools for classic" in m for m in ours())
+    messages = [r.getMessage() for r in caplog.records if r.thread == solver.thread]
+    assert any("building the AI's full opponent pools for classic" in m for m in messages)
     assert not any("are built" in m for m in ours())
     solver.release_full.set()
     await until(lambda: any("are built" in m for m in ours()))
