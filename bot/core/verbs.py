@@ -46,6 +46,7 @@ class Verb(StrEnum):
     APPLY = "ap"  # arg: suggestion number (0-based)
     DECLARE = "d"  # declare the special hand (报道)
     CONFIRM = "c"
+    LAY = "ly"  # the arranging page's draft placed at once; arg: hand.lay_arg's lanes
     # information
     RULES = "ru"
     LEADERBOARD = "lb"  # arg: all | week | month
@@ -123,6 +124,7 @@ VERBS: Mapping[Verb, VerbInfo] = MappingProxyType(
         Verb.APPLY: VerbInfo(number=19, slow=True, private=Private.HAND),
         Verb.DECLARE: VerbInfo(slow=True, private=Private.HAND),
         Verb.CONFIRM: VerbInfo(slow=True, private=Private.HAND),
+        Verb.LAY: _ARRANGE,
         Verb.RULES: _ASK,
         Verb.LEADERBOARD: VerbInfo(
             room=False,

@@ -56,6 +56,10 @@ def _pick(p: Pressed) -> None:
     H.pick(p.hand, p.arg)
 
 
+def _lay(p: Pressed) -> None:
+    H.lay(p.hand, p.arg)
+
+
 def _undo(p: Pressed) -> None:
     H.undo(p.hand)
 
@@ -112,6 +116,7 @@ def _confirm(p: Pressed) -> None:
 PRESSES: Mapping[Verb, Callable[[Pressed], None]] = MappingProxyType(
     {
         Verb.PICK: _pick,
+        Verb.LAY: _lay,
         Verb.UNDO: _undo,
         Verb.RESET: _reset,
         Verb.SORT: _sort,
@@ -122,7 +127,7 @@ PRESSES: Mapping[Verb, Callable[[Pressed], None]] = MappingProxyType(
     }
 )
 # Presses that move cards: the split is judged again afterwards.
-_MOVES = frozenset({Verb.PICK, Verb.UNDO, Verb.RESET, Verb.APPLY})
+_MOVES = frozenset({Verb.PICK, Verb.LAY, Verb.UNDO, Verb.RESET, Verb.APPLY})
 
 
 def press(state: dict[str, Any], key: str, verb: Verb, arg: str | None, ctx: Ctx) -> Effects:

@@ -150,6 +150,38 @@ def indexes_for(hand: dict[str, Any], tokens: Sequence[str], taken: set[int]) ->
     return out
 
 
+LAY_DIGITS = "0123456789abcdefghij"  # a card index as one character (20 cards at most)
+
+
+def lay_arg(head: Sequence[int], middle: Sequence[int], tail: Sequence[int]) -> str:
+    """The argument of a LAY action: each lane's card indexes, one character
+    a card, lanes joined by ``-`` (``012-34567-89abc``)."""
+    return "-".join("".join(LAY_DIGITS[i] for i in lane) for lane in (head, middle, tail))
+
+
+def lay(hand: dict[str, Any], arg: str | None) -> None:
+    """Place the whole draft at once (the arranging page's lanes): what the
+    taps would have placed, in one action. With 13 cards the tail is the
+    rest, so a tail is only given with a full head and middle."""
+    _check_open(hand)
+    parts = (arg or "").split("-")
+    dealt = len(hand["cards"])
+    if len(parts) != 3 or any(ch not in LAY_DIGITS[:dealt] for part in parts for ch in part):
+        raise Refused("err.bad_card")
+    head, middle, tail = ([LAY_DIGITS.index(ch) for ch in part] for part in parts)
+    every = head + middle + tail
+    if len(set(every)) != len(every) or len(head) > 3 or len(middle) > 5 or len(tail) > 5:
+        raise Refused("err.bad_card")
+    if tail and not extra_cards(hand):
+        rest = [i for i in hand["order"] if i not in set(head) | set(middle)]
+        if len(head) != 3 or len(middle) != 5 or sorted(tail) != sorted(rest):
+            raise Refused("err.tail_is_rest")
+        tail = []
+    _push_undo(hand)
+    hand["head"], hand["middle"], hand["tail"] = head, middle, tail
+    hand["refused"] = None
+
+
 def set_arrangement(hand: dict[str, Any], arr: Arrangement, *, undoable: bool = True) -> None:
     taken: set[int] = set()
     head = indexes_for(hand, [c.token for c in arr.head], taken)

@@ -23,6 +23,7 @@ from bot.rules.cards import parse_card
 from bot.rules.foul import check_foul
 from bot.rules.lanes import evaluate_lane
 from bot.rules.types import Arrangement
+from bot.table.hand import lay_arg
 from bot.table.round import round_rules
 from bot.views.i18n import t
 from bot.views.render_common import category, clauses
@@ -229,19 +230,15 @@ class Desk:
         return await self.hand(grant)
 
     async def _lay(self, grant: Pass, hand: dict[str, Any], draft: Draft) -> None:
-        """Place the draft through the keyboard's own actions: clear, then
-        each card in lane order (the head fills first, then the middle; a
-        16-card hand's tail is placed too, a 13-card hand's is the rest)."""
+        """Place the draft on the stored hand in one action (the table's
+        LAY), unless the hand already shows it."""
         head, middle, tail = lanes_of.lanes(hand)
         sixteen = len(hand["cards"]) > 13
         if (head, middle) == (list(draft.head), list(draft.middle)) and (
             not sixteen or tail == list(draft.tail)
         ):
             return
-        if head or middle or tail:
-            await self._act(grant, Verb.RESET)
-        for index in draft.head + draft.middle + (draft.tail if sixteen else ()):
-            await self._act(grant, Verb.PICK, str(index))
+        await self._act(grant, Verb.LAY, lay_arg(draft.head, draft.middle, draft.tail))
 
 
 def _special_json(language: str, special: dict[str, Any] | None) -> dict[str, Any] | None:
