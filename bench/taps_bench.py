@@ -65,16 +65,7 @@ class Counted:
 
 async def _tap(h: Harness, counted: Counted, user: TgUser, message: Any, data: str) -> Any:
     """One press, then its delivery; the calls of each counted apart."""
-    update = {
-        "update_id": h.api.next_update_id(),
-        "callback_query": {
-            "id": f"q{h.api.next_update_id()}",
-            "from": user.json(),
-            "chat_instance": "ci",
-            "data": data,
-            "message": h.api._message_json(message),
-        },
-    }
+    update = h.press_update(user, message, data)
     counted.phase = "press"
     await h.app.process_update(Update.de_json(update, h.app.bot))
     counted.phase = "delivery"

@@ -54,16 +54,7 @@ SENDS = {"sendMessage", "sendPhoto"}  # new messages (a hand or a showdown is a 
 async def _burst(h: Harness, user: TgUser, datas: list[str], message: Any) -> None:
     """Presses processed back to back, delivery not awaited in between."""
     for data in datas:
-        update = {
-            "update_id": h.api.next_update_id(),
-            "callback_query": {
-                "id": f"b{h.api.next_update_id()}",
-                "from": user.json(),
-                "chat_instance": "ci",
-                "data": data,
-                "message": h.api._message_json(message),
-            },
-        }
+        update = h.press_update(user, message, data)
         await h.app.process_update(Update.de_json(update, h.app.bot))
     await h.outbox.drain()
 

@@ -20,7 +20,14 @@ from bot.table.actions import Verb
 from bot.views.i18n import t
 from storage.sql import SqlRepository
 from tests.telegram.fakebotapi import FakeBotAPI, StoredMessage
-from tests.telegram.harness import GROUP_ID, TOKEN, TgUser, button_verb, buttons_of
+from tests.telegram.harness import (
+    GROUP_ID,
+    TOKEN,
+    TgUser,
+    button_verb,
+    buttons_of,
+    press_update,
+)
 
 HANG_GUARD = 30.0  # seconds: a hang guard, never a speed limit
 ANN, BO, CY = TgUser(41, "Ann"), TgUser(42, "Bo"), TgUser(43, "Cy")
@@ -180,21 +187,15 @@ class Players:
         """Tap the first ``verb`` button of ``message``; the query id."""
         buttons = buttons_of(message, verb)
         assert buttons, f"no {verb.name} button in {message.text!r}"
-        query_id = f"q{self.api.next_update_id()}"
+        query_id = self.press_data(user, message, buttons[0]["callback_data"])
         self.pressed[query_id] = verb
-        self.send(
-            {
-                "update_id": self.api.next_update_id(),
-                "callback_query": {
-                    "id": query_id,
-                    "from": user.json(),
-                    "chat_instance": "ci",
-                    "data": buttons[0]["callback_data"],
-                    "message": self.api._message_json(message),
-                },
-            }
-        )
         return query_id
+
+    def press_data(self, user: TgUser, message: StoredMessage, data: str) -> str:
+        """Tap the button with callback ``data`` on ``message``; the query id."""
+        update = press_update(self.api, user, message, data)
+        self.send(update)
+        return str(update["callback_query"]["id"])
 
     def answer(self, query_id: str) -> dict[str, Any] | None:
         for call in self.api.calls_of("answerCallbackQuery"):

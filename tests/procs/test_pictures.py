@@ -19,24 +19,6 @@ def _showdowns(players: Players) -> list[StoredMessage]:
     return [m for m in players.group() if m.photo is not None and not buttons_of(m, Verb.VERIFY)]
 
 
-def _tap(players: Players, message: StoredMessage, data: str) -> str:
-    """Bo taps the button with callback ``data`` on ``message``; the query id."""
-    query_id = f"q{players.api.next_update_id()}"
-    players.send(
-        {
-            "update_id": players.api.next_update_id(),
-            "callback_query": {
-                "id": query_id,
-                "from": BO.json(),
-                "chat_instance": "ci",
-                "data": data,
-                "message": players.api._message_json(message),
-            },
-        }
-    )
-    return query_id
-
-
 async def test_taps_and_showdown_steps_with_pictures(api: FakeBotAPI, tmp_path) -> None:
     api.opened |= {ANN.id, BO.id}
     # The production pause between steps; the table's own timers decide.
@@ -57,7 +39,7 @@ async def test_taps_and_showdown_steps_with_pictures(api: FakeBotAPI, tmp_path) 
         cards = [b["callback_data"] for b in buttons_of(hand, Verb.PICK)]
         for data in cards[:4]:  # four different cards, head then middle
             before = len(hand.photos)
-            query = _tap(players, hand, data)
+            query = players.press_data(BO, hand, data)
             await until(lambda query=query: players.answer(query), "the tap's answer")  # type: ignore[misc]
             await until(lambda before=before: len(hand.photos) > before, "the tap's picture")  # type: ignore[misc]
             await until(lambda: hand.text != seen[-1][1], "the tap's caption")

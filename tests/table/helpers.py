@@ -3,6 +3,7 @@ random source to deal chosen hands, and drivers that press buttons."""
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -174,3 +175,21 @@ FORGED_ARGS: dict[Verb, str | None] = {
     Verb.LEADERBOARD: "all",
     Verb.VERIFY: "1",
 }
+
+
+class Counting:
+    """Counts the awaited calls made on a repository."""
+
+    def __init__(self, repo: Any) -> None:
+        self.calls: list[str] = []
+        for name in dir(repo):
+            method = getattr(repo, name)
+            if not name.startswith("_") and inspect.iscoroutinefunction(method):
+                setattr(repo, name, self._wrap(name, method))
+
+    def _wrap(self, name: str, method: Any) -> Any:
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            self.calls.append(name)
+            return await method(*args, **kwargs)
+
+        return counted

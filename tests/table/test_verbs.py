@@ -4,13 +4,10 @@ one has, and a card tap costs the table one database round trip."""
 
 from __future__ import annotations
 
-import inspect
-from typing import Any
-
 from bot.core.verbs import VERBS, Private, Verb, VerbInfo
 from bot.table.transitions import TRANSITIONS
 
-from .helpers import make_manager, ok, open_table, state_of
+from .helpers import Counting, make_manager, ok, open_table, state_of
 
 
 def test_every_verb_has_its_facts() -> None:
@@ -33,24 +30,6 @@ def test_the_facts_are_consistent() -> None:
             assert info.private is Private.PANEL, verb
         if info.private_answer:
             assert info.read_only and info.informative, verb
-
-
-class Counting:
-    """Counts the awaited calls made on a repository."""
-
-    def __init__(self, repo: Any) -> None:
-        self.calls: list[str] = []
-        for name in dir(repo):
-            method = getattr(repo, name)
-            if not name.startswith("_") and inspect.iscoroutinefunction(method):
-                setattr(repo, name, self._wrap(name, method))
-
-    def _wrap(self, name: str, method: Any) -> Any:
-        async def counted(*args: Any, **kwargs: Any) -> Any:
-            self.calls.append(name)
-            return await method(*args, **kwargs)
-
-        return counted
 
 
 async def test_a_card_tap_is_one_database_round_trip(repo, clock) -> None:

@@ -46,6 +46,23 @@ def button_verb(button: dict[str, Any]) -> Verb | None:
         return None
 
 
+def press_update(
+    api: FakeBotAPI, user: TgUser, message: StoredMessage, data: str
+) -> dict[str, Any]:
+    """The update Telegram sends when ``user`` taps the button with ``data``
+    on ``message``: for the harness and for bots in processes of their own."""
+    return {
+        "update_id": api.next_update_id(),
+        "callback_query": {
+            "id": f"q{api.next_update_id()}",
+            "from": user.json(),
+            "chat_instance": "ci",
+            "data": data,
+            "message": api._message_json(message),
+        },
+    }
+
+
 def buttons_of(message: StoredMessage, verb: Verb) -> list[dict[str, Any]]:
     return [b for b in message.buttons if button_verb(b) is verb]
 
@@ -137,19 +154,15 @@ class Harness:
         """Follow a deep link (or open the chat): ``/start [payload]`` in private."""
         await self.command(user, f"/start {payload}" if payload else "/start", chat_id=user.id)
 
+    def press_update(self, user: TgUser, message: StoredMessage, data: str) -> dict[str, Any]:
+        """The update Telegram sends when ``user`` taps the button with
+        ``data`` on ``message`` (its query id unique across restarts)."""
+        return press_update(self.api, user, message, data)
+
     async def press(self, user: TgUser, message: StoredMessage, data: str) -> dict[str, Any]:
         """Tap a button of ``message``; returns the answerCallbackQuery params."""
-        query_id = f"q{self.api.next_update_id()}"  # unique across restarts
-        update = {
-            "update_id": self.api.next_update_id(),
-            "callback_query": {
-                "id": query_id,
-                "from": user.json(),
-                "chat_instance": "ci",
-                "data": data,
-                "message": self.api._message_json(message),
-            },
-        }
+        update = self.press_update(user, message, data)
+        query_id = update["callback_query"]["id"]
         await self.feed(update)
         answers = [
             c.params

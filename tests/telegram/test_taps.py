@@ -5,7 +5,6 @@ held for it without the user writing first."""
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -16,28 +15,11 @@ from bot.table.actions import Verb
 from bot.table.clock import FakeClock
 from bot.table.manager import TableManager
 from storage.memory import MemoryRepository
+from tests.table.helpers import Counting
 from tests.telegram.fakebotapi import FakeBotAPI
 from tests.telegram.harness import Harness, TgUser, buttons_of
 
 ANN, BO = TgUser(31, "Ann"), TgUser(32, "Bo")
-
-
-class Counting:
-    """Records the awaited calls made on a repository."""
-
-    def __init__(self, repo: Any) -> None:
-        self.calls: list[str] = []
-        for name in dir(repo):
-            method = getattr(repo, name)
-            if not name.startswith("_") and inspect.iscoroutinefunction(method):
-                setattr(repo, name, self._wrap(name, method))
-
-    def _wrap(self, name: str, method: Any) -> Any:
-        async def counted(*args: Any, **kwargs: Any) -> Any:
-            self.calls.append(name)
-            return await method(*args, **kwargs)
-
-        return counted
 
 
 @asynccontextmanager
@@ -53,20 +35,6 @@ async def game(api: FakeBotAPI) -> AsyncIterator[tuple[Harness, TableManager, Me
             await manager.stop()
 
 
-def press_update(h: Harness, user: TgUser, message: Any, data: str) -> Update:
-    update = {
-        "update_id": h.api.next_update_id(),
-        "callback_query": {
-            "id": f"q{h.api.next_update_id()}",
-            "from": user.json(),
-            "chat_instance": "ci",
-            "data": data,
-            "message": h.api._message_json(message),
-        },
-    }
-    return Update.de_json(update, h.app.bot)
-
-
 async def test_a_card_tap_costs_the_press_one_database_round_trip(api: FakeBotAPI) -> None:
     api.opened |= {ANN.id, BO.id}
     async with game(api) as (h, manager, repo):
@@ -79,7 +47,9 @@ async def test_a_card_tap_costs_the_press_one_database_round_trip(api: FakeBotAP
         per_tap = []
         for data in picks:
             counted.calls.clear()
-            await h.app.process_update(press_update(h, BO, h.hand_message(BO), data))
+            await h.app.process_update(
+                Update.de_json(h.press_update(BO, h.hand_message(BO), data), h.app.bot)
+            )
             per_tap.append(list(counted.calls))
             await h.outbox.drain()
         # The first tap on the message asks once which view it shows; after
