@@ -56,6 +56,10 @@ def solver(monkeypatch: pytest.MonkeyPatch) -> Solver:
     monkeypatch.setattr(bot.solver, "refine", fake.refine)
     monkeypatch.setattr(solving, "_warmed", set())
     monkeypatch.setattr(solving, "_building", {})
+    # Locks of its own: a real build another test left running holds the
+    # module's, and the stand-in would wait behind it for minutes.
+    monkeypatch.setattr(solving, "_one_build", threading.Lock())
+    monkeypatch.setattr(solving, "_one_refine", threading.Lock())
     return fake
 
 
