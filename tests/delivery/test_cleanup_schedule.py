@@ -11,7 +11,7 @@ from bot.delivery import DeliveryEngine, Limits
 from storage.api import RoomStatus
 from storage.delivery import SentRef
 from storage.memory import MemoryRepository
-from tests.delivery.test_engine import Script
+from tests.delivery.scripts import Script
 
 
 async def two_rooms(repo: MemoryRepository) -> tuple[str, str]:

@@ -10,29 +10,11 @@ import os
 from datetime import UTC, datetime
 
 from bot.delivery import DeliveryEngine, Limits, Permanent, RetryLater
-from storage.delivery import OutboxEntry, OutboxRow, SentRef
+from storage.delivery import OutboxEntry
 from storage.memory import MemoryRepository
+from tests.delivery.scripts import Script
 
 GROUP_A, GROUP_B, PRIVATE = "-100", "-200", "7"
-
-
-class Script:
-    """A transport that records what it sent and fails as told."""
-
-    platform = "telegram"
-
-    def __init__(self) -> None:
-        self.sent: list[tuple[str, str, str]] = []  # (chat, key, text)
-        self.failures: list[Exception] = []
-
-    def is_group(self, chat_id: str) -> bool:
-        return chat_id.startswith("-")
-
-    async def deliver(self, row: OutboxRow) -> SentRef | None:
-        if self.failures:
-            raise self.failures.pop(0)
-        self.sent.append((row.chat_id, row.key, row.payload["text"]))
-        return SentRef("telegram", row.chat_id, row.key, str(len(self.sent)))
 
 
 def entry(chat: str, key: str, text: str) -> OutboxEntry:

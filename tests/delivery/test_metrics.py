@@ -11,7 +11,7 @@ from bot.table.actions import Action, Actor, Verb
 from bot.table.manager import TableManager
 from storage.delivery import OutboxEntry
 from storage.sql import SqlRepository
-from tests.delivery.test_engine import Script
+from tests.delivery.scripts import Script
 from tests.procs.botproc import free_port
 from tests.procs.botproc import http_get as fetch
 
