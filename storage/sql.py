@@ -64,6 +64,11 @@ __all__ = ["DEFAULT_URL", "MIGRATIONS", "SqlRepository", "normalize_url"]
 
 DEFAULT_URL = "sqlite:///thirteen.db"
 _ROOM_ID_ATTEMPTS = 8
+# A database's own repository, by SQLAlchemy backend name, made by
+# ``SqlRepository(url)`` in its place. Registered where the package is
+# assembled (storage/__init__.py), so that this module, the base, never
+# imports its subclasses.
+NATIVE: dict[str, type[SqlRepository]] = {}
 
 
 class SqlRepository(SqlBase):
@@ -78,12 +83,11 @@ class SqlRepository(SqlBase):
         threaded: bool | None = None,
         pg_native: bool = True,
     ) -> SqlRepository:
-        """On PostgreSQL (``pg_native``): a ``PgRepository``."""
-        postgres = normalize_url(database_url).get_backend_name() == "postgresql"
-        if cls is SqlRepository and pg_native and postgres:
-            from storage.postgres import PgRepository
-
-            return super().__new__(PgRepository)
+        """With ``pg_native``, the native repository registered for the
+        URL's database (``NATIVE``; PostgreSQL's is ``PgRepository``)."""
+        native = NATIVE.get(normalize_url(database_url).get_backend_name())
+        if cls is SqlRepository and pg_native and native is not None:
+            return super().__new__(native)
         return super().__new__(cls)
 
     def __init__(

@@ -143,6 +143,17 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+def test_storage_knows_nothing_of_the_bot() -> None:
+    """The repository stores what the table gives it; it imports no bot code."""
+    bad = [
+        f"{path.relative_to(ROOT)}:{line} imports {module}"
+        for path in sorted(STORAGE.rglob("*.py"))
+        for line, module in imports_of(path)
+        if module == "bot" or module.startswith("bot.")
+    ]
+    assert bad == []
+
+
 @pytest.mark.parametrize("platform", ["discord", "telegram"])
 def test_platform_modules_import_in_one_direction(platform: str) -> None:
     """No import circle among a platform's modules (type-only imports count)."""
@@ -151,7 +162,8 @@ def test_platform_modules_import_in_one_direction(platform: str) -> None:
     assert _cycle(graph) is None
 
 
-PACKAGES = sorted(path.parent for path in BOT.rglob("__init__.py"))
+STORAGE = ROOT / "storage"
+PACKAGES = sorted(path.parent for top in (BOT, STORAGE) for path in top.rglob("__init__.py"))
 # The one circle between the bot's packages, known and kept from growing:
 # the card pictures read the message catalogs (bot.views.i18n).
 KNOWN_EDGES = {"bot": {("pictures", "views")}}
