@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bot.cli.jsonl import MAX_LINE_BYTES, encode, handle_lines, read_lines
-from tests.rules.test_judge_cli import EXAMPLE_IN
+from tests.rules.examples import EXAMPLE_IN
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -29,12 +29,8 @@ from typing import Any
 import pytest
 
 from bot.rules import Arrangement, check_foul, evaluate_lane, make_rules, parse_cards
+from tests.docs.judge_examples import DOC, ROOT, examples
 
-ROOT = Path(__file__).resolve().parents[2]
-DOC = ROOT / "docs" / "judge.md"
-FENCE = re.compile(
-    r"^```(\w+) (judge|arrange)-(input|output)((?: [\w=]+)*)\n(.*?)^```$", re.M | re.S
-)
 APPROX = 0.5
 # What `thirteen arrange` says on stderr while it builds a deck setting's pool.
 BUILDING = re.compile(
@@ -42,36 +38,6 @@ BUILDING = re.compile(
     r"this deck setting is used: about half a minute; (then kept in .+|"
     r"THIRTEEN_SOLVER_CACHE=off: not kept)\) \.\.\. done in \d+ s"
 )
-
-
-def _values(kind: str, body: str) -> list[Any]:
-    """The JSON values of a block: one pretty object, or one per line."""
-    if kind == "json":
-        return [json.loads(body)]
-    return [json.loads(line) for line in body.splitlines() if line.strip()]
-
-
-def _inputs(kind: str, body: str) -> list[str]:
-    if kind == "json":
-        return [json.dumps(json.loads(body), ensure_ascii=False)]
-    return [line for line in body.splitlines() if line.strip()]
-
-
-def examples(command: str) -> list[tuple[list[str], list[Any], set[str]]]:
-    """(input lines, expected outputs, keys whose numbers are approximate)
-    of each example of ``command``, in order."""
-    found = [m.groups() for m in FENCE.finditer(DOC.read_text(encoding="utf-8"))]
-    blocks = [(kind, part, attrs, body) for kind, cmd, part, attrs, body in found if cmd == command]
-    out = []
-    for (kind_in, part_in, _, body_in), (kind_out, part_out, attrs, body_out) in zip(
-        blocks[::2], blocks[1::2], strict=True
-    ):
-        assert (part_in, part_out) == ("input", "output"), "an input block, then its output"
-        inputs, expected = _inputs(kind_in, body_in), _values(kind_out, body_out)
-        assert len(inputs) == len(expected), "one output per input line"
-        approx = {a.removeprefix("approx=") for a in attrs.split() if a.startswith("approx=")}
-        out.append((inputs, expected, approx))
-    return out
 
 
 def same(want: Any, have: Any, approx: set[str], where: str = "") -> None:

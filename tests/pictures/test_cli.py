@@ -11,7 +11,7 @@ import pytest
 
 from bot.cli import picture as cli
 from bot.pictures import draw_settlement, draw_showdown
-from tests.rules.test_judge_cli import EXAMPLE_IN
+from tests.rules.examples import EXAMPLE_IN
 
 from .pixels import decode
 

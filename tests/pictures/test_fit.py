@@ -23,7 +23,7 @@ from bot.pictures.fonts import draw_text, fitting_size, text_width
 from bot.pictures.model import PairScore, SettlementPicture, SettleSeat
 from bot.rules.types import Category, SpecialHand
 from bot.views.i18n import LANGUAGES, t
-from tests.docs.test_judge_doc import examples
+from tests.docs.judge_examples import examples
 
 from .pixels import decode
 

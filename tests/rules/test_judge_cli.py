@@ -9,65 +9,7 @@ import pytest
 
 from bot.cli.jsonl import handle_lines
 from bot.cli.judge import judge
-
-EXAMPLE_IN = {
-    "preset": "classic",
-    "options": {"jokers": 0, "scoop_double": True},
-    "players": [
-        {
-            "id": "A",
-            "head": ["As", "Ah", "Ad"],
-            "middle": ["Ks", "Kh", "Kd", "2c", "2d"],
-            "tail": ["Qs", "Js", "Ts", "9s", "8s"],
-        },
-        {
-            "id": "B",
-            "cards": ["2s", "3s", "4h", "5d", "6c", "7s", "8h", "9d", "Tc", "Jd", "Qh", "Kc", "Ac"],
-            "declare": True,
-        },
-        {
-            "id": "C",
-            "head": ["3h", "4c", "6d"],
-            "middle": ["5s", "5h", "7d", "7c", "Jc"],
-            "tail": ["2h", "7h", "9h", "Th", "Jh"],
-        },
-    ],
-    "banker": None,
-    "escaped": [],
-}
-EXAMPLE_OUT = {
-    "ok": True,
-    "players": [
-        {
-            "id": "A",
-            "special": None,
-            "lanes": [
-                {"category": "three_of_a_kind", "points": 3},
-                {"category": "full_house", "points": 2},
-                {"category": "straight_flush", "points": 5},
-            ],
-            "total": -16,
-        },
-        {"id": "B", "special": "dragon", "lanes": None, "total": 72},
-        {
-            "id": "C",
-            "special": None,
-            "lanes": [
-                {"category": "high_card", "points": 1},
-                {"category": "two_pair", "points": 1},
-                {"category": "flush", "points": 1},
-            ],
-            "total": -56,
-        },
-    ],
-    "pairs": [
-        {"a": "A", "b": "B", "lanes": None, "scoop": None, "score": -36},
-        {"a": "A", "b": "C", "lanes": [1, 1, 1], "scoop": "A", "score": 20},
-        {"a": "B", "b": "C", "lanes": None, "scoop": None, "score": 36},
-    ],
-    "home_run": None,
-    "totals": {"A": -16, "B": 72, "C": -56},
-}
+from tests.rules.examples import EXAMPLE_IN, EXAMPLE_OUT
 
 
 def run_cli(lines):
