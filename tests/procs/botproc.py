@@ -7,17 +7,21 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from bot.table.actions import Verb
 from bot.views.i18n import t
+from bot.web.initdata import sign
 from storage.sql import SqlRepository
 from tests.telegram.fakebotapi import FakeBotAPI, StoredMessage
 from tests.telegram.harness import (
@@ -236,6 +240,22 @@ class Players:
 
     def hand_messages(self, user: TgUser) -> list[StoredMessage]:
         return self.api.chat_messages(user.id)
+
+
+def page_button(message: StoredMessage) -> dict[str, Any]:
+    """The private hand's Mini App button (``web_app``)."""
+    (button,) = [b for b in message.buttons if "web_app" in b]
+    return button
+
+
+def launch_data(user: TgUser) -> str:
+    """Launch data as Telegram signs it for ``user`` with the test bot's token."""
+    fields = {
+        "auth_date": str(int(time.time())),
+        "query_id": f"q{user.id}",
+        "user": json.dumps({"id": user.id, "first_name": user.first_name}),
+    }
+    return urlencode({**fields, "hash": sign(fields, TOKEN)})
 
 
 class RoundRobinProxy:

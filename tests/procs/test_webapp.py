@@ -6,15 +6,12 @@ hand, the group table and the settlement show it as if they had tapped."""
 
 from __future__ import annotations
 
-import json
-import time
 from typing import Any
-from urllib.parse import parse_qs, urlencode, urlparse
+from urllib.parse import parse_qs, urlparse
 
 import aiohttp
 
 from bot.table.actions import Verb
-from bot.web.initdata import sign
 from tests.procs.botproc import (
     ANN,
     BO,
@@ -23,25 +20,13 @@ from tests.procs.botproc import (
     bot_env,
     free_port,
     http_get,
+    launch_data,
+    page_button,
     until,
 )
 from tests.procs.game import Fleet
-from tests.telegram.fakebotapi import FakeBotAPI, StoredMessage
-from tests.telegram.harness import TOKEN, TgUser, buttons_of
-
-
-def page_button(message: StoredMessage) -> dict[str, Any]:
-    (button,) = [b for b in message.buttons if "web_app" in b]
-    return button
-
-
-def launch_data(user: TgUser) -> str:
-    fields = {
-        "auth_date": str(int(time.time())),
-        "query_id": f"q{user.id}",
-        "user": json.dumps({"id": user.id, "first_name": user.first_name}),
-    }
-    return urlencode({**fields, "hash": sign(fields, TOKEN)})
+from tests.telegram.fakebotapi import FakeBotAPI
+from tests.telegram.harness import TgUser, buttons_of
 
 
 async def arrange_in_page(base: str, user: TgUser, page_url: str) -> dict[str, Any]:

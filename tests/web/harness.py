@@ -224,6 +224,32 @@ async def open_page(
     """A page of a fresh context, opened as Telegram (or Discord's link) opens it,
     with telegram-web-app.js answered by the local stub. Console errors and
     failed requests are kept on ``page.problems``."""
+    return await open_url(
+        browser,
+        st.page_url(telegram=telegram, player=player),
+        stub_config(st, telegram=telegram, player=player, theme=theme),
+        viewport=viewport,
+        mobile=mobile,
+        locale=locale,
+        color_scheme=color_scheme,
+    )
+
+
+async def open_url(
+    browser: Any,
+    url: str,
+    config: dict[str, Any] | None = None,
+    *,
+    viewport: tuple[int, int] = (390, 844),
+    mobile: bool = True,
+    locale: str = "zh-CN",
+    color_scheme: str = "light",
+) -> Any:
+    """``url`` in a page of a fresh context (a phone with touch, or a desktop
+    with a mouse), telegram-web-app.js answered by the local stub. The stub
+    is told ``config``; without one it reads the launch parameters from the
+    address's fragment (``#tgWebAppData=…``), as Telegram's script does.
+    Console errors and page errors are kept on ``page.problems``."""
     context = await browser.new_context(
         viewport={"width": viewport[0], "height": viewport[1]},
         device_scale_factor=2 if mobile else 1,
@@ -232,8 +258,8 @@ async def open_page(
         locale=locale,
         color_scheme=color_scheme,
     )
-    config = json.dumps(stub_config(st, telegram=telegram, player=player, theme=theme))
-    await context.add_init_script(f"window.__TG_STUB__ = {config};")
+    if config is not None:
+        await context.add_init_script(f"window.__TG_STUB__ = {json.dumps(config)};")
 
     async def telegram_js(route: Any) -> None:
         await route.fulfill(
@@ -252,5 +278,18 @@ async def open_page(
         ),
     )
     page.on("pageerror", lambda e: page.problems.append(f"page error: {e}"))
-    await page.goto(st.page_url(telegram=telegram, player=player))
+    await page.goto(url)
     return page
+
+
+def telegram_fragment(init_data: str, *, theme: dict[str, str] | None = None) -> str:
+    """The fragment Telegram's clients add to a Mini App's address: the
+    signed launch data, the client's Bot API version, platform and theme."""
+    return "#" + urlencode(
+        {
+            "tgWebAppData": init_data,
+            "tgWebAppVersion": "8.0",
+            "tgWebAppPlatform": "android",
+            "tgWebAppThemeParams": json.dumps(theme or THEME, separators=(",", ":")),
+        }
+    )

@@ -2,10 +2,13 @@
  * tests: the same Telegram.WebApp surface the page uses, configured by the
  * test (window.__TG_STUB__, set by an init script before the page loads),
  * recording every call in window.__calls as [name, ...arguments]. An empty
- * initData is what the real script gives a page opened outside Telegram. */
+ * initData is what the real script gives a page opened outside Telegram.
+ * Without a configuration it reads what Telegram's clients put in the
+ * address's fragment (#tgWebAppData=…&tgWebAppVersion=…&tgWebAppPlatform=…
+ * &tgWebAppThemeParams=…), as the real script does. */
 (function () {
   "use strict";
-  var config = window.__TG_STUB__ || {};
+  var config = window.__TG_STUB__ || fromFragment(location.hash);
   var calls = (window.__calls = []);
   var handlers = {};
   var mainHandlers = [];
@@ -80,7 +83,7 @@
     initData: config.initData || "",
     initDataUnsafe: config.initDataUnsafe || {},
     version: version,
-    platform: "tdesktop",
+    platform: config.platform || "tdesktop",
     colorScheme: config.colorScheme || "light",
     themeParams: config.themeParams || {},
     safeAreaInset: config.safeAreaInset || { top: 0, bottom: 0, left: 0, right: 0 },
@@ -124,4 +127,26 @@
   window.__pressMainButton = function () {
     mainHandlers.forEach(function (fn) { fn(); });
   };
+
+  function fromFragment(hash) {
+    var params = new URLSearchParams(String(hash).replace(/^#/, ""));
+    var initData = params.get("tgWebAppData") || "";
+    var unsafe = {};
+    new URLSearchParams(initData).forEach(function (value, key) {
+      var parsed = value;
+      if (key === "user" || key === "receiver" || key === "chat") {
+        try { parsed = JSON.parse(value); } catch (e) { parsed = value; }
+      }
+      unsafe[key] = parsed;
+    });
+    var theme = {};
+    try { theme = JSON.parse(params.get("tgWebAppThemeParams") || "{}"); } catch (e) { theme = {}; }
+    return {
+      initData: initData,
+      initDataUnsafe: unsafe,
+      version: params.get("tgWebAppVersion") || "6.0",
+      platform: params.get("tgWebAppPlatform") || "unknown",
+      themeParams: theme,
+    };
+  }
 })();

@@ -1,0 +1,192 @@
+"""The arranging page in a real browser, served by the bot itself: a
+``thirteen run`` process (the page on, WEBAPP_URL on 127.0.0.1) against the
+strict fake Bot API. Ann opens her private hand's Mini App button in
+Debian's chromium (headless, a phone with touch) as Telegram opens it
+(``#tgWebAppData=…`` signed with the test bot's token, telegram-web-app.js
+answered by the recording stub), drags and taps a fouled split, takes a
+suggestion and confirms on the MainButton; the chats then show it, and the
+round settles once Bo confirms on the chat's keyboard."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import expect
+
+from bot.rules import make_rules
+from bot.rules.cards import parse_card
+from bot.rules.foul import check_foul
+from bot.rules.lanes import evaluate_lane
+from bot.rules.types import Arrangement
+from bot.table.actions import Verb
+from bot.views.i18n import t
+from bot.views.render_common import sym
+from tests.procs.botproc import (
+    ANN,
+    BO,
+    BotProcess,
+    Players,
+    bot_env,
+    free_port,
+    launch_data,
+    page_button,
+    until,
+)
+from tests.procs.game import Fleet, Script
+from tests.telegram.fakebotapi import FakeBotAPI
+from tests.telegram.harness import buttons_of
+from tests.web.gestures import calls, lanes_on_page, tap, touch_drag
+from tests.web.harness import open_url, telegram_fragment
+
+EN = "en"
+LANES = ("head", "middle", "tail")
+SIZES = {"head": 3, "middle": 5, "tail": 5}
+
+
+def fouled_split(tokens: list[str]) -> tuple[dict[str, list[str]], Any]:
+    """A split of the dealt ``tokens`` that fouls (the first a seeded
+    shuffle finds), and the rules engine's foul report of it."""
+    rules = make_rules("classic", 2, {})
+    rng = random.Random(13)
+    for _ in range(10_000):
+        shuffled = rng.sample(tokens, len(tokens))
+        split = {"head": shuffled[:3], "middle": shuffled[3:8], "tail": shuffled[8:]}
+        cards = [[parse_card(x) for x in split[lane]] for lane in LANES]
+        report = check_foul(Arrangement.of(*cards), rules)
+        if report is not None:
+            return split, report
+    raise AssertionError(f"no fouled split of {tokens}")
+
+
+def category_of(tokens: list[str]) -> str:
+    value = evaluate_lane([parse_card(x) for x in tokens], make_rules("classic", 2, {}))
+    return t(EN, f"cat.{value.category.slug}")
+
+
+async def test_a_player_arranges_in_the_bots_own_page_and_the_chats_show_it(
+    api: FakeBotAPI, browser: Any, tmp_path: Path
+) -> None:
+    api.opened |= {ANN.id, BO.id}
+    port = free_port()
+    # Telegram opens only HTTPS Mini Apps; the TLS proxy in front is left
+    # out, so the browser goes to the port directly.
+    public, base = f"https://127.0.0.1:{port}", f"http://127.0.0.1:{port}"
+    env = bot_env(api, f"sqlite:///{tmp_path}/bot.db", WEBAPP_URL=public, WEBAPP_PORT=str(port))
+    fleet = Fleet(api, [BotProcess(env, tmp_path)])
+    await fleet.start_all()
+    players = Players(api)
+    script = Script(players, fleet)
+    try:
+        players.command(ANN, "/newgame")
+        await until(players.tables, "the table")
+        players.command(BO, "/join")
+        await until(lambda: any("Bo" in m.text for m in players.tables()), "Bo seated")
+        players.command(ANN, "/startgame")
+        dealt = await until(lambda: players.hand(ANN), "Ann's hand")
+        await until(lambda: players.hand(BO), "Bo's hand")
+
+        # The Mini App button of Ann's private hand, opened as Telegram opens it.
+        url = page_button(dealt)["web_app"]["url"]
+        assert url.startswith(f"{public}/app/?")
+        page = await open_url(
+            browser,
+            url.replace(public, base, 1) + telegram_fragment(launch_data(ANN)),
+            locale="en-US",
+        )
+        page.set_default_timeout(10_000)  # a hang guard on a loaded machine
+        await expect(page.locator('[data-lane="hand"] [data-card]')).to_have_count(13)
+        tokens = (await lanes_on_page(page))["hand"]
+        # The page holds exactly the cards of the chat's keyboard.
+        keyboard = sorted(b["text"] for b in buttons_of(dealt, Verb.PICK))
+        assert sorted(sym(x) for x in tokens) == keyboard
+
+        # A fouled split: each lane's first card by a finger's drag, the
+        # rest by a tap on the card, then on the lane.
+        split, report = fouled_split(tokens)
+        for lane in LANES:
+            first, *rest = split[lane]
+            await touch_drag(page, first, lane)
+            for token in rest:
+                await tap(page, f'[data-lane="hand"] [data-card="{token}"]')
+                await tap(page, f'[data-lane-box="{lane}"] .lane-top')
+                await page.locator(f'[data-lane="{lane}"] [data-card="{token}"]').wait_for()
+        placed = await lanes_on_page(page)
+        assert placed["hand"] == []
+        assert {lane: sorted(placed[lane]) for lane in LANES} == {
+            lane: sorted(split[lane]) for lane in LANES
+        }
+        for lane in LANES:
+            await expect(page.locator(f'[data-lane-label="{lane}"]')).to_have_text(
+                category_of(split[lane])
+            )
+        a, b = report.pairs[0]
+        foul = page.locator("[data-foul]")
+        await expect(foul).to_contain_text(
+            t(
+                EN,
+                "err.foul_pair",
+                a=t(EN, f"lane.{a.name.lower()}"),
+                b=t(EN, f"lane.{b.name.lower()}"),
+            )
+        )
+        await expect(page.locator('[data-action="confirm"]')).to_be_disabled()
+        made = await calls(page)
+        assert ["HapticFeedback.notificationOccurred", "error"] in made
+        assert ["HapticFeedback.impactOccurred", "light"] in made
+        assert ["disableVerticalSwipes"] in made  # while a finger drags
+        # Nothing is stored by dragging: the private hand is as dealt.
+        assert buttons_of(players.hand(ANN) or dealt, Verb.PICK)
+
+        # The solver's first suggestion, laid out by a tap; it does not foul.
+        await tap(page, '[data-action="suggest"]')
+        await tap(page, '[data-suggestion="0"]')
+        await expect(foul).to_have_count(0)
+        for lane in LANES:
+            await expect(page.locator(f'[data-lane="{lane}"] [data-card]')).to_have_count(
+                SIZES[lane]
+            )
+        chosen = await lanes_on_page(page)
+        for lane in LANES:
+            await expect(page.locator(f'[data-lane-label="{lane}"]')).to_have_text(
+                category_of(chosen[lane])
+            )
+
+        # Confirm on Telegram's MainButton, as the client presses it.
+        main = [c for c in await calls(page) if c[0].startswith("MainButton.")]
+        assert main[-3:] == [
+            ["MainButton.setText", t(EN, "web.confirm")],
+            ["MainButton.enable"],
+            ["MainButton.show"],
+        ]
+        await page.evaluate("window.__pressMainButton()")
+        await expect(page.locator("[data-status]")).to_have_text(t(EN, "web.confirmed"))
+        made = await calls(page)
+        assert ["MainButton.showProgress", False] in made
+        assert ["HapticFeedback.notificationOccurred", "success"] in made
+
+        # The private hand shows the confirmed lanes; the table shows Ann ready.
+        def confirmed_hand() -> Any:
+            hand = players.hand(ANN)
+            done = hand is not None and t(EN, "hand.confirmed") in hand.text
+            return hand if done else None
+
+        hand = await until(confirmed_hand, "Ann's hand confirmed in the chat")
+        assert not buttons_of(hand, Verb.PICK) and not buttons_of(hand, Verb.CONFIRM)
+        for lane in LANES:
+            (line,) = [x for x in hand.text.split("\n") if x.startswith(t(EN, f"lane.{lane}"))]
+            assert sorted(line.split(":", 1)[1].split()) == sorted(sym(x) for x in chosen[lane])
+        await until(
+            lambda: any("✅ Ann" in m.text and "⏳ Bo" in m.text for m in players.live_tables()),
+            "the table showing Ann ready",
+        )
+
+        # Bo confirms on the chat's keyboard: the round settles.
+        await script.arrange(BO)
+        settlement = await until(lambda: players.settlements(1), "the settlement")
+        assert "Ann" in settlement[0].text and "Bo" in settlement[0].text
+        assert page.problems == []
+    finally:
+        await fleet.stop_all()
+    assert not api.refused
