@@ -13,7 +13,7 @@ import pytest
 from storage.api import Period, RoomStatus, StaleVersion, StorageError
 from storage.sql import SqlRepository
 from tests.storage.conftest import _libpq_dsn
-from tests.storage.test_repository import NOW, entry, round_record, settle_round
+from tests.storage.records import NOW, entry, round_record, settle_round
 
 
 async def _pair(url: str) -> tuple[SqlRepository, SqlRepository]:

@@ -13,7 +13,7 @@ from sqlalchemy import create_engine, inspect, text
 from storage.api import Period, RoomStatus
 from storage.models import metadata
 from storage.sql import MIGRATIONS, SqlRepository, normalize_url
-from tests.storage.test_repository import entry, round_record, settle_round
+from tests.storage.records import entry, round_record, settle_round
 
 NOW = datetime(2026, 6, 15, 12, 0, tzinfo=UTC)
 TABLES = {"players", "rooms", "rounds", "settlements", "arrangements", "score_ledger"}
