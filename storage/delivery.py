@@ -57,6 +57,11 @@ class OutboxRow:
     created_at: datetime
     last_error: str | None = None
     route: int | None = None  # the chat's routing key when written (see Shards)
+    # The message stored for (chat, key) when the row was read by
+    # ``lane_rows`` (``shown_read``): one read for both. A lane is delivered
+    # by one process at a time, so it stays true while the lane's rows go out.
+    shown: SentRef | None = None
+    shown_read: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -151,7 +151,11 @@ class MemoryDelivery:
                 and r.state in _LIVE
                 and r.next_attempt_at <= now
             ]
-        return sorted(rows, key=lambda r: r.id)
+            shown = [
+                replace(r, shown=self._sent.get((platform, chat_id, r.key)), shown_read=True)
+                for r in sorted(rows, key=lambda r: r.id)
+            ]
+        return shown
 
     async def mark_sending(self, row: OutboxRow) -> bool:
         with self._dlock:

@@ -153,7 +153,7 @@ class SqlDelivery:
         self, conn: Connection, platform: str, chat_id: str, now: datetime
     ) -> list[OutboxRow]:
         params = {"b_platform": platform, "b_chat_id": chat_id, "b_now": now}
-        return [_row(r) for r in conn.execute(self.sql.lane_rows, params)]
+        return [_row(r, shown=True) for r in conn.execute(self.sql.lane_rows, params)]
 
     def mark_sending(self, conn: Connection, row: OutboxRow) -> bool:
         done = conn.execute(self.sql.mark_sending, {"b_id": row.id, "b_seq": row.seq})
@@ -340,7 +340,8 @@ class SqlDelivery:
         )
 
 
-def _row(r: Any) -> OutboxRow:
+def _row(r: Any, *, shown: bool = False) -> OutboxRow:
+    """An outbox row; with ``shown``, also its stored message (``lane_rows``)."""
     return OutboxRow(
         id=r.id,
         platform=r.platform,
@@ -356,4 +357,22 @@ def _row(r: Any) -> OutboxRow:
         created_at=r.created_at,
         last_error=r.last_error,
         route=r.route,
+        shown=_shown(r) if shown else None,
+        shown_read=shown,
+    )
+
+
+def _shown(r: Any) -> SentRef | None:
+    if r.shown_message_id is None:
+        return None
+    return SentRef(
+        r.platform,
+        r.chat_id,
+        r.view_key,
+        r.shown_message_id,
+        r.shown_fingerprint,
+        r.shown_round_tag,
+        r.shown_has_buttons,
+        from_utc_naive(r.shown_updated_at),
+        r.shown_buttons,
     )

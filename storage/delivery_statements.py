@@ -145,6 +145,29 @@ def _claim_timers() -> ReturningUpdate[Any]:
     )
 
 
+# The columns of a due row's stored message, under names of their own.
+SHOWN = tuple(
+    messages.c[name].label(f"shown_{name}")
+    for name in (
+        "message_id",
+        "fingerprint",
+        "round_tag",
+        "has_buttons",
+        "updated_at",
+        "buttons",
+    )
+)
+
+
+def _shown_message() -> ColumnElement[bool]:
+    """The message stored for an outbox row's chat and view key."""
+    return and_(
+        messages.c.platform == outbox.c.platform,
+        messages.c.chat_id == outbox.c.chat_id,
+        messages.c.view_key == outbox.c.view_key,
+    )
+
+
 def build_delivery(dialect: str) -> DeliveryStatements:
     insert = insert_for(dialect)
     this_row = (outbox.c.id == bindparam("b_id"), outbox.c.seq == bindparam("b_seq"))
@@ -156,7 +179,8 @@ def build_delivery(dialect: str) -> DeliveryStatements:
     )
     return DeliveryStatements(
         upsert_outbox=_upsert_outbox(insert),
-        lane_rows=select(outbox)
+        lane_rows=select(outbox, *SHOWN)
+        .select_from(outbox.outerjoin(messages, _shown_message()))
         .where(*due, outbox.c.chat_id == bindparam("b_chat_id"))
         .order_by(outbox.c.id),
         due_lanes=select(outbox.c.chat_id)

@@ -191,9 +191,12 @@ class Outbox:
         view = view_from_payload(row.payload)
         await self.side.check(row, view)
         one_off = is_one_off_key(row.key)
-        known = (
-            None if one_off else await self.store.sent_message(self.platform, row.chat_id, row.key)
-        )
+        if one_off:
+            known = None
+        elif row.shown_read:
+            known = row.shown  # read with the row
+        else:
+            known = await self.store.sent_message(self.platform, row.chat_id, row.key)
         was_unsure = is_unsure(row)
         if (
             was_unsure

@@ -127,3 +127,18 @@ async def test_leases_of_stopped_owners_are_dropped(repo) -> None:
     await repo.release_lanes_of("telegram", ["dead"])
     assert await repo.lane_owners("telegram") == ["live"]
     assert await repo.claim_lane("telegram", "-1", "new", until, NOW)
+
+
+async def test_a_due_row_carries_the_message_stored_for_its_key(repo) -> None:
+    """One read for the row and the message it edits (docs/delivery.md)."""
+    await repo.enqueue([entry("table:r1", "v1", fresh=True), entry("hand:r1:1", "h1")], NOW)
+    table, hand = await repo.lane_rows("telegram", "-100", NOW)
+    assert (table.shown_read, table.shown, hand.shown) == (True, None, None)
+    ref = SentRef("telegram", "-100", "table:r1", "77", "fp", "1", True, buttons=[["x"]])
+    assert await repo.finish(table, ref)
+    await repo.enqueue([entry("table:r1", "v2")], NOW)
+    hand, table = await repo.lane_rows("telegram", "-100", NOW)  # the new row is the last
+    assert table.shown == await repo.sent_message("telegram", "-100", "table:r1")
+    assert table.shown is not None and table.shown.message_id == "77"
+    assert table.shown.buttons == [["x"]] and table.shown.fingerprint == "fp"
+    assert hand.shown is None  # another key's message is not this row's
