@@ -63,6 +63,30 @@ def press_update(
     }
 
 
+def command_json(
+    api: FakeBotAPI, user: TgUser, text: str, chat_id: int = GROUP_ID, message_id: int = 1
+) -> dict[str, Any]:
+    """The update Telegram sends when ``user`` types ``text`` (a /command) in
+    the group (or, with chat_id=user.id, in private)."""
+    if chat_id == user.id:
+        api.opened.add(user.id)  # writing to the bot opens the private chat
+        chat = {"id": user.id, "type": "private", "first_name": user.first_name}
+    else:
+        chat = {"id": chat_id, "type": "supergroup", "title": "Thirteen test group"}
+    command = text.split()[0]
+    return {
+        "update_id": api.next_update_id(),
+        "message": {
+            "message_id": message_id,
+            "date": 1_700_000_000,
+            "chat": chat,
+            "from": user.json(),
+            "text": text,
+            "entities": [{"type": "bot_command", "offset": 0, "length": len(command)}],
+        },
+    }
+
+
 def buttons_of(message: StoredMessage, verb: Verb) -> list[dict[str, Any]]:
     return [b for b in message.buttons if button_verb(b) is verb]
 
@@ -131,23 +155,7 @@ class Harness:
 
     def command_update(self, user: TgUser, text: str, chat_id: int = GROUP_ID) -> Update:
         """The update Telegram sends when ``user`` types ``text``."""
-        if chat_id == user.id:
-            self.api.opened.add(user.id)  # writing to the bot opens the private chat
-            chat = {"id": user.id, "type": "private", "first_name": user.first_name}
-        else:
-            chat = {"id": chat_id, "type": "supergroup", "title": "Thirteen test group"}
-        command = text.split()[0]
-        update = {
-            "update_id": self.api.next_update_id(),
-            "message": {
-                "message_id": next(self._message_ids),
-                "date": 1_700_000_000,
-                "chat": chat,
-                "from": user.json(),
-                "text": text,
-                "entities": [{"type": "bot_command", "offset": 0, "length": len(command)}],
-            },
-        }
+        update = command_json(self.api, user, text, chat_id, next(self._message_ids))
         return Update.de_json(update, self.app.bot)
 
     async def start_private(self, user: TgUser, payload: str | None = None) -> None:

@@ -1,22 +1,102 @@
-"""Scripted players for the end-to-end tests: they only read what the bot
-sent (message text, button callback_data) and press buttons, as users do."""
+"""The Telegram game driver: a table (the real TableManager behind the real
+python-telegram-bot Application, on the fake Bot API), and scripted players
+who only read what the bot sent (message text, button callback_data) and
+type commands or press buttons, as users do. How a game is opened, joined
+and dealt is said here, once; the tests call it."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from bot.table.actions import Verb
 from bot.table.clock import FakeClock
-from tests.telegram.fakebotapi import StoredMessage
-from tests.telegram.harness import Harness, TgUser, buttons_of
+from bot.table.manager import TableManager
+from storage.memory import MemoryRepository
+from tests.telegram.fakebotapi import FakeBotAPI, StoredMessage
+from tests.telegram.harness import GROUP_ID, Harness, TgUser, buttons_of, command_json
+
+USERS = [
+    TgUser(21, "Ann"),
+    TgUser(22, "Bo", "zh-hans"),
+    TgUser(23, "Cy", "zh-hant"),
+    TgUser(24, "Di"),
+]
+STEP = 1.5  # seconds between the showdown's steps
+
+NEWGAME, JOIN, STARTGAME = "/newgame", "/join", "/startgame"
+
+
+@asynccontextmanager
+async def table(
+    api: FakeBotAPI, repo=None, clock=None
+) -> AsyncIterator[tuple[Harness, TableManager, FakeClock]]:
+    """The bot as `thirteen run` assembles it, on ``repo`` (in memory by
+    default) and a fake clock."""
+    repo = repo or MemoryRepository()
+    clock = clock or FakeClock(start=1_700_000_000)
+    await repo.init()
+    manager = TableManager(
+        repo,
+        clock=clock,
+        arrange_seconds=120,
+        reminder_seconds=30,
+        showdown_step_seconds=STEP,
+        default_language="en",
+    )
+    async with Harness(api, manager) as h:
+        await manager.start()  # after the sink is installed
+        try:
+            yield h, manager, clock
+        finally:
+            await manager.stop()
+
+
+async def open_room(h: Harness, owner: TgUser, *others: TgUser, chat_id: int = GROUP_ID) -> None:
+    """The owner opens a room (/newgame in the group), the others join (/join)."""
+    await h.command(owner, NEWGAME, chat_id=chat_id)
+    for user in others:
+        await join(h, user, chat_id=chat_id)
+
+
+async def join(h: Harness, user: TgUser, chat_id: int = GROUP_ID) -> None:
+    await h.command(user, JOIN, chat_id=chat_id)
+
+
+async def start_round(h: Harness, owner: TgUser) -> None:
+    """The owner deals (/startgame)."""
+    await h.command(owner, STARTGAME)
 
 
 async def deal(h: Harness, owner: TgUser, *others: TgUser) -> None:
     """The owner opens a room, the others join, the owner deals."""
-    await h.command(owner, "/newgame")
-    for user in others:
-        await h.command(user, "/join")
-    await h.command(owner, "/startgame")
+    await open_room(h, owner, *others)
+    await start_round(h, owner)
+
+
+def newgame_update(api: FakeBotAPI, owner: TgUser) -> dict[str, Any]:
+    """The update of /newgame typed in the group, for a bot that reads its
+    updates itself (polling or a webhook) rather than through a Harness."""
+    return command_json(api, owner, NEWGAME)
+
+
+def room_of(h: Harness) -> str:
+    """The room id of the group's lobby, read from its join deep link."""
+    urls = [
+        b["url"] for m in h.group_messages() for b in m.buttons if "start=j" in b.get("url", "")
+    ]
+    assert urls, "the lobby offers a deep link to join"
+    return urls[-1].rsplit("start=j", 1)[1]
+
+
+async def until_group_message(api: FakeBotAPI) -> None:
+    """Wait until the bot has posted in the group."""
+    for _ in range(400):  # a hang guard, not a speed limit: polls every 50 ms
+        if api.chat_messages(GROUP_ID):
+            return
+        await asyncio.sleep(0.05)
 
 
 def alerted(answer: dict[str, Any]) -> bool:

@@ -9,16 +9,12 @@ from bot.table.actions import Verb, encode
 from tests.telegram.fakebotapi import BOT_USERNAME, FakeBotAPI
 from tests.telegram.fakemanager import FakeManager
 from tests.telegram.harness import GROUP_ID, Harness, TgUser, buttons_of
+from tests.telegram.play import join, open_room, start_round
 
 ANN = TgUser(11, "Ann")
 BO = TgUser(12, "Bo", "zh-hans")
 CY = TgUser(13, "Cy")
-
-
-async def _lobby(h: Harness, *users: TgUser) -> None:
-    await h.command(users[0], "/newgame")
-    for user in users:
-        await h.command(user, "/join")
+# The toy manager seats no one at /newgame: its owner joins like the others.
 
 
 async def test_startup_registers_menu_in_chinese_and_english(api: FakeBotAPI) -> None:
@@ -37,7 +33,7 @@ async def test_startup_registers_menu_in_chinese_and_english(api: FakeBotAPI) ->
 
 async def test_table_message_is_edited_in_place_with_a_join_deep_link(api: FakeBotAPI) -> None:
     async with Harness(api, FakeManager()) as h:
-        await _lobby(h, ANN, BO)
+        await open_room(h, ANN, ANN, BO)
         group = h.group_messages()
         assert len(group) == 1, [m.text for m in group]
         table = group[0]
@@ -49,8 +45,8 @@ async def test_table_message_is_edited_in_place_with_a_join_deep_link(api: FakeB
 async def test_toy_round_hands_in_private_and_settlement_in_group(api: FakeBotAPI) -> None:
     api.opened |= {ANN.id, BO.id}
     async with Harness(api, FakeManager()) as h:
-        await _lobby(h, ANN, BO)
-        await h.command(ANN, "/startgame")
+        await open_room(h, ANN, ANN, BO)
+        await start_round(h, ANN)
         hand = h.hand_message(ANN)
         for index in range(8):
             await h.press_verb(ANN, hand, Verb.PICK, index)
@@ -70,8 +66,8 @@ async def test_toy_round_hands_in_private_and_settlement_in_group(api: FakeBotAP
 async def test_refusal_is_an_alert_and_changes_nothing(api: FakeBotAPI) -> None:
     api.opened |= {ANN.id, BO.id}
     async with Harness(api, FakeManager()) as h:
-        await _lobby(h, ANN, BO)
-        await h.command(ANN, "/startgame")
+        await open_room(h, ANN, ANN, BO)
+        await start_round(h, ANN)
         hand = h.hand_message(ANN)
         before = len(api.calls)
         answer = await h.press_verb(ANN, hand, Verb.CONFIRM)  # nothing picked yet
@@ -83,8 +79,8 @@ async def test_forged_stale_and_foreign_data_get_an_alert(api: FakeBotAPI) -> No
     api.opened |= {ANN.id, BO.id, CY.id}
     manager = FakeManager()
     async with Harness(api, manager) as h:
-        await _lobby(h, ANN, BO)
-        await h.command(ANN, "/startgame")
+        await open_room(h, ANN, ANN, BO)
+        await start_round(h, ANN)
         hand = h.hand_message(ANN)
         before_calls, before_actions = len(api.calls), len(manager.actions)
         forged = await h.press(ANN, hand, "t1|r1|1|zz|0")  # unknown verb
@@ -108,8 +104,8 @@ async def test_forged_stale_and_foreign_data_get_an_alert(api: FakeBotAPI) -> No
 async def test_user_who_never_opened_the_bot_gets_a_deep_link(api: FakeBotAPI) -> None:
     api.opened.add(ANN.id)
     async with Harness(api, FakeManager()) as h:
-        await _lobby(h, ANN, BO)
-        await h.command(ANN, "/startgame")
+        await open_room(h, ANN, ANN, BO)
+        await start_round(h, ANN)
         assert h.private_messages(BO) == []
         refused = [c for c in api.calls_of("sendMessage") if c.params["chat_id"] == str(BO.id)]
         assert [c.status for c in refused] == [403]
@@ -127,7 +123,7 @@ async def test_user_who_never_opened_the_bot_gets_a_deep_link(api: FakeBotAPI) -
 
 async def test_join_through_a_deep_link(api: FakeBotAPI) -> None:
     async with Harness(api, FakeManager()) as h:
-        await h.command(ANN, "/newgame")
+        await open_room(h, ANN)
         await h.start_private(BO, "jr1")
         assert "Bo" in h.group_messages()[0].text
         assert h.private_messages(BO)[-1].text == "joined"
@@ -135,9 +131,9 @@ async def test_join_through_a_deep_link(api: FakeBotAPI) -> None:
 
 async def test_commands_answer_in_the_chat(api: FakeBotAPI) -> None:
     async with Harness(api, FakeManager()) as h:
-        await h.command(ANN, "/join")  # no room yet: the reason as a reply
+        await join(h, ANN)  # no room yet: the reason as a reply
         assert h.group_messages()[-1].text == "no room"
-        await h.command(ANN, "/newgame", chat_id=ANN.id)  # a group command in private
+        await open_room(h, ANN, chat_id=ANN.id)  # a group command in private
         assert "group" in h.private_messages(ANN)[-1].text
         await h.start_private(ANN)
         assert "/newgame" in h.private_messages(ANN)[-1].text
@@ -148,9 +144,9 @@ async def test_commands_answer_in_the_chat(api: FakeBotAPI) -> None:
 async def test_429_retry_after_is_survived(api: FakeBotAPI) -> None:
     api.opened |= {ANN.id, BO.id}
     async with Harness(api, FakeManager()) as h:
-        await _lobby(h, ANN, BO)
+        await open_room(h, ANN, ANN, BO)
         api.fail_429_once["editMessageText"] = 1
-        await h.command(CY, "/join")
+        await join(h, CY)
         edits = api.calls_of("editMessageText")
         assert [c.status for c in edits[-2:]] == [429, 200]
         assert "Cy" in h.group_messages()[0].text
@@ -158,9 +154,9 @@ async def test_429_retry_after_is_survived(api: FakeBotAPI) -> None:
 
 async def test_429_without_limiter_retries_is_survived_by_the_outbox(api: FakeBotAPI) -> None:
     async with Harness(api, FakeManager(), max_retries=0) as h:
-        await h.command(ANN, "/newgame")
+        await open_room(h, ANN)
         api.fail_429_once["editMessageText"] = 1
-        await h.command(ANN, "/join")
+        await join(h, ANN)
         assert [c.status for c in api.calls_of("editMessageText")] == [429, 200]
         assert "Ann" in h.group_messages()[0].text
 
@@ -168,8 +164,8 @@ async def test_429_without_limiter_retries_is_survived_by_the_outbox(api: FakeBo
 async def test_rapid_presses_are_coalesced_into_one_edit(api: FakeBotAPI) -> None:
     api.opened |= {ANN.id, BO.id}
     async with Harness(api, FakeManager()) as h:
-        await _lobby(h, ANN, BO)
-        await h.command(ANN, "/startgame")
+        await open_room(h, ANN, ANN, BO)
+        await start_round(h, ANN)
         hand = h.hand_message(ANN)
         edits_before = hand.edits
         h.outbox.window = 1.0  # generous, so a slow machine still taps inside it
@@ -194,12 +190,12 @@ async def test_rapid_presses_are_coalesced_into_one_edit(api: FakeBotAPI) -> Non
 
 async def test_group_upgraded_to_a_supergroup_is_followed(api: FakeBotAPI) -> None:
     async with Harness(api, FakeManager()) as h:
-        await _lobby(h, ANN)
+        await open_room(h, ANN, ANN)
         new_id = GROUP_ID - 1
         api.migrated[GROUP_ID] = new_id
-        await h.command(BO, "/join")  # the room still names the old chat id
+        await join(h, BO)  # the room still names the old chat id
         assert [m.text.count("Bo") for m in api.chat_messages(new_id)] == [1]
-        await h.command(CY, "/join")
+        await join(h, CY)
         assert len(api.chat_messages(new_id)) == 1  # and later edits go to the new message
         assert "Cy" in api.chat_messages(new_id)[0].text
 
@@ -207,7 +203,7 @@ async def test_group_upgraded_to_a_supergroup_is_followed(api: FakeBotAPI) -> No
 async def test_anonymous_admin_is_not_seated(api: FakeBotAPI) -> None:
     manager = FakeManager()
     async with Harness(api, manager) as h:
-        await h.command(ANN, "/newgame")
+        await open_room(h, ANN)
         anonymous = TgUser(1087968824, "Group")  # Telegram's GroupAnonymousBot
         update = {
             "update_id": api.next_update_id(),

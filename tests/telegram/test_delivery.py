@@ -11,8 +11,18 @@ from bot.table.actions import Verb, decode
 from storage.sql import SqlRepository
 from tests.telegram.fakebotapi import FakeBotAPI
 from tests.telegram.harness import GROUP_ID, Harness, button_verb, buttons_of
-from tests.telegram.play import alerted, arrange_by_suggestion, reveal, settlements
-from tests.telegram.test_e2e_game import USERS, table
+from tests.telegram.play import (
+    USERS,
+    alerted,
+    arrange_by_suggestion,
+    deal,
+    join,
+    open_room,
+    reveal,
+    settlements,
+    start_round,
+    table,
+)
 
 ANN, BO = USERS[:2]
 
@@ -31,9 +41,7 @@ def live(h: Harness) -> list:  # type: ignore[type-arg]
 
 async def both_arranged(h: Harness) -> None:
     """Ann opens a table, Bo joins, the round is dealt and both arrange."""
-    await h.command(ANN, "/newgame")
-    await h.command(BO, "/join")
-    await h.command(ANN, "/startgame")
+    await deal(h, ANN, BO)
     for user in (ANN, BO):
         await arrange_by_suggestion(h, user)
 
@@ -41,12 +49,11 @@ async def both_arranged(h: Harness) -> None:
 async def test_ten_429s_in_a_row_on_every_method_lose_nothing(api: FakeBotAPI, caplog) -> None:
     api.opened |= {ANN.id, BO.id}
     async with table(api) as (h, manager, clock):
-        await h.command(ANN, "/newgame")
-        await h.command(BO, "/join")
+        await open_room(h, ANN, BO)
         for method in ("sendMessage", "editMessageText"):
             api.fail_429_times[method] = [10, 1]  # retry_after: 1 s, ten times in a row
         with caplog.at_level(logging.WARNING):
-            await h.command(ANN, "/startgame")
+            await start_round(h, ANN)
             for user in (ANN, BO):
                 await arrange_by_suggestion(h, user)
             result = await reveal(h, clock)
@@ -111,10 +118,10 @@ async def test_a_settlement_post_whose_answer_timed_out_is_not_posted_twice(
 async def test_a_deleted_table_message_is_posted_again(api: FakeBotAPI) -> None:
     api.opened |= {ANN.id, BO.id}
     async with table(api) as (h, manager, clock):
-        await h.command(ANN, "/newgame")
+        await open_room(h, ANN)
         first = h.group_messages()[0]
         del api.messages[(first.chat_id, first.message_id)]  # an admin deleted it
-        await h.command(BO, "/join")
+        await join(h, BO)
         [again] = h.group_messages()
         assert again.message_id != first.message_id and "Bo" in again.text
         assert buttons_of(again, Verb.START)
@@ -122,7 +129,7 @@ async def test_a_deleted_table_message_is_posted_again(api: FakeBotAPI) -> None:
 
 async def test_repeated_rules_are_one_message(api: FakeBotAPI) -> None:
     async with table(api) as (h, manager, clock):
-        await h.command(ANN, "/newgame")
+        await open_room(h, ANN)
         before = len(h.group_messages())
         for _ in range(30):
             await h.command(BO, "/rules")
@@ -137,9 +144,7 @@ async def test_a_new_adapter_on_the_same_database_edits_the_same_messages(
     api.opened |= {ANN.id, BO.id}
     url = f"sqlite:///{tmp_path / 'bot.db'}"
     async with table(api, repo=SqlRepository(url)) as (h, manager, clock):
-        await h.command(ANN, "/newgame")
-        await h.command(BO, "/join")
-        await h.command(ANN, "/startgame")
+        await deal(h, ANN, BO)
         hand = h.hand_message(ANN)
         await manager.repo.close()
     async with table(api, repo=SqlRepository(url), clock=clock) as (h, manager, clock):
@@ -177,8 +182,7 @@ async def test_two_quick_taps_on_the_settings_panel_keep_one_panel(api: FakeBotA
 
     api.opened |= {ANN.id, BO.id}
     async with table(api) as (h, manager, clock):
-        await h.command(ANN, "/newgame")
-        await h.command(BO, "/join")
+        await open_room(h, ANN, BO)
         await h.command(ANN, "/settings")
         panel = h.message_with(ANN.id, Verb.SET_OPTION)
         options = buttons_of(panel, Verb.SET_OPTION) + buttons_of(panel, Verb.LANGUAGE)
@@ -211,9 +215,7 @@ async def test_a_hand_held_for_a_user_is_sent_by_a_restarted_adapter(
     api.opened |= {ANN.id}  # Bo has never opened the bot
     url = f"sqlite:///{tmp_path / 'bot.db'}"
     async with table(api, repo=SqlRepository(url)) as (h, manager, clock):
-        await h.command(ANN, "/newgame")
-        await h.command(BO, "/join")
-        await h.command(ANN, "/startgame")
+        await deal(h, ANN, BO)
         assert h.private_messages(BO) == []  # held: Telegram refused the first message
         await manager.repo.close()
     async with table(api, repo=SqlRepository(url), clock=clock) as (h, manager, clock):

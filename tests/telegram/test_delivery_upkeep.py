@@ -16,8 +16,7 @@ from storage.sql import SqlRepository
 from tests.storage.conftest import pg_schema_url  # noqa: F401 - a fixture
 from tests.telegram.fakebotapi import FakeBotAPI
 from tests.telegram.harness import Harness, buttons_of
-from tests.telegram.play import reveal, settlements
-from tests.telegram.test_e2e_game import USERS, table
+from tests.telegram.play import NEWGAME, USERS, deal, join, open_room, reveal, settlements, table
 
 ANN, BO = USERS[:2]
 
@@ -60,7 +59,7 @@ async def test_a_kill_right_after_newgame_commits_still_posts_the_table(
     api.opened |= {ANN.id, BO.id}
     async with table(api, repo=DiesAfterCreate(db_url)) as (h, manager, clock):
         with pytest.raises(Killed):
-            await h.app.process_update(h.command_update(ANN, "/newgame"))
+            await h.app.process_update(h.command_update(ANN, NEWGAME))
         h.outbox.engine.poll_seconds = 3600.0  # dead: it delivers nothing more
         await manager.repo.close()
     assert tables(h) == []  # the process died before the table reached the group
@@ -68,10 +67,10 @@ async def test_a_kill_right_after_newgame_commits_still_posts_the_table(
         await until(lambda: tables(h), "the table is posted after the restart")
         [lobby] = tables(h)
         assert "Ann" in lobby.text
-        await h.command(BO, "/join")  # the stored room, at the table that was posted
+        await join(h, BO)  # the stored room, at the table that was posted
         [lobby] = tables(h)
         assert "Bo" in lobby.text and lobby.edits >= 1
-        await h.command(ANN, "/newgame")  # the room is there: no second room, no second table
+        await open_room(h, ANN)  # the room is there: no second room, no second table
         assert len(tables(h)) == 1
         await manager.repo.close()
 
@@ -95,9 +94,7 @@ async def test_the_open_the_bot_first_list_is_known_to_the_next_process(
 ) -> None:
     api.opened |= {ANN.id}  # Bo has never opened the bot
     async with table(api, repo=SqlRepository(db_url)) as (h, manager, clock):
-        await h.command(ANN, "/newgame")
-        await h.command(BO, "/join")
-        await h.command(ANN, "/startgame")
+        await deal(h, ANN, BO)
         assert [c.status for c in to_bo(api)] == [403]  # held: Telegram refused it
         [notice] = reach_notices(h)
         assert "Bo" in notice.text and "start=" in notice.buttons[0]["url"]

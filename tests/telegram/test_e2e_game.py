@@ -3,68 +3,35 @@ TableManager and a fake Bot API server: commands, deep links, buttons."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bot.table.actions import Verb, encode
 from bot.table.clock import FakeClock
-from bot.table.manager import TableManager
-from storage.memory import MemoryRepository
 from storage.sql import SqlRepository
 from tests.telegram.fakebotapi import BOT_USERNAME, FakeBotAPI
-from tests.telegram.harness import GROUP_ID, Harness, TgUser, buttons_of
-from tests.telegram.play import alerted, arrange_by_picking, arrange_by_suggestion, reveal
-
-USERS = [
-    TgUser(21, "Ann"),
-    TgUser(22, "Bo", "zh-hans"),
-    TgUser(23, "Cy", "zh-hant"),
-    TgUser(24, "Di"),
-]
-STEP = 1.5
-
-
-@asynccontextmanager
-async def table(
-    api: FakeBotAPI, repo=None, clock=None
-) -> AsyncIterator[tuple[Harness, TableManager, FakeClock]]:
-    repo = repo or MemoryRepository()
-    clock = clock or FakeClock(start=1_700_000_000)
-    await repo.init()
-    manager = TableManager(
-        repo,
-        clock=clock,
-        arrange_seconds=120,
-        reminder_seconds=30,
-        showdown_step_seconds=STEP,
-        default_language="en",
-    )
-    async with Harness(api, manager) as h:
-        await manager.start()  # after the sink is installed
-        try:
-            yield h, manager, clock
-        finally:
-            await manager.stop()
-
-
-def room_of(h: Harness) -> str:
-    urls = [
-        b["url"] for m in h.group_messages() for b in m.buttons if "start=j" in b.get("url", "")
-    ]
-    assert urls, "the lobby offers a deep link to join"
-    return urls[-1].rsplit("start=j", 1)[1]
+from tests.telegram.harness import GROUP_ID, buttons_of
+from tests.telegram.play import (
+    USERS,
+    alerted,
+    arrange_by_picking,
+    arrange_by_suggestion,
+    deal,
+    open_room,
+    reveal,
+    room_of,
+    start_round,
+    table,
+)
 
 
 async def test_two_players_play_two_rounds(api: FakeBotAPI) -> None:
     ann, bo = USERS[:2]
     api.opened |= {ann.id, bo.id}
     async with table(api) as (h, manager, clock):
-        await h.command(ann, "/newgame")
-        await h.command(bo, "/join")
+        await open_room(h, ann, bo)
         table_message = h.group_messages()[0]
         assert "Bo" in table_message.text and len(h.group_messages()) == 1
-        await h.command(ann, "/startgame")
+        await start_round(h, ann)
         first_hand = h.hand_message(ann)
         assert buttons_of(h.hand_message(bo), Verb.PICK)
         live = [m for m in h.group_messages() if any("callback_data" in b for b in m.buttons)]
@@ -96,14 +63,14 @@ async def test_three_players_join_by_command_button_and_deep_link(api: FakeBotAP
     ann, bo, cy = USERS[:3]
     api.opened |= {ann.id, bo.id}  # Cy has never opened the bot
     async with table(api) as (h, manager, clock):
-        await h.command(ann, "/newgame")
+        await open_room(h, ann)
         lobby = h.group_messages()[0]
         assert not alerted(await h.press_verb(bo, lobby, Verb.JOIN))
         room = room_of(h)
         await h.start_private(cy, f"j{room}")  # the deep link joins and opens the chat
         assert "Cy" in lobby.text and "Bo" in lobby.text
         api.fail_429_once["sendMessage"] = 1  # flood limit hit at the deal
-        await h.command(ann, "/startgame")
+        await start_round(h, ann)
         assert [c.status for c in api.calls_of("sendMessage")].count(429) == 1
         for user in (ann, bo, cy):
             await arrange_by_suggestion(h, user)
@@ -115,10 +82,7 @@ async def test_four_players_one_never_opened_the_bot(api: FakeBotAPI) -> None:
     ann, bo, cy, di = USERS
     api.opened |= {ann.id, bo.id, cy.id}
     async with table(api) as (h, manager, clock):
-        await h.command(ann, "/newgame")
-        for user in (bo, cy, di):
-            await h.command(user, "/join")
-        await h.command(ann, "/startgame")
+        await deal(h, ann, bo, cy, di)
         assert h.private_messages(di) == []
         notice = next(
             m for m in h.group_messages() if "Di" in m.text and m.buttons and "url" in m.buttons[0]
@@ -139,10 +103,9 @@ async def test_forged_stale_and_foreign_presses_change_nothing(api: FakeBotAPI) 
     ann, bo, cy = USERS[:3]
     api.opened |= {ann.id, bo.id, cy.id}
     async with table(api) as (h, manager, clock):
-        await h.command(ann, "/newgame")
-        await h.command(bo, "/join")
+        await open_room(h, ann, bo)
         room = room_of(h)
-        await h.command(ann, "/startgame")
+        await start_round(h, ann)
         hand = h.hand_message(ann)
         pick = buttons_of(hand, Verb.PICK)[0]["callback_data"]
         state = await manager.room_state(room)
@@ -169,10 +132,7 @@ async def test_restart_in_the_middle_of_arranging(api: FakeBotAPI, tmp_path: Pat
     url = f"sqlite:///{tmp_path / 'thirteen.db'}"
     clock = FakeClock(start=1_700_000_000)
     async with table(api, SqlRepository(url), clock) as (h, manager, _):
-        await h.command(ann, "/newgame")
-        await h.command(bo, "/join")
-        await h.command(cy, "/join")
-        await h.command(ann, "/startgame")
+        await deal(h, ann, bo, cy)
         await arrange_by_suggestion(h, ann)
         hand = h.hand_message(bo)
         first_picks = [b["callback_data"] for b in buttons_of(hand, Verb.PICK)][:2]
@@ -200,9 +160,7 @@ async def test_deadline_auto_arranges_and_settles(api: FakeBotAPI) -> None:
     ann, bo = USERS[:2]
     api.opened |= {ann.id, bo.id}
     async with table(api) as (h, manager, clock):
-        await h.command(ann, "/newgame")
-        await h.command(bo, "/join")
-        await h.command(ann, "/startgame")
+        await deal(h, ann, bo)
         await arrange_by_suggestion(h, ann)
         await clock.advance(121)  # Bo never arranges: the deadline does it
         await h.outbox.drain()
@@ -214,8 +172,7 @@ async def test_settings_panel_and_information_commands(api: FakeBotAPI) -> None:
     ann, bo = USERS[:2]
     api.opened |= {ann.id, bo.id}
     async with table(api) as (h, manager, clock):
-        await h.command(ann, "/newgame")
-        await h.command(bo, "/join")
+        await open_room(h, ann, bo)
         lobby = h.group_messages()[0]
         await h.command(bo, "/settings")  # not the owner: the reason, as a reply
         assert len(h.group_messages()) == 2 and h.private_messages(bo) == []
@@ -237,7 +194,7 @@ async def test_settings_panel_and_information_commands(api: FakeBotAPI) -> None:
         assert len(h.group_messages()) == group_before
         assert len(h.private_messages(bo)) == private_before + 2
         assert "/newgame" in h.private_messages(bo)[-1].text  # Telegram's own commands
-        await h.command(ann, "/startgame")
+        await start_round(h, ann)
         for user in (ann, bo):
             await arrange_by_suggestion(h, user)
         await reveal(h, clock)

@@ -12,17 +12,24 @@ from bot.table.actions import Verb, encode
 from bot.views.render_common import signed
 from tests.telegram.fakebotapi import FakeBotAPI
 from tests.telegram.harness import GROUP_ID, buttons_of
-from tests.telegram.play import alerted, arrange_by_suggestion, deal, reveal
-
-from .test_e2e_game import USERS, room_of, table
+from tests.telegram.play import (
+    USERS,
+    alerted,
+    arrange_by_suggestion,
+    deal,
+    open_room,
+    reveal,
+    room_of,
+    start_round,
+    table,
+)
 
 
 async def test_a_two_round_match_to_its_final(api: FakeBotAPI) -> None:
     ann, bo = USERS[:2]
     api.opened |= {ann.id, bo.id}
     async with table(api) as (h, manager, clock):
-        await h.command(ann, "/newgame")
-        await h.command(bo, "/join")
+        await open_room(h, ann, bo)
         rid = room_of(h)
         lobby = h.group_messages()[0]
         assert not alerted(await h.press_verb(ann, lobby, Verb.SETTINGS))
@@ -37,7 +44,7 @@ async def test_a_two_round_match_to_its_final(api: FakeBotAPI) -> None:
         assert (await manager.room_state(rid))["options"]["rounds"] == 3
         await h.command(ann, "/rounds 2")
         assert (await manager.room_state(rid))["options"]["rounds"] == 2
-        await h.command(ann, "/startgame")
+        await start_round(h, ann)
         assert any("Round 1/2" in m.text for m in h.group_messages())
         # the review is refused before the showdown (a forged early press)
         early = await h.press(bo, h.hand_message(bo), encode(rid, 1, Verb.REVIEW))

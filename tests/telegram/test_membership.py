@@ -9,8 +9,7 @@ from bot.table.actions import Verb, encode
 from tests.table.helpers import FORGED_ARGS as ARGS
 from tests.telegram.fakebotapi import BOT_USERNAME, FakeBotAPI
 from tests.telegram.harness import GROUP_ID, TgUser, buttons_of
-from tests.telegram.play import alerted
-from tests.telegram.test_e2e_game import USERS, room_of, table
+from tests.telegram.play import USERS, alerted, open_room, room_of, start_round, table
 
 OTHER_GROUP = -1009876543210
 EVE = TgUser(31, "Eve")  # a member of the other group only
@@ -23,14 +22,13 @@ async def test_forged_presses_from_another_group_and_private_chats_change_nothin
     api.opened |= {ann.id, bo.id, EVE.id}
     api.members[GROUP_ID] = {ann.id, bo.id}
     async with table(api) as (h, manager, clock):
-        await h.command(ann, "/newgame")
-        await h.command(bo, "/join")
+        await open_room(h, ann, bo)
         await h.press_verb(ann, h.group_messages()[0], Verb.ADD_AI)  # an AI seat too
         room = room_of(h)
-        await h.command(ann, "/startgame")
+        await start_round(h, ann)
         state = await manager.room_state(room)
         # A message of the bot that Eve can press: her own group's table.
-        await h.command(EVE, "/newgame", chat_id=OTHER_GROUP)
+        await open_room(h, EVE, chat_id=OTHER_GROUP)
         her_group = api.last_message(OTHER_GROUP)
         assert her_group is not None
         await h.start_private(EVE)
@@ -64,7 +62,7 @@ async def test_a_deep_link_seats_only_members_of_the_group(api: FakeBotAPI) -> N
     api.opened |= {ann.id}
     api.members[GROUP_ID] = {ann.id, bo.id}
     async with table(api) as (h, manager, clock):
-        await h.command(ann, "/newgame")
+        await open_room(h, ann)
         room = room_of(h)
         await h.start_private(EVE, f"j{room}")  # room ids are shown in every title
         assert h.private_messages(EVE)[-1].text == "Only members of the table's group can join it."
@@ -100,9 +98,7 @@ async def test_the_owner_removes_a_player_from_the_settings_panel(api: FakeBotAP
     ann, bo, cy = USERS[:3]
     api.opened |= {ann.id, bo.id, cy.id}
     async with table(api) as (h, manager, clock):
-        await h.command(ann, "/newgame")
-        await h.command(bo, "/join")
-        await h.command(cy, "/join")
+        await open_room(h, ann, bo, cy)
         room = room_of(h)
         await h.command(ann, "/settings")
         panel = h.message_with(ann.id, Verb.SET_OPTION)
@@ -126,7 +122,7 @@ async def test_a_typed_verify_round_that_is_not_a_number(api: FakeBotAPI) -> Non
     ann = USERS[0]
     api.opened |= {ann.id}
     async with table(api) as (h, manager, clock):
-        await h.command(ann, "/newgame")
+        await open_room(h, ann)
         for text in ("/verify ²", "/verify " + "9" * 30):
             await h.command(ann, text)
             # the refusal says what a round number is

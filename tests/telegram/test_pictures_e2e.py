@@ -15,8 +15,16 @@ from bot.table.actions import Verb
 from bot.views import pictured
 from tests.telegram.fakebotapi import FakeBotAPI, StoredMessage
 from tests.telegram.harness import buttons_of
-from tests.telegram.play import alerted, arrange_by_suggestion, deal, reveal
-from tests.telegram.test_e2e_game import USERS, table
+from tests.telegram.play import (
+    USERS,
+    alerted,
+    arrange_by_suggestion,
+    deal,
+    open_room,
+    reveal,
+    start_round,
+    table,
+)
 
 PNG = b"\x89PNG"
 
@@ -28,8 +36,7 @@ async def _round(api: FakeBotAPI, pictures: str) -> tuple[Counter[str], dict[str
     api.opened |= {ann.id, bo.id}
     seen: dict[str, object] = {}
     async with table(api) as (h, manager, clock):
-        await h.command(ann, "/newgame")
-        await h.command(bo, "/join")
+        await open_room(h, ann, bo)
         if pictures == "room-off":
             await h.command(ann, "/settings")
             panel = h.message_with(ann.id, Verb.SET_OPTION)
@@ -40,7 +47,7 @@ async def _round(api: FakeBotAPI, pictures: str) -> tuple[Counter[str], dict[str
             assert not alerted(answer) and "Pictures" in answer["text"]
         await h.outbox.drain()
         start = len(api.calls)
-        await h.command(ann, "/startgame")
+        await start_round(h, ann)
         await h.outbox.drain()
         hand = h.hand_message(bo)
         seen["hand_photo"] = hand.photo
@@ -122,9 +129,7 @@ async def test_closing_mid_round_asks_then_takes_the_hands_buttons(api: FakeBotA
     ann, bo = USERS[:2]
     api.opened |= {ann.id, bo.id}
     async with table(api) as (h, manager, clock):
-        await h.command(ann, "/newgame")
-        await h.command(bo, "/join")
-        await h.command(ann, "/startgame")
+        await deal(h, ann, bo)
         await h.outbox.drain()
         hands = [h.hand_message(ann), h.hand_message(bo)]
         assert all(m.photo is not None for m in hands)

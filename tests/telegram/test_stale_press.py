@@ -8,8 +8,17 @@ from __future__ import annotations
 from bot.table.actions import Verb, decode, encode
 from tests.telegram.fakebotapi import FakeBotAPI
 from tests.telegram.harness import GROUP_ID, buttons_of
-from tests.telegram.play import alerted, arrange_by_suggestion, reveal
-from tests.telegram.test_e2e_game import USERS, room_of, table
+from tests.telegram.play import (
+    USERS,
+    alerted,
+    arrange_by_suggestion,
+    deal,
+    open_room,
+    reveal,
+    room_of,
+    start_round,
+    table,
+)
 
 ANN, BO, CY, DI = USERS
 OTHER_GROUP = GROUP_ID - 1
@@ -18,14 +27,13 @@ OTHER_GROUP = GROUP_ID - 1
 async def test_a_forged_stale_press_on_the_live_table_leaves_its_buttons(api: FakeBotAPI) -> None:
     api.opened |= {ANN.id, BO.id, DI.id}
     async with table(api) as (h, manager, clock):
-        await h.command(DI, "/newgame", chat_id=OTHER_GROUP)  # another group's room
+        await open_room(h, DI, chat_id=OTHER_GROUP)  # another group's room
         other = decode(
             buttons_of(h.message_with(OTHER_GROUP, Verb.RULES), Verb.RULES)[0]["callback_data"]
         )[0]
-        await h.command(ANN, "/newgame")
-        await h.command(BO, "/join")
+        await open_room(h, ANN, BO)
         room = room_of(h)
-        await h.command(ANN, "/startgame")
+        await start_round(h, ANN)
         for user in (ANN, BO):
             await arrange_by_suggestion(h, user)
         first = await reveal(h, clock)
@@ -74,9 +82,7 @@ async def test_a_stale_press_on_an_old_table_takes_only_its_dead_buttons(
     still answer; the live table is not touched."""
     api.opened |= {ANN.id, BO.id}
     async with table(api) as (h, manager, clock):
-        await h.command(ANN, "/newgame")
-        await h.command(BO, "/join")
-        await h.command(ANN, "/startgame")
+        await deal(h, ANN, BO)
         old = h.message_with(GROUP_ID, Verb.SHOW_HAND)  # round 1's table
         shown = old.reply_markup
         for user in (ANN, BO):

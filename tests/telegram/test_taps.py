@@ -18,6 +18,7 @@ from storage.memory import MemoryRepository
 from tests.table.helpers import Counting
 from tests.telegram.fakebotapi import FakeBotAPI
 from tests.telegram.harness import Harness, TgUser, buttons_of
+from tests.telegram.play import deal, open_room
 
 ANN, BO = TgUser(31, "Ann"), TgUser(32, "Bo")
 
@@ -38,9 +39,7 @@ async def game(api: FakeBotAPI) -> AsyncIterator[tuple[Harness, TableManager, Me
 async def test_a_card_tap_costs_the_press_one_database_round_trip(api: FakeBotAPI) -> None:
     api.opened |= {ANN.id, BO.id}
     async with game(api) as (h, manager, repo):
-        await h.command(ANN, "/newgame")
-        await h.command(BO, "/join")
-        await h.command(ANN, "/startgame")
+        await deal(h, ANN, BO)
         hand = h.hand_message(BO)
         picks = [b["callback_data"] for b in buttons_of(hand, Verb.PICK)][:4]
         counted = Counting(repo)
@@ -62,7 +61,7 @@ async def test_a_card_tap_costs_the_press_one_database_round_trip(api: FakeBotAP
 async def test_a_panel_press_asks_the_manager_once_and_edits_the_panel(api: FakeBotAPI) -> None:
     api.opened |= {ANN.id, BO.id}
     async with game(api) as (h, manager, repo):
-        await h.command(ANN, "/newgame")
+        await open_room(h, ANN)
         await h.command(ANN, "/settings")
         panel = h.message_with(ANN.id, Verb.SET_OPTION)
         asked: list[Verb] = []
@@ -84,9 +83,7 @@ async def test_a_panel_press_asks_the_manager_once_and_edits_the_panel(api: Fake
 async def test_an_unblocked_private_chat_gets_what_was_held(api: FakeBotAPI) -> None:
     api.opened |= {ANN.id}  # Bo has blocked the bot
     async with game(api) as (h, manager, repo):
-        await h.command(ANN, "/newgame")
-        await h.command(BO, "/join")
-        await h.command(ANN, "/startgame")
+        await deal(h, ANN, BO)
         assert h.private_messages(BO) == []  # held: Telegram refused it
         api.opened.add(BO.id)  # Bo unblocks the bot: Telegram says so, Bo writes nothing
         member = {"user": {"id": 1, "is_bot": True, "first_name": "bot"}, "until_date": 0}

@@ -9,7 +9,7 @@ from bot.config import Settings
 from storage.sql import SqlRepository
 from tests.telegram.fakebotapi import FakeBotAPI
 from tests.telegram.harness import GROUP_ID, TOKEN
-from tests.telegram.test_runner import _newgame_update, _until_group_message
+from tests.telegram.play import USERS, newgame_update, until_group_message
 
 
 async def test_run_serves_telegram_and_stores_the_room(api: FakeBotAPI, tmp_path) -> None:
@@ -29,8 +29,8 @@ async def test_run_serves_telegram_and_stores_the_room(api: FakeBotAPI, tmp_path
         if task.done():
             raise AssertionError(f"serve returned early: {task.result()}")
         await asyncio.sleep(0.05)
-    api.inject(_newgame_update(api))
-    await _until_group_message(api)
+    api.inject(newgame_update(api, USERS[0]))
+    await until_group_message(api)
     stop.set()
     assert await task == 0
     table = api.chat_messages(GROUP_ID)[0]
