@@ -9,6 +9,7 @@ import pytest
 from bot.rules.cards import parse_cards
 from bot.rules.options import make_rules
 from tests.storage.conftest import pg_schema_url  # noqa: F401 - a fixture (test_shards)
+from tests.web.conftest import browser  # noqa: F401 - a fixture (test_page_link)
 
 from .nonces import Nonces, honour_nonces
 

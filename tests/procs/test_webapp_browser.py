@@ -9,17 +9,11 @@ round settles once Bo confirms on the chat's keyboard."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import Any
 
 from playwright.async_api import expect
 
-from bot.rules import make_rules
-from bot.rules.cards import parse_card
-from bot.rules.foul import check_foul
-from bot.rules.lanes import evaluate_lane
-from bot.rules.types import Arrangement
 from bot.table.actions import Verb
 from bot.views.i18n import t
 from bot.views.render_common import sym
@@ -38,31 +32,17 @@ from tests.procs.game import Fleet, Script
 from tests.telegram.fakebotapi import FakeBotAPI
 from tests.telegram.harness import buttons_of
 from tests.web.gestures import calls, lanes_on_page, tap, touch_drag
-from tests.web.harness import open_url, telegram_fragment
+from tests.web.harness import (
+    LANES,
+    category_label,
+    foul_clause,
+    fouled_split,
+    open_url,
+    telegram_fragment,
+)
 
 EN = "en"
-LANES = ("head", "middle", "tail")
 SIZES = {"head": 3, "middle": 5, "tail": 5}
-
-
-def fouled_split(tokens: list[str]) -> tuple[dict[str, list[str]], Any]:
-    """A split of the dealt ``tokens`` that fouls (the first a seeded
-    shuffle finds), and the rules engine's foul report of it."""
-    rules = make_rules("classic", 2, {})
-    rng = random.Random(13)
-    for _ in range(10_000):
-        shuffled = rng.sample(tokens, len(tokens))
-        split = {"head": shuffled[:3], "middle": shuffled[3:8], "tail": shuffled[8:]}
-        cards = [[parse_card(x) for x in split[lane]] for lane in LANES]
-        report = check_foul(Arrangement.of(*cards), rules)
-        if report is not None:
-            return split, report
-    raise AssertionError(f"no fouled split of {tokens}")
-
-
-def category_of(tokens: list[str]) -> str:
-    value = evaluate_lane([parse_card(x) for x in tokens], make_rules("classic", 2, {}))
-    return t(EN, f"cat.{value.category.slug}")
 
 
 async def test_a_player_arranges_in_the_bots_own_page_and_the_chats_show_it(
@@ -119,18 +99,10 @@ async def test_a_player_arranges_in_the_bots_own_page_and_the_chats_show_it(
         }
         for lane in LANES:
             await expect(page.locator(f'[data-lane-label="{lane}"]')).to_have_text(
-                category_of(split[lane])
+                category_label(EN, split[lane])
             )
-        a, b = report.pairs[0]
         foul = page.locator("[data-foul]")
-        await expect(foul).to_contain_text(
-            t(
-                EN,
-                "err.foul_pair",
-                a=t(EN, f"lane.{a.name.lower()}"),
-                b=t(EN, f"lane.{b.name.lower()}"),
-            )
-        )
+        await expect(foul).to_contain_text(foul_clause(EN, report))
         await expect(page.locator('[data-action="confirm"]')).to_be_disabled()
         made = await calls(page)
         assert ["HapticFeedback.notificationOccurred", "error"] in made
@@ -150,7 +122,7 @@ async def test_a_player_arranges_in_the_bots_own_page_and_the_chats_show_it(
         chosen = await lanes_on_page(page)
         for lane in LANES:
             await expect(page.locator(f'[data-lane-label="{lane}"]')).to_have_text(
-                category_of(chosen[lane])
+                category_label(EN, chosen[lane])
             )
 
         # Confirm on Telegram's MainButton, as the client presses it.

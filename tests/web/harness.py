@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -24,8 +25,14 @@ from urllib.parse import urlencode
 from aiohttp import web
 
 from bot.core.lanes import arrangement_tokens
+from bot.rules import make_rules
+from bot.rules.cards import parse_card
+from bot.rules.foul import FoulReport, check_foul
+from bot.rules.lanes import evaluate_lane
+from bot.rules.types import Arrangement
 from bot.table.actions import Actor, Verb
 from bot.table.clock import FakeClock
+from bot.views.i18n import t
 from bot.web import initdata, passes
 from bot.web.desk import Desk
 from bot.web.server import WebApp, WebConfig
@@ -293,3 +300,35 @@ def telegram_fragment(init_data: str, *, theme: dict[str, str] | None = None) ->
             "tgWebAppThemeParams": json.dumps(theme or THEME, separators=(",", ":")),
         }
     )
+
+
+# ---- what the page should say of a split (the rules engine's words) ----------------
+LANES = ("head", "middle", "tail")
+
+
+def fouled_split(tokens: Sequence[str]) -> tuple[dict[str, list[str]], FoulReport]:
+    """A split of the dealt ``tokens`` that fouls (the first one a seeded
+    shuffle finds) and the rules engine's report of it (classic, no jokers)."""
+    rules = make_rules("classic", 2, {})
+    rng = random.Random(13)
+    for _ in range(10_000):
+        shuffled = rng.sample(list(tokens), len(tokens))
+        split = {"head": shuffled[:3], "middle": shuffled[3:8], "tail": shuffled[8:13]}
+        cards = [[parse_card(x) for x in split[lane]] for lane in LANES]
+        report = check_foul(Arrangement.of(*cards), rules)
+        if report is not None:
+            return split, report
+    raise AssertionError(f"no fouled split of {tokens}")
+
+
+def category_label(language: str, tokens: Sequence[str]) -> str:
+    """The name of the hand a full lane of ``tokens`` makes (classic rules)."""
+    value = evaluate_lane([parse_card(x) for x in tokens], make_rules("classic", 2, {}))
+    return t(language, f"cat.{value.category.slug}")
+
+
+def foul_clause(language: str, report: FoulReport) -> str:
+    """The foul warning's first clause ("Head beats Middle")."""
+    a, b = report.pairs[0]
+    lane_a, lane_b = (t(language, f"lane.{x.name.lower()}") for x in (a, b))
+    return t(language, "err.foul_pair", a=lane_a, b=lane_b)

@@ -1,0 +1,71 @@
+"""The arranging page put together for one table manager, as ``thirteen
+run`` serves it (and as tests serve it next to a bot in the same process)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import Any
+
+from bot.config import Settings
+from bot.core.actions import Action
+
+from .desk import Desk, Table
+from .links import PageLinks
+from .server import WebApp, WebConfig
+
+log = logging.getLogger(__name__)
+Deliver = Callable[[Sequence[Any]], Awaitable[None]]
+
+
+class Announcing:
+    """The table as the page acts on it: the views each action makes are
+    handed to the platforms (``deliver``, the sink a timer's views go to),
+    as an adapter does with a tap's. A page's confirm then edits the
+    player's open Discord ephemeral and wakes the chats' delivery at once,
+    instead of waiting for the outbox's next look."""
+
+    def __init__(self, table: Table, deliver: Deliver) -> None:
+        self.table: Any = table
+        self.deliver = deliver
+
+    async def handle(self, action: Action) -> Any:
+        outcome = await self.table.handle(action)
+        if outcome.ok and outcome.views:
+            try:
+                await self.deliver(outcome.views)
+            except Exception:  # stored already: the outbox still delivers it
+                log.exception("could not hand the page's views to the platforms")
+        return outcome
+
+    async def room_state(self, room_id: str) -> dict[str, Any] | None:
+        return await self.table.room_state(room_id)
+
+    async def round_settlement(self, room_id: str, round_no: int) -> Any:
+        return await self.table.round_settlement(room_id, round_no)
+
+
+def arranging_page(
+    settings: Settings,
+    table: Table,
+    platforms: Iterable[Any],
+    *,
+    deliver: Deliver | None = None,
+    clock: Callable[[], float] = time.time,
+) -> WebApp:
+    """The page and its API over ``table`` (the manager), WEBAPP_URL being
+    set: each of ``platforms`` (a platform's transport, which has a
+    ``page_links``) then puts the page's button or link on its players'
+    hands, and ``deliver`` (the manager's sink) gets the views of the
+    page's actions. Launch data is checked with the Telegram token; passes
+    are signed with ``settings.webapp_key()``."""
+    if settings.webapp_url is None:
+        raise ValueError("the arranging page needs WEBAPP_URL")
+    key = settings.webapp_key()
+    links = PageLinks(settings.webapp_url, key, settings.telegram_webapp_name)
+    for platform in platforms:
+        platform.page_links = links
+    token = settings.telegram_token.get_secret_value() if settings.telegram_token else None
+    acting = table if deliver is None else Announcing(table, deliver)
+    return WebApp(Desk(acting, clock=clock), WebConfig(token, key, clock=clock))
