@@ -36,7 +36,14 @@ from bot.views import render
 from bot.views.deadline import DEFAULT_TIMEZONE
 from bot.views.i18n import t
 from bot.views.model import View
-from storage.api import Repository, RoomExists, RoomRecord, RoomStatus, StaleVersion
+from storage.api import (
+    Repository,
+    RoomExists,
+    RoomRecord,
+    RoomStatus,
+    SettlementRecord,
+    StaleVersion,
+)
 from storage.delivery import DeliveryStore, OutboxEntry, TimerChange
 
 from . import history, info, lobby, match, present, solving, transitions
@@ -396,3 +403,9 @@ class TableManager:
     async def room_state(self, room_id: str) -> dict[str, Any] | None:
         rec = await self.rooms.load(room_id, fresh=True)
         return _copy(rec.state) if rec else None
+
+    async def round_settlement(self, room_id: str, round_no: int) -> SettlementRecord | None:
+        """The stored settlement of a room's round (None: never paid); what
+        the arranging page shows of a round the room has moved past."""
+        records = await self.repo.room_settlements(room_id, round_no, round_no)
+        return records[0] if records else None

@@ -6,7 +6,8 @@ Every call names a :class:`~bot.web.passes.Pass` (who, which room, which
 round) and is checked against the stored room first: the round is the
 pass's, it is being arranged, the user holds a hand in it. The page sees
 this player's cards, the lanes' categories and the table's ready count,
-never another player's cards.
+never another player's cards, until the table shows the round: then its
+showdown, as far as revealed, and this player's review (``showdown``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from bot.views.i18n import t
 from bot.views.render_common import category, clauses
 from bot.views.render_common import lane as lane_word
 
+from . import showdown
 from .passes import Pass
 
 SIZES = {"head": 3, "middle": 5, "tail": 5}
@@ -40,6 +42,8 @@ class Table(Protocol):
     async def handle(self, action: Action) -> Any: ...
 
     async def room_state(self, room_id: str) -> dict[str, Any] | None: ...
+
+    async def round_settlement(self, room_id: str, round_no: int) -> Any: ...
 
 
 class DeskError(Exception):
@@ -176,6 +180,33 @@ class Desk:
                     ),
                 )
         return {"labels": labels, "foul": foul}
+
+    async def showdown(self, grant: Pass) -> dict[str, Any]:
+        """The round's showdown and this player's review, once the round is
+        being shown: every seat's lanes as the showdown reveals them, never
+        before (``bot.web.showdown``). The pass's round may be one the room
+        has moved past: its stored settlement then says who sat in it."""
+        state = await self.table.room_state(grant.room_id)
+        if state is None:
+            raise DeskError("web.err.no_room", 404)
+        language = str(state.get("language") or "zh-Hans")
+        rnd = state.get("round") or {}
+        source: showdown.Source | None
+        if rnd.get("no") == grant.round_no:
+            if grant.actor_key not in (rnd.get("hands") or {}):
+                raise DeskError("web.err.not_seated", 403)
+            source = showdown.from_state(state)
+            if source is None:
+                raise DeskError("web.err.no_showdown", 409)
+        elif 1 <= grant.round_no < int(rnd.get("no") or 0):
+            record = await self.table.round_settlement(grant.room_id, grant.round_no)
+            source = showdown.from_record(record.detail if record is not None else None)
+            if source is None or grant.actor_key not in source.seats:
+                raise DeskError("web.err.not_seated", 403)
+        else:
+            raise DeskError("web.err.not_seated", 403)
+        out = showdown.showdown_json(source, grant.actor_key, grant.round_no, language)
+        return {**out, "room": grant.room_id, "now": self.clock()}
 
     # ---- changing the hand ----------------------------------------------------------
     def _check_cards(self, hand: dict[str, Any], draft: Draft) -> None:

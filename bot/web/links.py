@@ -15,9 +15,13 @@ from urllib.parse import urlencode
 
 from . import passes
 
-# A pass from a Discord link ends a minute after the round's deadline; the
-# table still checks on every request that the round is being arranged.
-GRACE_SECONDS = 60
+# A pass ends some minutes after the round's deadline: the showdown starts
+# at the deadline at the latest and takes seconds (a minute a step at worst,
+# where the group cannot be reached), and the player who confirmed still
+# reads the showdown and the review in the page. The table checks on every
+# request what the round allows: arranging only while it is arranged, the
+# showdown only once it is shown.
+GRACE_SECONDS = 10 * 60
 
 
 @dataclass(frozen=True)

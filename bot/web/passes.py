@@ -4,9 +4,10 @@ Two ways in, one kind of pass: a Telegram user trades checked launch data
 (``initdata.verify``) for one; a Discord player's ephemeral hand carries a
 link with one. A pass is stateless (HMAC-SHA256 with the bot's web secret
 over its fields), so any process of several answers it from the database
-alone; it ends at its expiry (the round's deadline at the latest), and the
-table still checks on every request that the user is seated in that round
-and it is being arranged: a pass says who, never what is allowed.
+alone; it ends at its expiry (some minutes after the round's deadline, to
+read the showdown: ``links.GRACE_SECONDS``), and the table still checks on
+every request that the user is seated in that round and what its phase
+allows: a pass says who, never what is allowed.
 """
 
 from __future__ import annotations

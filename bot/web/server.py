@@ -11,7 +11,9 @@ Routes (all under the same origin; no CORS headers are ever sent):
 - ``POST /api/session`` Telegram launch data (and the room and round the
   page was opened for) in, a pass out;
 - ``GET /api/hand``, ``POST /api/evaluate``, ``/api/suggest``,
-  ``/api/confirm``, ``/api/declare`` with ``Authorization: Bearer <pass>``.
+  ``/api/confirm``, ``/api/declare`` with ``Authorization: Bearer <pass>``;
+- ``GET /api/showdown`` the same way, once the round is being shown: its
+  showdown and this player's review (复盘).
 
 Bad requests get ``{"error": code, "message": text}`` and change nothing.
 Launch data and passes are never logged (no access log; errors name the
@@ -34,12 +36,14 @@ from bot.views.i18n import LANGUAGES, catalog, normalize_language, t
 
 from . import initdata, passes
 from .desk import Desk, DeskError, Draft
-from .links import room_and_round
+from .links import GRACE_SECONDS, room_and_round
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 16 * 1024  # a hand's lanes are a few hundred bytes
-SESSION_SECONDS = 20 * 60  # a pass outlives no round's arranging time (15 min at most)
+# A pass outlives no round: the longest arranging time (15 min) and the
+# minutes after its deadline that the showdown is read in.
+SESSION_SECONDS = 15 * 60 + GRACE_SECONDS
 # Per user: a burst of 30 requests, then 5 a second (dragging asks for every drop).
 BURST, PER_SECOND = 30.0, 5.0
 # Telegram's clients frame the page; nothing else may.
@@ -103,6 +107,7 @@ class WebApp:
         router.add_post("/api/suggest", self._with_pass(self._suggest))
         router.add_post("/api/confirm", self._with_pass(self._confirm))
         router.add_post("/api/declare", self._with_pass(self._declare))
+        router.add_get("/api/showdown", self._with_pass(self._showdown))
 
     # ---- every request ----------------------------------------------------------------
     @web.middleware
@@ -184,7 +189,10 @@ class WebApp:
             "telegram", str(user.id), room[:16], round_no, int(now) + SESSION_SECONDS
         )
         hand = await self.desk.hand(grant)  # seated in that round, or refused here
-        expires = int(min(now + SESSION_SECONDS, (hand.get("deadline") or now) + 60))
+        # Until some minutes after the deadline (or after now, for a round
+        # already shown): long enough to see the showdown and the review.
+        deadline = max(float(hand.get("deadline") or now), now)
+        expires = int(min(now + SESSION_SECONDS, deadline + GRACE_SECONDS))
         grant = passes.Pass("telegram", str(user.id), room[:16], round_no, expires)
         return web.json_response({"pass": passes.issue(grant, self.config.secret), "hand": hand})
 
@@ -204,6 +212,9 @@ class WebApp:
 
     async def _declare(self, request: web.Request, grant: passes.Pass) -> web.StreamResponse:
         return web.json_response(await self.desk.declare(grant))
+
+    async def _showdown(self, request: web.Request, grant: passes.Pass) -> web.StreamResponse:
+        return web.json_response(await self.desk.showdown(grant))
 
 
 def _same_origin(request: web.Request) -> bool:

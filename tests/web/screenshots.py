@@ -5,7 +5,8 @@
 Deals chosen hands on a real table, serves the page, and photographs it in
 Debian's chromium (headless) half-arranged: in 简体中文 and in English, at a
 phone's size (as a Telegram Mini App, light and dark theme) and a desktop
-browser's (as a Discord player's link opens it). Writes four PNGs into the
+browser's (as a Discord player's link opens it); then after a showdown of
+three, the round's result and the player's review. Writes six PNGs into the
 folder given.
 """
 
@@ -17,12 +18,32 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .harness import CHROMIUM_ARGS, chromium, open_page, stage
+from .harness import CHROMIUM_ARGS, HAND, OTHER, Stage, chromium, open_page, stage
 
 JOKERS = ["BJ", "SJ", "As", "Ah", "Kd", "Qc", "Jc", "9h", "8s", "7d", "5c", "4s", "3h"]
 JOKERS_OTHER = ["Ks", "Kh", "Qs", "Qh", "Jd", "Td", "9d", "8d", "7c", "6c", "5d", "4d", "2c"]
 WILD = ["As", "Ks", "Qs", "Js", "9s", "8h", "8d", "7c", "6c", "6h", "4d", "3s", "2c"]
 WILD_OTHER = ["Ah", "Kh", "Qh", "Jh", "Th", "9h", "7h", "5h", "5d", "4h", "3h", "2h", "Td"]
+CLUBS = ["Ac", "Kc", "Qc", "Jc", "Tc", "9c", "8c", "Kd", "Qd", "Jd", "9d", "7d", "6d"]
+# The others' splits in the showdown: a straight flush and a flush each.
+SPLITS = {
+    1: {
+        "head": ["2h", "5d", "Td"],
+        "middle": ["9h", "7h", "6h", "4h", "3h"],
+        "tail": ["Ah", "Kh", "Qh", "Jh", "Th"],
+    },
+    2: {
+        "head": ["9c", "8c", "6d"],
+        "middle": ["Kd", "Qd", "Jd", "9d", "7d"],
+        "tail": ["Ac", "Kc", "Qc", "Jc", "Tc"],
+    },
+}
+# Seat 0's split: legal, but the spade flush broken up (the review finds better).
+POOR = {
+    "head": ["4d", "3s", "2c"],
+    "middle": ["Js", "9s", "7c", "6c", "5h"],
+    "tail": ["As", "Ks", "Qs", "8h", "8d"],
+}
 DARK = {
     "bg_color": "#212121",
     "text_color": "#ffffff",
@@ -48,6 +69,33 @@ async def settle(page: Any) -> None:
     """Let the evaluate answer arrive and any toast go."""
     await page.wait_for_timeout(600)
     await page.evaluate("document.querySelector('[data-message]').hidden = true")
+
+
+async def show_down(st: Stage, page: Any) -> None:
+    """Seat 0 confirms POOR in the page; the others confirm their SPLITS
+    (the page's own confirm, through the desk); the table shows and pays the
+    round, and the page shows the result and the review."""
+    from bot.web.desk import Desk, Draft
+    from bot.web.passes import Pass
+
+    await place(page, POOR)
+    await page.locator('[data-action="confirm"]').click()
+    await page.locator("[data-status]").wait_for()
+    desk = Desk(st.manager, clock=st.clock.now)
+    state = await st.state()
+    for seat, split in SPLITS.items():
+        player = st.players[seat]
+        cards = state["round"]["hands"][player.key]["cards"]
+        draft = Draft(
+            *(tuple(cards.index(x) for x in split[n]) for n in ("head", "middle", "tail"))
+        )
+        grant = Pass(
+            player.platform, player.user_id, st.room, st.round_no, int(st.clock.now()) + 60
+        )
+        await desk.confirm(grant, draft)
+    await st.clock.advance(20)  # every step of the showdown, then the pay
+    await page.locator('[data-showdown][data-complete="true"]').wait_for(timeout=10000)
+    await page.locator("[data-given-up]").wait_for(timeout=10000)
 
 
 async def shoot(out: Path) -> list[Path]:
@@ -125,6 +173,34 @@ async def shoot(out: Path) -> list[Path]:
             await settle(page)
             made.append(out / "desktop-en-confirmed.png")
             await page.screenshot(path=str(made[-1]))
+            await page.context.close()
+        # 5. 简体中文, a small phone (360×740), Telegram's light theme: after the
+        #    showdown of three, the result and the review (the whole page).
+        async with stage((HAND, OTHER, CLUBS)) as st:
+            page = await open_page(browser, st, telegram=True, viewport=(360, 740))
+            await page.locator('[data-lane="hand"] [data-card]').first.wait_for()
+            await show_down(st, page)
+            await settle(page)
+            made.append(out / "phone-zh-Hans-showdown.png")
+            await page.screenshot(path=str(made[-1]), full_page=True)
+            await page.context.close()
+        # 6. English in a desktop browser, the system's dark scheme (a Discord
+        #    link): the same showdown, the review's two splits side by side.
+        async with stage((HAND, OTHER, CLUBS), platform="discord", language="en") as st:
+            page = await open_page(
+                browser,
+                st,
+                telegram=False,
+                viewport=(1280, 860),
+                mobile=False,
+                locale="en-US",
+                color_scheme="dark",
+            )
+            await page.locator('[data-lane="hand"] [data-card]').first.wait_for()
+            await show_down(st, page)
+            await settle(page)
+            made.append(out / "desktop-en-showdown.png")
+            await page.screenshot(path=str(made[-1]), full_page=True)
             await page.context.close()
         await browser.close()
     return made

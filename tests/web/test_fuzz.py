@@ -31,6 +31,7 @@ ROUTES = [
     ("POST", "/api/suggest"),
     ("POST", "/api/confirm"),
     ("POST", "/api/declare"),
+    ("GET", "/api/showdown"),
 ]
 
 

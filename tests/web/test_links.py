@@ -15,7 +15,7 @@ from bot.platforms.telegram.render import render_markup
 from bot.views.render_hand import hand_view
 from bot.views.render_table import table_view
 from bot.web import initdata, passes
-from bot.web.links import PageLinks, room_and_round
+from bot.web.links import GRACE_SECONDS, PageLinks, room_and_round
 from tests.telegram.strict_schema import Request, check_request
 from tests.web.harness import SECRET, TOKEN, stage
 
@@ -66,7 +66,7 @@ async def test_discord_hand_link_carries_that_player_s_pass() -> None:
             st.players[1].user_id,
             st.room,
             st.round_no,
-            int(state["round"]["deadline"]) + 60,
+            int(state["round"]["deadline"]) + GRACE_SECONDS,
         )
         assert view == with_page(hand_view(state, st.players[1].key), LINKS)  # stable per round
         assert len(view.buttons) <= MAX_ROWS and all(len(r) <= MAX_PER_ROW for r in view.buttons)

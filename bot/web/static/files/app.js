@@ -5,7 +5,8 @@
  * lanes' categories and the foul warning (POST /api/evaluate), the
  * suggestions (/api/suggest), the confirm and the declare. Every word comes
  * from the room's catalog (GET /app/strings/<language>.json); this file
- * holds none. See docs/webapp.md.
+ * holds none. Once the round is shown, the page shows its showdown and the
+ * player's review (GET /api/showdown). See docs/webapp.md.
  */
 (function () {
   "use strict";
@@ -16,6 +17,7 @@
   var PLACES = ["hand", "head", "middle", "tail"];
   var KEEP = 13;
   var POLL_MS = 3000;
+  var SHOWDOWN_MS = 1500; // the showdown's steps are about as far apart
   var EVALUATE_MS = 150;
   var UNDO_DEPTH = 50;
   var SUIT_SYMBOL = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
@@ -48,6 +50,11 @@
     dragging: false,
     pollTimer: 0,
     toastTimer: 0,
+    showdown: null, // GET /api/showdown's last answer, once the round is shown
+    showing: false, // asked for it
+    showdownFailed: false,
+    showdownDrawn: "",
+    showTimer: 0,
   };
 
   // ---------------------------------------------------------------- helpers
@@ -244,7 +251,7 @@
   function renderCards() {
     if (page.dragging) return;
     PLACES.forEach(function (place) {
-      var box = $('[data-lane="' + place + '"]');
+      var box = $('.board [data-lane="' + place + '"]');
       var cards = page.lanes[place].map(cardElement);
       var current = Array.prototype.slice.call(box.children);
       var same = current.length === cards.length && cards.every(function (el, i) { return current[i] === el; });
@@ -555,6 +562,7 @@
       lockDrag(page.mode !== "arranging");
     }
     render();
+    if (page.mode === "over") startShowdown();
   }
 
   function fromServer(hand) {
@@ -580,6 +588,8 @@
           page.mode = "over";
           lockDrag(true);
           render();
+          // 403: the room dealt again; this round's showdown is still there.
+          if (error.status === 403) startShowdown();
           return;
         }
         page.pollTimer = setTimeout(poll, POLL_MS * 2);
@@ -635,6 +645,7 @@
     renderStatus();
     renderClock();
     renderTools();
+    renderShowdown();
     syncTelegram();
   }
 
@@ -704,12 +715,14 @@
     if (page.mode === "done") {
       var declared = hand.declared && hand.special;
       text = declared ? word("web.declared", { special: hand.special.name }) : word("web.confirmed");
-    } else if (page.mode === "over") {
+    } else if (page.mode === "over" && (!page.showing || page.showdownFailed)) {
       text = word("web.round_over");
     }
     box.hidden = !text;
     box.textContent = text;
-    $("[data-ready]").textContent = word("web.ready", { done: hand.ready.done, seated: hand.ready.seated });
+    var ready = $("[data-ready]");
+    ready.textContent = word("web.ready", { done: hand.ready.done, seated: hand.ready.seated });
+    ready.hidden = !!page.showdown;
   }
 
   function renderClock() {
@@ -780,6 +793,202 @@
     }
   }
 
+  // ---------------------------------------------------------------- the showdown and the review
+  /** Once the round is shown: ask for its showdown (GET /api/showdown) until
+   * every lane is shown, the round is paid and the review is in (the table
+   * computes it as it pays the round). */
+  function startShowdown() {
+    if (page.showing) return;
+    page.showing = true;
+    pollShowdown();
+  }
+
+  function pollShowdown() {
+    clearTimeout(page.showTimer);
+    api("GET", "../api/showdown").then(
+      function (showdown) {
+        var first = page.showdown === null;
+        page.showdown = showdown;
+        page.showdownFailed = false;
+        if (first) haptic("impact", "medium");
+        render();
+        var review = showdown.review || {};
+        if (!showdown.complete || review.status === "pending") {
+          page.showTimer = setTimeout(pollShowdown, SHOWDOWN_MS);
+        }
+      },
+      function (error) {
+        if (error.status === 0 || error.status === 429 || error.status >= 500) {
+          page.showTimer = setTimeout(pollShowdown, POLL_MS);
+          return;
+        }
+        // A round never shown (the room closed), a pass that ended: the status says so.
+        page.showdownFailed = true;
+        render();
+      }
+    );
+  }
+
+  function signed(n) {
+    var v = Math.round(Number(n) || 0);
+    return (v > 0 ? "+" : v < 0 ? "\u2212" : "") + Math.abs(v);
+  }
+
+  function paragraph(cls, text) {
+    var el = document.createElement("p");
+    el.className = cls;
+    el.textContent = text;
+    return el;
+  }
+
+  function shownCard(token) {
+    var el = face(token);
+    el.dataset.card = token;
+    el.setAttribute("role", "img");
+    el.setAttribute("aria-label", cardLabel(token));
+    return el;
+  }
+
+  function faceDown() {
+    var el = document.createElement("div");
+    el.className = "card back";
+    el.setAttribute("role", "img");
+    el.setAttribute("aria-label", word("web.face_down"));
+    return el;
+  }
+
+  /** One lane: its name, its cards (face down until the showdown shows them),
+   * its hand and, against another seat, who took it. */
+  function laneRow(lane, tokens, label, result) {
+    var row = document.createElement("div");
+    row.className = "sd-lane";
+    row.appendChild(span("sd-lane-name", word("lane." + lane)));
+    var cards = document.createElement("div");
+    cards.className = "sd-cards";
+    cards.dataset.lane = lane;
+    cards.setAttribute("role", "group");
+    cards.setAttribute("aria-label", word("lane." + lane));
+    var list = [];
+    if (tokens) list = tokens.map(shownCard);
+    else for (var i = 0; i < SIZES[lane]; i++) list.push(faceDown());
+    cards.replaceChildren.apply(cards, list);
+    row.appendChild(cards);
+    var info = span("sd-lane-info");
+    if (label) info.appendChild(span("sd-label", label));
+    if (result) info.appendChild(result);
+    row.appendChild(info);
+    return row;
+  }
+
+  function laneResult(x) {
+    if (x > 0) return span("sd-result up", word("web.lane_won"));
+    if (x < 0) return span("sd-result down", word("web.lane_lost"));
+    return span("sd-result tie", word("web.lane_tied"));
+  }
+
+  function versusText(vs) {
+    var text = vs.score > 0 ? word("web.vs_win", { points: vs.score })
+      : vs.score < 0 ? word("web.vs_lose", { points: -vs.score })
+      : word("web.vs_draw");
+    if (vs.scoop === "me") text += " \u00b7 " + word("web.scoop_me");
+    else if (vs.scoop === "them") text += " \u00b7 " + word("web.scoop_them");
+    return text;
+  }
+
+  function seatBox(seat) {
+    var box = document.createElement("div");
+    box.className = seat.me ? "seat me" : "seat";
+    box.dataset.seat = seat.key;
+    var top = span("seat-top");
+    top.appendChild(span("seat-name", seat.name));
+    if (seat.me) top.appendChild(span("tag tag-me", word("web.you")));
+    if (seat.banker) top.appendChild(span("tag", word("web.banker")));
+    if (seat.special) top.appendChild(span("tag tag-special", word("web.special_shown", { special: seat.special })));
+    var vs = seat.versus;
+    if (vs) top.appendChild(span("seat-versus " + (vs.score > 0 ? "up" : vs.score < 0 ? "down" : ""), versusText(vs)));
+    if (seat.total != null) {
+      var total = span("seat-total " + (seat.total > 0 ? "up" : seat.total < 0 ? "down" : ""),
+        word("web.seat_total", { points: signed(seat.total) }));
+      total.dataset.total = String(seat.total);
+      top.appendChild(total);
+    }
+    box.appendChild(top);
+    LANES.forEach(function (lane) {
+      var result = vs && vs.lanes ? laneResult(vs.lanes[lane]) : null;
+      box.appendChild(laneRow(lane, seat.lanes[lane], seat.labels[lane], result));
+    });
+    return box;
+  }
+
+  function splitBox(title, split, points, which) {
+    var box = document.createElement("div");
+    box.className = "split";
+    box.dataset.split = which;
+    var top = span("split-top");
+    top.appendChild(span("split-name", title));
+    top.appendChild(span("split-points", word("web.suggestion_points", { points: formatPoints(points) })));
+    box.appendChild(top);
+    if (split.special) box.appendChild(span("tag tag-special", word("web.special_shown", { special: split.special })));
+    LANES.forEach(function (lane) {
+      box.appendChild(laneRow(lane, split.lanes[lane], split.labels[lane], null));
+    });
+    return box;
+  }
+
+  function reviewNodes(review) {
+    if (review.status === "pending") {
+      var wait = document.createElement("div");
+      wait.className = "review-wait";
+      wait.setAttribute("role", "progressbar");
+      wait.appendChild(span("mini-spinner"));
+      wait.appendChild(span("review-wait-text", word("web.review_pending")));
+      return [wait];
+    }
+    if (review.status !== "ready") return [paragraph("review-none", word("web.review_none"))];
+    var verdict = paragraph(review.best_is_mine ? "verdict best" : "verdict",
+      review.best_is_mine ? word("web.review_best_is_mine")
+        : word("web.given_up", { points: Number(review.given_up).toFixed(2) }));
+    verdict.dataset.givenUp = String(review.given_up);
+    var splits = document.createElement("div");
+    splits.className = "splits";
+    splits.appendChild(splitBox(word("web.review_mine"), review.mine, review.mine_ev, "mine"));
+    splits.appendChild(splitBox(word("web.review_best"), review.best, review.best_ev, "best"));
+    var nodes = [verdict, splits];
+    if (review.auto) nodes.push(paragraph("review-auto", word("web.review_auto")));
+    nodes.push(paragraph("review-actual", word("web.review_actual", {
+      mine: signed(review.actual),
+      best: signed(review.best_actual),
+    })));
+    nodes.push(paragraph("review-note", word("web.review_note")));
+    return nodes;
+  }
+
+  /** Drawn again only when the server's answer changed (it is asked every
+   * SHOWDOWN_MS while the showdown goes on). */
+  function renderShowdown() {
+    var showdown = page.showdown;
+    $(".page").classList.toggle("showing", !!showdown);
+    $("[data-showdown]").hidden = !showdown;
+    $("[data-review]").hidden = !showdown;
+    if (!showdown) return;
+    var key = JSON.stringify([showdown.seats, showdown.review, showdown.complete, showdown.home_run, page.language]);
+    if (key === page.showdownDrawn) return;
+    page.showdownDrawn = key;
+    var box = $("[data-showdown]");
+    box.dataset.complete = showdown.complete ? "true" : "false";
+    $("[data-showdown-title]").textContent = showdown.complete ? word("web.result") : word("web.showing");
+    var seats = $("[data-seats]");
+    seats.replaceChildren.apply(seats, showdown.seats.map(seatBox));
+    var homeRun = $("[data-home-run]");
+    homeRun.hidden = !showdown.home_run;
+    homeRun.textContent = showdown.home_run ? word("web.home_run", { name: showdown.home_run }) : "";
+    var review = showdown.review || { status: "none" };
+    var panel = $("[data-review]");
+    panel.dataset.status = review.status;
+    var body = $("[data-review-body]");
+    body.replaceChildren.apply(body, reviewNodes(review));
+  }
+
   // ---------------------------------------------------------------- Telegram's look
   var THEME = {
     bg_color: "--tg-theme-bg-color",
@@ -819,7 +1028,7 @@
   function mountDrag() {
     if (!window.Sortable) return;
     PLACES.forEach(function (place) {
-      var box = $('[data-lane="' + place + '"]');
+      var box = $('.board [data-lane="' + place + '"]');
       page.sortables.push(window.Sortable.create(box, {
         group: "cards",
         draggable: ".card",
@@ -877,7 +1086,7 @@
         applySuggestion(Number(suggestion.dataset.suggestion));
         return;
       }
-      var card = target.closest("[data-card]");
+      var card = target.closest(".board [data-card]");
       if (card) {
         tapCard(Number(card.dataset.index));
         return;
@@ -889,10 +1098,10 @@
       if (event.key !== "Enter" && event.key !== " ") return;
       var target = event.target;
       if (!(target instanceof Element)) return;
-      if (target.matches("[data-card]")) {
+      if (target.matches(".board [data-card]")) {
         event.preventDefault();
         tapCard(Number(target.dataset.index));
-      } else if (target.matches("[data-lane]")) {
+      } else if (target.matches(".board [data-lane]")) {
         event.preventDefault();
         tapPlace(target.dataset.lane);
       }
