@@ -1,4 +1,6 @@
-"""Driving whole games through the real TableManager under SimCord."""
+"""The Discord game driver: whole games through the real TableManager under
+SimCord. How a game is opened (/thirteen new), joined, dealt and arranged
+is said here, once; the tests call it."""
 
 from __future__ import annotations
 
@@ -19,9 +21,10 @@ from bot.table.round import round_rules
 from bot.table.solving import auto_arrange, parse_tokens
 from storage.sql import SqlRepository
 
-from .harness import Table, button_id, open_env
+from .harness import Table, button_id, embed_text, open_env, verbs
 
 START = 1_800_000_000.0
+NAMES = ["alice", "bob", "carol", "dave", "erin"]
 
 
 def make_manager(repo: Any, clock: FakeClock, seed: int = 7) -> TableManager:
@@ -116,6 +119,67 @@ class Game:
                 return
             await self.advance(2.0)
         raise AssertionError("showdown did not finish")
+
+
+async def command(member: Any, channel: Any, sub: str, **options: str) -> Any:
+    """``/thirteen <sub>`` typed by ``member`` in ``channel``: SimCord's result."""
+    return await member.slash(channel, f"thirteen {sub}", **options)
+
+
+async def open_room(member: Any, channel: Any) -> Any:
+    return await command(member, channel, "new")
+
+
+async def join(member: Any, channel: Any) -> Any:
+    return await command(member, channel, "join")
+
+
+async def start_round(member: Any, channel: Any) -> Any:
+    return await command(member, channel, "start")
+
+
+async def seat_everyone(game: Game, players: int) -> None:
+    """The first ``players`` members at the table: the first opens it, the
+    second joins by command, the others by the table's button."""
+    owner, *others = game.members[:players]
+    opened = await open_room(owner, game.table.channel)
+    # answered privately; the table is posted to the channel by the outbox
+    assert opened.ephemeral and opened.response is not None and not opened.response.embeds
+    assert Verb.JOIN in verbs(game.table.table_message())
+    first = game.table.table_message().id
+    for n, member in enumerate(others):
+        if n == 0:
+            # one joins by command: the table message is edited, the toast is private
+            res = await join(member, game.table.channel)
+            assert res.ephemeral
+        else:
+            msg = game.table.table_message()
+            res = await member.click(msg, custom_id=button_id(msg, Verb.JOIN))
+            assert res.deferred and not res.followups  # the outbox edits the table
+    assert game.table.table_message().id == first  # one table, edited in place
+    seated = {p["key"] for p in (await game.state())["players"]}
+    assert seated == {f"discord:{m.id}" for m in game.members[:players]}
+    text = embed_text(game.table.table_message())
+    assert all(m.name in text for m in game.members[:players])
+
+
+async def deal(game: Game, players: int = 2) -> None:
+    """``players`` members seated, then the owner deals from the table's button."""
+    await seat_everyone(game, players)
+    table = game.table.table_message()
+    await game.members[0].click(table, custom_id=button_id(table, Verb.START))
+
+
+async def restart(game: Game) -> None:
+    """A new process on the same database file: new manager, new client."""
+    await game.manager.stop()
+    await game.repo.close()
+    repo = SqlRepository(game.table.extra["url"])
+    await repo.init()
+    game.repo = repo
+    game.manager = make_manager(repo, game.clock)
+    await game.manager.start()
+    await game.table.restart(game.manager)
 
 
 async def open_game(repo: Any, names: list[str], *, seed: int = 7) -> Game:

@@ -9,6 +9,9 @@ from typing import Any
 
 import discord
 import simcord
+from simcord import actors as sim_actors
+from simcord.backend import serializers
+from simcord.enums import InteractionType
 
 from bot.config import Settings
 from bot.delivery import Limits
@@ -179,3 +182,23 @@ def private_reply(result: Any) -> str:
         if message.ephemeral and message.content:
             return message.content
     raise AssertionError(f"no ephemeral reply in {result!r}")
+
+
+async def forged_press(
+    member: Any, channel: simcord.ChannelHandle, message: Any, custom_id: str
+) -> Any:
+    """A button press with ``custom_id`` on ``message`` (a bot message the
+    member can see), as a modified client would send it."""
+    backend = member._env.backend
+    stored = member._message(message)
+    payload = dict(serializers.message_payload(backend, stored))
+    button = {"type": 2, "style": 2, "label": "x", "custom_id": custom_id}
+    payload["components"] = [{"type": 1, "components": [button]}]
+    return await sim_actors._dispatch_actor_interaction(
+        member,
+        InteractionType.MESSAGE_COMPONENT,
+        channel,
+        {"custom_id": custom_id, "component_type": 2},
+        extra={"message": payload},
+        source_message_id=stored.id,
+    )

@@ -7,6 +7,7 @@ import pytest
 from bot.table.actions import Verb, decode
 
 from .fake_manager import FakeManager
+from .game import join, open_room, start_round
 from .harness import action_ids, button_id, embed_text, open_env, private_reply, verbs
 
 
@@ -24,7 +25,7 @@ async def table():
 
 async def _lobby(table):
     alice, bob, _ = table.members
-    res = await alice.slash(table.channel, "thirteen new")
+    res = await open_room(alice, table.channel)
     # the command is answered privately; the table is posted by the outbox
     assert res.ephemeral and res.response is not None and not res.response.embeds
     assert len(table.bot_messages()) == 1
@@ -56,7 +57,7 @@ async def test_refusal_is_ephemeral_and_changes_nothing(table):
     res = await bob.click(msg, custom_id=button_id(msg, Verb.START))  # bob is not the owner
     assert private_reply(res) == "not yours"
     assert embed_text(table.table_message()) == before
-    res = await carol.slash(table.channel, "thirteen start")
+    res = await start_round(carol, table.channel)
     assert private_reply(res) == "not yours"
     assert embed_text(table.table_message()) == before
 
@@ -128,7 +129,7 @@ async def test_a_slow_manager_is_acknowledged_before_discord_gives_up(table):
     await table.env.advance_time(10)
     assert table.table_message().id == msg.id
     assert "carol" in embed_text(table.table_message())
-    cmd = await bob.slash(table.channel, "thirteen join")
+    cmd = await join(bob, table.channel)
     assert cmd.deferred  # "thinking…" first, then the private toast
     await table.env.advance_time(10)
     assert private_reply(cmd) == "joined"

@@ -26,10 +26,9 @@ from bot.platforms.discord.attach import MISSING_PERMISSIONS, AttachGuard
 from bot.table.actions import Verb
 from bot.views.i18n import t
 
-from .game import Game, game_on_sqlite
+from .game import Game, game_on_sqlite, restart, seat_everyone
 from .harness import button_id, embed_text
 from .nonces import Nonces
-from .test_game import seat_everyone
 
 ROUTES = {
     ("POST", ("channels", "{channel_id}", "messages")),
@@ -150,7 +149,6 @@ async def test_a_refused_picture_is_sent_again_as_text(
 
 
 async def test_the_notice_is_not_said_again_after_a_restart(game: Game) -> None:
-    from .test_outbox import restart
 
     await deny_attach_files(game)
     await play_round(game)

@@ -15,11 +15,9 @@ from bot.views.i18n import t
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import OutboxState
 
-from .game import Game, game_on_sqlite
+from .game import Game, game_on_sqlite, restart, seat_everyone
 from .harness import action_ids, button_id, embed_text, verbs
 from .nonces import Nonces
-from .test_game import seat_everyone
-from .test_outbox import restart
 
 
 @pytest.fixture

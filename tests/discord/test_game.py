@@ -11,10 +11,8 @@ from bot.views.model import Audience, View, ViewKind
 from storage.memory import MemoryRepository
 from storage.sql import SqlRepository
 
-from .game import Game, make_manager, open_game
+from .game import NAMES, Game, make_manager, open_game, open_room, seat_everyone, start_round
 from .harness import action_ids, button_id, embed_text, private_reply, verbs
-
-NAMES = ["alice", "bob", "carol", "dave", "erin"]
 
 
 @pytest.fixture
@@ -31,29 +29,6 @@ async def memory_game(request):
         game.env.raise_errors()
 
 
-async def seat_everyone(game: Game, players: int) -> None:
-    owner, *others = game.members[:players]
-    opened = await owner.slash(game.table.channel, "thirteen new")
-    # answered privately; the table is posted to the channel by the outbox
-    assert opened.ephemeral and opened.response is not None and not opened.response.embeds
-    assert Verb.JOIN in verbs(game.table.table_message())
-    first = game.table.table_message().id
-    for n, member in enumerate(others):
-        if n == 0:
-            # one joins by command: the table message is edited, the toast is private
-            res = await member.slash(game.table.channel, "thirteen join")
-            assert res.ephemeral
-        else:
-            msg = game.table.table_message()
-            res = await member.click(msg, custom_id=button_id(msg, Verb.JOIN))
-            assert res.deferred and not res.followups  # the outbox edits the table
-    assert game.table.table_message().id == first  # one table, edited in place
-    seated = {p["key"] for p in (await game.state())["players"]}
-    assert seated == {f"discord:{m.id}" for m in game.members[:players]}
-    text = embed_text(game.table.table_message())
-    assert all(m.name in text for m in game.members[:players])
-
-
 @pytest.mark.parametrize("memory_game", [2, 3, 4], indirect=True)
 async def test_whole_game(memory_game: Game, request) -> None:
     game = memory_game
@@ -65,7 +40,7 @@ async def test_whole_game(memory_game: Game, request) -> None:
     msg = game.table.table_message()
     if players == 3:
         # by command: acknowledged at once ("thinking…"), then the owner's hand privately
-        started = await owner.slash(game.table.channel, "thirteen start")
+        started = await start_round(owner, game.table.channel)
         assert started.ephemeral and started.response is not None
         assert Verb.PICK in verbs(started.response)
     else:
@@ -328,7 +303,7 @@ async def test_settings_panel(memory_game: Game) -> None:
 async def test_one_member_against_an_ai_seat(memory_game: Game) -> None:
     game = memory_game
     alice = game.members[0]
-    await alice.slash(game.table.channel, "thirteen new")
+    await open_room(alice, game.table.channel)
     lobby = game.table.table_message()
     res = await alice.click(lobby, custom_id=button_id(lobby, Verb.ADD_AI, "normal"))
     assert res.response is not None and res.response.id == lobby.id

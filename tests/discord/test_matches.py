@@ -10,9 +10,8 @@ from bot.cli.judge import judge
 from bot.table.actions import Verb
 from storage.memory import MemoryRepository
 
-from .game import open_game
+from .game import NAMES, open_game, seat_everyone
 from .harness import button_id, embed_text, private_reply, verbs
-from .test_game import NAMES, seat_everyone
 
 
 async def test_match_final_review_and_replay() -> None:

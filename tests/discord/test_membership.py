@@ -15,16 +15,14 @@ import pytest
 import simcord
 from discord.app_commands import TransformerError
 from simcord import actors as sim_actors
-from simcord.backend import serializers
 from simcord.enums import AppCommandType, InteractionType
 
 from bot.table.actions import Verb, encode
 from storage.memory import MemoryRepository
 from tests.table.helpers import FORGED_ARGS as ARGS
 
-from .game import Game, open_game
-from .harness import action_ids, button_id, embed_text, private_reply
-from .test_game import seat_everyone
+from .game import Game, open_game, open_room, seat_everyone
+from .harness import action_ids, button_id, embed_text, forged_press, private_reply
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
 
@@ -43,26 +41,6 @@ async def game():
         # handler answered: a forged choice is that (answered) TransformerError.
         unexpected = [e for e in game.env.errors if not isinstance(e, TransformerError)]
         assert not unexpected, unexpected
-
-
-async def forged_press(
-    member: Any, channel: simcord.ChannelHandle, message: Any, custom_id: str
-) -> Any:
-    """A button press with ``custom_id`` on ``message`` (a bot message the
-    member can see), as a modified client would send it."""
-    backend = member._env.backend
-    stored = member._message(message)
-    payload = dict(serializers.message_payload(backend, stored))
-    button = {"type": 2, "style": 2, "label": "x", "custom_id": custom_id}
-    payload["components"] = [{"type": 1, "components": [button]}]
-    return await sim_actors._dispatch_actor_interaction(
-        member,
-        InteractionType.MESSAGE_COMPONENT,
-        channel,
-        {"custom_id": custom_id, "component_type": 2},
-        extra={"message": payload},
-        source_message_id=stored.id,
-    )
 
 
 async def forged_slash(member: Any, channel: simcord.ChannelHandle, sub: str, **options: str):
@@ -98,7 +76,7 @@ async def test_forged_presses_of_every_kind_from_another_server_change_nothing(
     rivals = game.env.create_guild("rivals")
     their_channel = rivals.create_text_channel("play")
     eve = rivals.add_member(game.env.create_user("eve"))
-    await eve.slash(their_channel, "thirteen new")  # her own table, a message she can press
+    await open_room(eve, their_channel)  # her own table, a message she can press
     their_message = next(m for m in their_channel.history() if m.author.id == game.env.bot.user.id)
     for verb in Verb:
         if verb is Verb.NEW:
@@ -129,7 +107,7 @@ async def test_a_forged_command_choice_is_answered_not_valid(
     alice = game.members[0]
     channel = game.table.channel
     if sub != "new":
-        await alice.slash(channel, "thirteen new")
+        await open_room(alice, channel)
     result = await forged_slash(alice, channel, sub, **options)
     assert result.acknowledged and result.ephemeral
     assert private_reply(result) == "That choice is not valid."
@@ -178,7 +156,7 @@ async def test_the_owner_removes_a_player_and_the_table_shows_it(game: Game) -> 
 
 async def test_a_second_room_is_refused_in_the_rooms_language(game: Game) -> None:
     alice, bob = game.members[:2]
-    await alice.slash(game.table.channel, "thirteen new")
+    await open_room(alice, game.table.channel)
     await alice.slash(game.table.channel, "thirteen language", language="zh-Hant")
-    again = await bob.slash(game.table.channel, "thirteen new")
+    again = await open_room(bob, game.table.channel)
     assert private_reply(again) == "這個群組已經有一個開著的房間。"

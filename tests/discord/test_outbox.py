@@ -17,12 +17,10 @@ from bot.platforms.discord.posting import NONCE_WINDOW, nonce_of
 from bot.table.actions import Verb
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import OutboxState
-from storage.sql import SqlRepository
 
-from .game import Game, game_on_sqlite, make_manager
+from .game import Game, game_on_sqlite, open_room, restart, seat_everyone
 from .harness import action_ids, button_id, embed_text, verbs
 from .nonces import Nonces, lose_answers
-from .test_game import seat_everyone
 
 
 @pytest.fixture
@@ -39,18 +37,6 @@ def posts(game: Game, since: int = 0) -> list[Any]:
 
 def history_reads(game: Game) -> list[Any]:
     return [r for r in game.env.http_requests if r.method == "GET" and r.path.endswith("/messages")]
-
-
-async def restart(game: Game) -> None:
-    """A new process on the same database file: new manager, new client."""
-    await game.manager.stop()
-    await game.repo.close()
-    repo = SqlRepository(game.table.extra["url"])
-    await repo.init()
-    game.repo = repo
-    game.manager = make_manager(repo, game.clock)
-    await game.manager.start()
-    await game.table.restart(game.manager)
 
 
 async def test_after_a_restart_the_stored_table_is_edited(game: Game) -> None:
@@ -87,7 +73,7 @@ async def test_injected_429s_and_5xx_lose_nothing(game: Game, caplog) -> None:
     env.inject_error(
         "POST", "/channels/*/messages", status=429, code=0, message="rate limited", times=2
     )
-    res = await alice.slash(channel, "thirteen new")
+    res = await open_room(alice, channel)
     assert res.ephemeral  # the command is answered even while the post waits
     await env.advance_time(10)  # the lane's back-off
     lobby = game.table.table_message()

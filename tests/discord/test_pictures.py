@@ -10,9 +10,8 @@ import pytest
 from bot.table.actions import Verb
 from storage.memory import MemoryRepository
 
-from .game import Game, open_game
+from .game import Game, deal, open_game, seat_everyone
 from .harness import button_id
-from .test_game import seat_everyone
 
 PNG = b"\x89PNG"
 
@@ -40,14 +39,8 @@ def _png(game: Game, message) -> bytes | None:
     return data
 
 
-async def _deal(game: Game) -> None:
-    await seat_everyone(game, 2)
-    table = game.table.table_message()
-    await game.members[0].click(table, custom_id=button_id(table, Verb.START))
-
-
 async def test_hand_showdown_and_settlement_carry_pictures(game: Game) -> None:
-    await _deal(game)
+    await deal(game)
     bob = game.members[1]
     hand = await game.open_hand(bob)
     assert hand.ephemeral and hand.embeds[0].image.url == "attachment://cards.png"
@@ -94,7 +87,7 @@ async def test_every_click_a_new_picture_and_each_showdown_step_once(game: Game)
     """Pictures on: each click on the ephemeral hand replaces its picture
     and its text; the showdown message is posted once and edited once per
     further step (head, middle, tail), each step with its own picture."""
-    await _deal(game)
+    await deal(game)
     bob = game.members[1]
     hand = await game.open_hand(bob)
     state = await game.hand_state(bob)

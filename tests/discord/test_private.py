@@ -8,9 +8,8 @@ from bot.table.actions import Verb
 from bot.views.i18n import t
 from storage.memory import MemoryRepository
 
-from .game import Game, open_game
+from .game import Game, deal, open_game
 from .harness import action_ids, button_id, embed_text, verbs
-from .test_game import seat_everyone
 
 
 @pytest.fixture
@@ -26,18 +25,12 @@ async def game():
         game.env.raise_errors()
 
 
-async def _deal(game: Game) -> None:
-    await seat_everyone(game, 2)
-    lobby = game.table.table_message()
-    await game.members[0].click(lobby, custom_id=button_id(lobby, Verb.START))
-
-
 def _dm_button(message) -> str:
     return next(cid for cid in action_ids(message) if cid.startswith("dc1|dm|"))
 
 
 async def test_hand_by_dm_and_arranging_there(game: Game) -> None:
-    await _deal(game)
+    await deal(game)
     alice, bob, _ = game.members
     table_msg = game.table.table_message()
     res = await bob.click(table_msg, custom_id=_dm_button(table_msg))
@@ -61,7 +54,7 @@ async def test_hand_by_dm_and_arranging_there(game: Game) -> None:
 
 
 async def test_closed_dms_fall_back_to_the_ephemeral(game: Game) -> None:
-    await _deal(game)
+    await deal(game)
     _, bob, _ = game.members
     table_msg = game.table.table_message()
     # Discord answers 50007 "Cannot send messages to this user" when DMs are closed
@@ -82,7 +75,7 @@ async def test_closed_dms_fall_back_to_the_ephemeral(game: Game) -> None:
 
 
 async def test_deadline_auto_arranges_and_settles_through_the_sink(game: Game) -> None:
-    await _deal(game)
+    await deal(game)
     alice, bob, _ = game.members
     bob_hand = await game.open_hand(bob)
     before = len(game.table.bot_messages())
@@ -150,7 +143,7 @@ async def test_guild_sync_for_development(game: Game) -> None:
 
 
 async def test_hand_after_the_15_minute_token(game: Game) -> None:
-    await _deal(game)
+    await deal(game)
     _, bob, _ = game.members
     old = await game.open_hand(bob)
     await game.env.advance_time(16 * 60)  # Discord time: our token for bob's ephemeral expired
@@ -177,7 +170,7 @@ async def test_hand_after_the_15_minute_token(game: Game) -> None:
 async def test_after_a_restart_the_deadline_edits_the_same_table(game: Game) -> None:
     from .game import make_manager
 
-    await _deal(game)
+    await deal(game)
     table_msg = game.table.table_message()
     bot_messages = len(game.table.bot_messages())
     await game.manager.stop()

@@ -36,10 +36,9 @@ from bot.views.model import Audience, View, ViewKind
 from storage.delivery import Shards
 from storage.sql import SqlRepository
 
-from .game import START, Game, make_manager
+from .game import START, Game, make_manager, seat_everyone
 from .harness import POLL_SECONDS, Table, button_id, client_for, settings, simulated_clock, verbs
 from .nonces import honour_nonces
-from .test_game import seat_everyone
 
 ROUNDS = 2
 SHARDS = 3

@@ -17,10 +17,8 @@ from simcord.enums import InteractionType
 from bot.table.actions import Verb, decode, encode
 from storage.memory import MemoryRepository
 
-from .game import Game, open_game
-from .harness import action_ids, button_id, private_reply, verbs
-from .test_game import seat_everyone
-from .test_membership import forged_press
+from .game import Game, open_game, open_room, seat_everyone
+from .harness import action_ids, button_id, forged_press, private_reply, verbs
 
 
 @pytest.fixture
@@ -62,7 +60,7 @@ async def test_a_forged_stale_press_on_the_live_table_leaves_its_buttons(game: G
     alice, bob, carol = game.members
     channel = game.table.channel
     other = game.table.guild.create_text_channel("other")
-    await carol.slash(other, "thirteen new")  # a room of another channel
+    await open_room(carol, other)  # a room of another channel
     [other_table] = [m for m in other.history() if action_ids(m)]
     other_room = decode(button_id(other_table, Verb.RULES))[0]
     await seat_everyone(game, 2)
