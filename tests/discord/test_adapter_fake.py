@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 
 from bot.table.actions import Verb, decode
+from tests.fakes import FakeManager
 
-from .fake_manager import FakeManager
 from .game import join, open_room, start_round
 from .harness import action_ids, button_id, embed_text, open_env, private_reply, verbs
 
 
 @pytest.fixture
 async def table():
-    manager = FakeManager()
+    manager = FakeManager("discord", opener_sits=True, cards_to_confirm=0)
     env, table = await open_env(manager, ["alice", "bob", "carol"])
     table.extra["manager"] = manager
     try:
@@ -95,7 +95,7 @@ async def test_hand_ephemeral_is_edited_in_place_then_settles(table):
     # an old round's button is answered privately and changes nothing
     before = embed_text(table.table_message())
     stale = await bob.click(settle[0], custom_id=button_id(settle[0], Verb.START))
-    assert private_reply(stale) == "stale"
+    assert private_reply(stale) == "stale button"
     assert embed_text(table.table_message()) == before
     assert table.extra["manager"].rooms["r1"].round_no == 2
 

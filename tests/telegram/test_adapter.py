@@ -6,8 +6,8 @@ from __future__ import annotations
 from telegram import Update
 
 from bot.table.actions import Verb, encode
+from tests.fakes import FakeManager
 from tests.telegram.fakebotapi import BOT_USERNAME, FakeBotAPI
-from tests.telegram.fakemanager import FakeManager
 from tests.telegram.harness import GROUP_ID, Harness, TgUser, buttons_of
 from tests.telegram.play import join, open_room, start_round
 

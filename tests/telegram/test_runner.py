@@ -10,8 +10,8 @@ import aiohttp
 
 from bot.config import Settings
 from bot.platforms.telegram import run_telegram
+from tests.fakes import FakeManager
 from tests.telegram.fakebotapi import FakeBotAPI
-from tests.telegram.fakemanager import FakeManager
 from tests.telegram.harness import GROUP_ID, TOKEN, TgUser
 from tests.telegram.play import newgame_update, until_group_message
 
