@@ -131,3 +131,21 @@ class Terminal:
             self.proc.wait()
         with contextlib.suppress(OSError):
             os.close(self.fd)
+
+
+# Seed 2, 2 players: your cards are numbered
+# [1] K♣ [2] Q♦ [3] J♠ [4] J♥ [5] 10♠ [6] 9♥ [7] 9♣ [8] 8♣ [9] 6♠ [10] 5♠ [11] 4♥ [12] 4♣ [13] 3♣
+GAME = ["--players", "2", "--seed", "2", "--lang", "en", "--step", "0"]
+
+
+def play_cli(lines: list[str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "play", *args],
+        input="".join(line + "\n" for line in lines),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=ENV,
+        timeout=120,
+        check=False,
+    )

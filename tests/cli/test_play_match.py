@@ -7,7 +7,7 @@ import pytest
 
 from bot.cli import play
 
-from .test_play import GAME, play_cli
+from .terminal import GAME, play_cli
 
 
 def test_a_one_round_match_at_the_console() -> None:

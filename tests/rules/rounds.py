@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from bot.rules import Arrangement, PlayerHand, detect_special
 from bot.rules.cards import Card
@@ -23,6 +26,8 @@ from .deals import (
 )
 from .reference_settle import Seat
 from .reference_specials import detect
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 IDS = ("A", "B", "C", "D", "E")
 
@@ -176,3 +181,19 @@ def seats_from_line(line: dict):
             lanes = (parse_cards(p["head"]), parse_cards(p["middle"]), parse_cards(p["tail"]))
             seats.append(Seat(p["id"], lanes=lanes))
     return rules, seats, line.get("banker"), tuple(line.get("escaped") or ())
+
+
+def run_judge(lines: list[dict]) -> tuple[int, list[dict]]:
+    """Every line through one `thirteen judge` process: its exit status and answers."""
+    text = "".join(json.dumps(line) + "\n" for line in lines)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot", "judge"],
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO_ROOT,  # `python -m bot` from the checkout, wherever pytest was started
+    )
+    out = [json.loads(x) for x in proc.stdout.splitlines() if x.strip()]
+    assert len(out) == len(lines), proc.stderr[-2000:]
+    return proc.returncode, out

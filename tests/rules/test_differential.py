@@ -10,13 +10,9 @@ and complete settlements, both through ``bot.rules.settle`` and through
 
 from __future__ import annotations
 
-import json
 import os
 import random
-import subprocess
-import sys
 from itertools import combinations
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -35,9 +31,8 @@ from .deals import (
 from .reference import cmp, is_fouled, lane_key
 from .reference_settle import settle_ref
 from .reference_specials import detect
-from .rounds import json_diff, rounds, tokens
+from .rounds import json_diff, rounds, run_judge, tokens
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 _ROUNDS = int(os.environ.get("DIFF_ROUNDS", "0") or 0)
 _DEFAULT_ROUNDS = 400
 
@@ -193,21 +188,6 @@ def test_settlement_of_special_duels() -> None:
 def test_settlement_hypothesis(seed: int) -> None:
     problems = _settle_problems(rounds(seed, 1))
     assert not problems, problems[0]
-
-
-def run_judge(lines: list[dict]) -> tuple[int, list[dict]]:
-    text = "".join(json.dumps(line) + "\n" for line in lines)
-    proc = subprocess.run(
-        [sys.executable, "-m", "bot", "judge"],
-        input=text,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=REPO_ROOT,  # `python -m bot` from the checkout, wherever pytest was started
-    )
-    out = [json.loads(x) for x in proc.stdout.splitlines() if x.strip()]
-    assert len(out) == len(lines), proc.stderr[-2000:]
-    return proc.returncode, out
 
 
 def test_judge_settlements() -> None:

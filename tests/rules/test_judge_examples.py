@@ -13,8 +13,7 @@ import json
 import pytest
 
 from .reference_settle import settle_ref
-from .rounds import seats_from_line
-from .test_differential import run_judge
+from .rounds import run_judge, seats_from_line
 
 JUDGE_MD_IN = """{"preset": "classic", "options": {"jokers": 0, "scoop_double": true},
  "players": [

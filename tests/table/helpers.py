@@ -96,6 +96,18 @@ async def ok(
     return out
 
 
+async def refused(mgr, repo, rid, actor, verb, arg=None, **kw):  # type: ignore[no-untyped-def]
+    """``actor``'s ``verb`` is refused with a short reason, and the stored
+    room is exactly as it was."""
+    before = await repo.load_room(rid)
+    out = await act(mgr, actor, verb, arg, **kw)
+    after = await repo.load_room(rid)
+    assert not out.ok, (verb, arg)
+    assert out.reply  # a short reason for the actor
+    assert after.version == before.version and after.state == before.state
+    return out
+
+
 async def open_table(
     mgr: TableManager,
     humans: int,

@@ -7,20 +7,20 @@ import pytest
 from bot.table.actions import Action, Actor, Verb
 from bot.views.model import ViewKind
 
-from .helpers import CHAT, RiggedRandom, act, human, make_manager, ok, open_table, state_of
+from .helpers import (
+    CHAT,
+    RiggedRandom,
+    act,
+    human,
+    make_manager,
+    ok,
+    open_table,
+    refused,
+    state_of,
+)
 
 TRIPS_HAND = ["As", "Ah", "Ad", "2c", "4d", "6h", "8s", "Tc", "Qd", "3h", "5c", "7d", "9h"]
 OTHER_HAND = ["Ks", "Kh", "Kd", "Kc", "Qs", "Qh", "Js", "Jh", "Jd", "9s", "9c", "8d", "8h"]
-
-
-async def refused(mgr, repo, rid, actor, verb, arg=None, **kw):
-    before = await repo.load_room(rid)
-    out = await act(mgr, actor, verb, arg, **kw)
-    after = await repo.load_room(rid)
-    assert not out.ok, (verb, arg)
-    assert out.reply  # a short reason for the actor
-    assert after.version == before.version and after.state == before.state
-    return out
 
 
 @pytest.fixture

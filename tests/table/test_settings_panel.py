@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.table.actions import Verb
 from bot.views.model import Audience
 
-from .helpers import make_manager, ok, open_table
+from .helpers import make_manager, ok, open_table, refused
 
 
 async def test_option_changes_return_the_refreshed_panel(repo, clock):
@@ -24,8 +24,6 @@ async def test_option_changes_return_the_refreshed_panel(repo, clock):
 
 
 async def test_oversized_text_is_refused_and_changes_nothing(repo, clock):
-    from .test_bad_actions import refused
-
     mgr, _ = make_manager(repo, clock)
     rid, actors = await open_table(mgr, 2)
     out = await refused(mgr, repo, rid, actors[0], Verb.SET_OPTION, "jokers=" + "1" * 5000)
