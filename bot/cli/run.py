@@ -22,7 +22,7 @@ from typing import Any
 from bot.cli import command_parser, configure_solver, database_problem, settings_or_exit
 from bot.config import Settings
 from bot.delivery.engine import DeliveryEngine, process_owner
-from bot.delivery.metrics import Metrics, start_metrics
+from bot.delivery.metrics import Metrics
 from bot.delivery.timers import TimerPoller
 from bot.rules import make_rules
 from bot.table.clock import RealClock
@@ -81,43 +81,103 @@ async def _open_repository(url: str) -> SqlRepository | None:
         return None
 
 
+def _web_places(settings: Settings) -> list[tuple[str, int]]:
+    """Where the process's one web server listens: the arranging page's
+    address (WEBAPP_URL set), the webhook's (TELEGRAM_TOKEN and
+    TELEGRAM_WEBHOOK_URL set) and the metrics' (METRICS_PORT set), each once."""
+    places: list[tuple[str, int]] = []
+    if settings.webapp_url is not None:
+        places.append((settings.webapp_listen, settings.webapp_port))
+    if settings.telegram_token is not None and settings.telegram_webhook_url:
+        places.append((settings.telegram_webhook_listen, settings.telegram_webhook_port))
+    if settings.metrics_port is not None:
+        places.append((settings.metrics_listen, settings.metrics_port))
+    return list(dict.fromkeys(places))
+
+
+def _web_problem(settings: Settings) -> str | None:
+    """One line when two of the web server's addresses share a port but not
+    the address: one port is one socket."""
+    names = {
+        (settings.webapp_listen, settings.webapp_port): "WEBAPP",
+        (settings.telegram_webhook_listen, settings.telegram_webhook_port): "TELEGRAM_WEBHOOK",
+        (settings.metrics_listen, settings.metrics_port): "METRICS",
+    }
+    seen: dict[int, tuple[str, int]] = {}
+    for place in _web_places(settings):
+        other = seen.setdefault(place[1], place)
+        if other != place:
+            a, b = names[other], names[place]
+            return (
+                f"{b}_PORT={place[1]} is also {a}_PORT: one port is one socket, so "
+                f"{b}_LISTEN={place[0]!r} must be the same as {a}_LISTEN={other[0]!r}"
+            )
+    return None
+
+
 async def _start_web(
     settings: Settings,
     repo: Any,
     manager: TableManager,
     engines: list[DeliveryEngine],
     page_users: list[Any],
+    webhook: Any,
 ) -> tuple[Any, Metrics | None]:
-    """The process's one web server: the arranging page and its API where
-    WEBAPP_URL is set, ``/healthz`` and ``/metrics`` where METRICS_PORT is
-    (on the page's server too, and on their own port)."""
-    if settings.webapp_url is None:
-        return None, await start_metrics(settings, repo, manager, engines)
+    """The process's one web server (aiohttp; None when nothing is on): the
+    arranging page and its API where WEBAPP_URL is set, Telegram's webhook
+    where TELEGRAM_WEBHOOK_URL is, ``/healthz`` and ``/metrics`` where
+    METRICS_PORT is. One application, served on each address asked for
+    (every route answers on each of them)."""
+    from aiohttp import web
+
+    from bot.delivery.http import serve_http
+
+    places = _web_places(settings)
+    if not places:
+        return None, None
     metrics = Metrics(repo, engines) if settings.metrics_port is not None else None
     if metrics is not None:
         counted: Any = manager  # every action counted and timed, the page's too
         counted.handle = metrics.instrument(manager.handle)
-    from bot.delivery.http import serve_http
-    from bot.web.desk import Desk
-    from bot.web.links import PageLinks
-    from bot.web.server import WebApp, WebConfig
+    if settings.webapp_url is not None:
+        from bot.web.desk import Desk
+        from bot.web.links import PageLinks
+        from bot.web.server import WebApp, WebConfig
 
-    links = PageLinks(settings.webapp_url, settings.webapp_key(), settings.telegram_webapp_name)
-    for platform in page_users:
-        platform.page_links = links
-    token = settings.telegram_token.get_secret_value() if settings.telegram_token else None
-    page = WebApp(Desk(manager), WebConfig(token, settings.webapp_key()))
-    places = [(settings.webapp_listen, settings.webapp_port)]
-    if metrics is not None and settings.metrics_port is not None:
-        metrics.add_routes(page.application)
-        places.append((settings.metrics_listen, settings.metrics_port))
-    server = await serve_http(page.application, places)
-    log.info(
-        "web: the arranging page at %s/app/ (listening on %s:%d)",
-        settings.webapp_url,
-        settings.webapp_listen,
-        settings.webapp_port,
-    )
+        links = PageLinks(settings.webapp_url, settings.webapp_key(), settings.telegram_webapp_name)
+        for platform in page_users:
+            platform.page_links = links
+        token = settings.telegram_token.get_secret_value() if settings.telegram_token else None
+        # The page's application is the server's: its guard (same-origin
+        # POSTs, CSP) keeps to the page's own paths, /app/ and /api/.
+        application = WebApp(Desk(manager), WebConfig(token, settings.webapp_key())).application
+    else:
+        application = web.Application()
+    if webhook is not None:
+        webhook.add_routes(application)
+    if metrics is not None:
+        metrics.add_routes(application)
+    server = await serve_http(application, places)
+    if settings.webapp_url is not None:
+        log.info(
+            "web: the arranging page at %s/app/ (listening on %s:%d)",
+            settings.webapp_url,
+            settings.webapp_listen,
+            settings.webapp_port,
+        )
+    if webhook is not None:
+        log.info(
+            "web: the Telegram webhook at %s (listening on %s:%d)",
+            webhook.path,
+            settings.telegram_webhook_listen,
+            settings.telegram_webhook_port,
+        )
+    if metrics is not None:
+        log.info(
+            "web: /healthz and /metrics (listening on %s:%d)",
+            settings.metrics_listen,
+            settings.metrics_port,
+        )
     return server, metrics
 
 
@@ -132,6 +192,10 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
             "(docs/telegram.md, docs/discord.md). To play without any token: thirteen play.",
             file=sys.stderr,
         )
+        return 2
+    problem = _web_problem(settings)
+    if problem is not None:
+        print(f"thirteen: {problem}", file=sys.stderr)
         return 2
     repo = await _open_repository(settings.database_url)
     if repo is None:
@@ -158,8 +222,15 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
             loop.add_signal_handler(sig, stop.set)
     ready: list[asyncio.Event] = []
     page_users: list[Any] = []  # the platforms whose players get the arranging page's link
+    webhook: Any = None  # Telegram's webhook, a route of the process's web server
+    served = asyncio.Event()  # that server listens: the webhook may be registered
     if has_tg:
-        from bot.platforms.telegram.app import adapter_of, build_application, run_telegram
+        from bot.platforms.telegram.app import (
+            adapter_of,
+            build_application,
+            run_telegram,
+            webhook_of,
+        )
 
         app = build_application(settings, manager, store=repo, install_sink=False)
         telegram = adapter_of(app)
@@ -168,11 +239,14 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         page_users.append(telegram.platform)
         sinks.append(telegram.sink)
         engines.append(telegram.outbox.engine)
+        webhook = webhook_of(app)
         tg_ready = asyncio.Event()
         ready.append(tg_ready)
         tasks.append(
             asyncio.create_task(
-                run_telegram(settings, manager, stop, ready=tg_ready, application=app)
+                run_telegram(
+                    settings, manager, stop, ready=tg_ready, application=app, served=served
+                )
             )
         )
     if has_dc:
@@ -210,7 +284,17 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         interval=settings.delivery_poll_seconds,
     )
     timers.start()
-    web_server, metrics = await _start_web(settings, repo, manager, engines, page_users)
+    web_failed = False
+    try:
+        web_server, metrics = await _start_web(
+            settings, repo, manager, engines, page_users, webhook
+        )
+    except OSError as error:  # a port in use, an address not of this machine
+        log.error("web: the web server could not listen: %s", error)
+        web_server, metrics, web_failed = None, None, True
+        stop.set()
+    else:
+        served.set()  # Telegram's webhook may be registered now
     # The rooms loaded so far live for the whole process: keep the cyclic
     # garbage collector from walking them on every full collection.
     gc.freeze()
@@ -222,9 +306,10 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
     done, _ = await asyncio.wait({stopper, *tasks}, return_when=asyncio.FIRST_COMPLETED)
     stop.set()
     await timers.stop()
-    # Let each platform stop by itself (the webhook server, the updater,
-    # then the application: cancelling it half way is what left
-    # "This Application is still running!"); cancel only what hangs.
+    # Let each platform stop by itself (Telegram: the webhook takes no more
+    # updates or the updater stops, then the application: cancelling it half
+    # way is what left "This Application is still running!"); cancel only
+    # what hangs. The web server stops after them.
     pending = [t for t in tasks if not t.done()]
     if pending:
         _, hanging = await asyncio.wait(pending, timeout=STOP_SECONDS)
@@ -246,7 +331,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
     ]
     for r in failed:
         log.error("a platform stopped: %r", r)
-    return 1 if failed else 0
+    return 1 if failed or web_failed else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

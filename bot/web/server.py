@@ -41,6 +41,9 @@ from .links import GRACE_SECONDS, room_and_round
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 16 * 1024  # a hand's lanes are a few hundred bytes
+# The page's paths: the checks and headers of _guard are theirs. The same
+# server may also hold Telegram's webhook, /healthz and /metrics (bot/cli/run.py).
+PAGE_PATHS = ("/app/", "/api/")
 # A pass outlives no round: the longest arranging time (15 min) and the
 # minutes after its deadline that the showdown is read in.
 SESSION_SECONDS = 15 * 60 + GRACE_SECONDS
@@ -112,6 +115,8 @@ class WebApp:
     # ---- every request ----------------------------------------------------------------
     @web.middleware
     async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        if not request.path.startswith(PAGE_PATHS):  # another route of the process's server
+            return await handler(request)
         if request.method == "POST" and not _same_origin(request):
             return _error(request, "web.err.origin", 403)
         try:

@@ -3,15 +3,16 @@
 ``build_application(settings, manager)`` wires the handlers, the rate limiter
 and the outbox; ``run_telegram(settings, manager)`` runs it next to other
 asyncio work (Discord, the table's timers): polling by default, a webhook
-when TELEGRAM_WEBHOOK_URL is set.
+when TELEGRAM_WEBHOOK_URL is set (bot/platforms/telegram/webhook.py: a route
+of the process's one web server, or of a server of its own).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from urllib.parse import urlparse
 
+from aiohttp import web
 from telegram import Update
 from telegram.ext import (
     Application,
@@ -25,16 +26,19 @@ from telegram.ext import (
 
 from bot.config import Settings
 from bot.delivery import Limits
+from bot.delivery.http import serve_http
 from bot.delivery.outbox import Pacing
 from bot.platforms.telegram.adapter import TableLike, TelegramAdapter
 from bot.platforms.telegram.menu import GROUP_COMMANDS, register_menu
 from bot.platforms.telegram.transport import TelegramPlatform
+from bot.platforms.telegram.webhook import TelegramWebhook
 from bot.table.actions import ACTION_PREFIX
 from storage.delivery import DeliveryStore
 from storage.delivery_memory import MemoryDelivery
 
 log = logging.getLogger(__name__)
 ADAPTER_KEY = "thirteen.adapter"
+WEBHOOK_KEY = "thirteen.webhook"
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
 CONCURRENT_UPDATES = 16
 
@@ -55,6 +59,12 @@ def limits_of(settings: Settings) -> Limits:
 def adapter_of(application: Application) -> TelegramAdapter:
     adapter: TelegramAdapter = application.bot_data[ADAPTER_KEY]
     return adapter
+
+
+def webhook_of(application: Application) -> TelegramWebhook | None:
+    """The webhook where TELEGRAM_WEBHOOK_URL is set (then there is no Updater)."""
+    webhook: TelegramWebhook | None = application.bot_data.get(WEBHOOK_KEY)
+    return webhook
 
 
 async def open_adapter(app: Application) -> None:
@@ -104,6 +114,9 @@ def build_application(
         # The delivery engine keeps to the flood limits and retries 429s
         # itself (docs/delivery.md); a limiter here is for tests.
         builder = builder.rate_limiter(rate_limiter)
+    if settings.telegram_webhook_url:
+        # Updates come in through webhook.py's route, not an Updater.
+        builder = builder.updater(None)
     application = (
         builder
         # Updates of different rooms need not wait for each other; the table
@@ -123,6 +136,13 @@ def build_application(
     adapter = TelegramAdapter(manager, platform)
     adapter.install_sink = install_sink
     application.bot_data[ADAPTER_KEY] = adapter
+    if settings.telegram_webhook_url:
+        secret = settings.telegram_webhook_secret
+        application.bot_data[WEBHOOK_KEY] = TelegramWebhook(
+            application,
+            settings.telegram_webhook_url,
+            secret.get_secret_value() if secret else None,
+        )
 
     groups = filters.ChatType.GROUPS
     private = filters.ChatType.PRIVATE
@@ -152,6 +172,7 @@ async def run_telegram(
     *,
     ready: asyncio.Event | None = None,
     application: Application | None = None,
+    served: asyncio.Event | None = None,
 ) -> None:
     """Run the bot until ``stop`` is set (or the task is cancelled).
 
@@ -162,34 +183,62 @@ async def run_telegram(
     with ``install_sink=False``, pass it as ``application`` and fan the
     manager's sink out to ``adapter_of(app).sink`` (it ignores views of other
     platforms).
+
+    In webhook mode the webhook's route is served by the caller's web server
+    when ``served`` is given (``webhook_of(app).add_routes``; the caller sets
+    ``served`` once that server listens, and the webhook is registered with
+    Telegram then), else by a server of its own on
+    TELEGRAM_WEBHOOK_LISTEN:TELEGRAM_WEBHOOK_PORT. On stop it takes no more
+    updates, then the Application handles the queued ones and stops, then
+    the outbox delivers what is due.
     """
     application = application or build_application(settings, manager)
     stop = stop or asyncio.Event()
+    webhook = webhook_of(application)
+    own_server: web.AppRunner | None = None
     async with application:  # initialize() ... shutdown()
         await open_adapter(application)
         await application.start()
-        updater = application.updater
-        assert updater is not None
-        if settings.telegram_webhook_url:
-            url = settings.telegram_webhook_url
-            secret = settings.telegram_webhook_secret
-            await updater.start_webhook(
-                listen=settings.telegram_webhook_listen,
-                port=settings.telegram_webhook_port,
-                url_path=urlparse(url).path.lstrip("/"),
-                webhook_url=url,
-                secret_token=secret.get_secret_value() if secret else None,
-                allowed_updates=ALLOWED_UPDATES,
-            )
-            log.info("telegram: webhook at %s", url)
-        else:
-            await updater.start_polling(allowed_updates=ALLOWED_UPDATES)
-            log.info("telegram: polling as @%s", application.bot.username)
-        if ready is not None:
-            ready.set()
         try:
+            if webhook is None:
+                assert application.updater is not None
+                await application.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+                log.info("telegram: polling as @%s", application.bot.username)
+            elif served is None:
+                own = web.Application()
+                webhook.add_routes(own)
+                own_server = await serve_http(
+                    own, [(settings.telegram_webhook_listen, settings.telegram_webhook_port)]
+                )
+                await _register(webhook)
+            if ready is not None:
+                ready.set()
+            if webhook is not None and served is not None and await _until_served(served, stop):
+                await _register(webhook)
             await stop.wait()
         finally:
-            await updater.stop()
+            if webhook is not None:
+                webhook.close()
+            if application.updater is not None and application.updater.running:
+                await application.updater.stop()
             await application.stop()
             await close_adapter(application)
+            if own_server is not None:
+                await own_server.cleanup()
+
+
+async def _register(webhook: TelegramWebhook) -> None:
+    await webhook.register(ALLOWED_UPDATES)
+    log.info("telegram: webhook at %s", webhook.url)
+
+
+async def _until_served(served: asyncio.Event, stop: asyncio.Event) -> bool:
+    """Until the webhook's route is served (True), or ``stop`` comes first."""
+    waits = [asyncio.ensure_future(served.wait()), asyncio.ensure_future(stop.wait())]
+    try:
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for w in waits:
+            w.cancel()
+        await asyncio.gather(*waits, return_exceptions=True)
+    return served.is_set()
