@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from typing import Any
 
 import aiohttp
 
@@ -16,12 +15,6 @@ from tests.telegram.harness import GROUP_ID, TOKEN, TgUser
 from tests.telegram.play import newgame_update, until_group_message
 
 ANN = TgUser(31, "Ann")
-
-
-def _newgame_update(api: FakeBotAPI) -> dict[str, Any]:
-    # For test_webhook_route (in progress elsewhere) until it imports
-    # tests.telegram.play.newgame_update itself; not used here.
-    return newgame_update(api, ANN)
 
 
 async def _started(task: asyncio.Task[None], ready: asyncio.Event) -> None:
