@@ -37,7 +37,7 @@ from bot.table.manager import TableManager  # noqa: E402
 from storage.memory import MemoryRepository  # noqa: E402
 from tests.telegram.fakebotapi import FakeBotAPI  # noqa: E402
 from tests.telegram.harness import Harness, TgUser, buttons_of  # noqa: E402
-from tests.telegram.play import alerted, arrange_by_suggestion, reveal  # noqa: E402
+from tests.telegram.play import alerted, arrange_by_suggestion, open_room, reveal  # noqa: E402
 
 
 class Counted:
@@ -102,9 +102,7 @@ async def measure(players: int, rounds: int, seed: int) -> dict[str, Any]:
 
     async with Harness(api, manager) as h:
         await manager.start()
-        await h.command(users[0], "/newgame")
-        for user in users[1:]:
-            await h.command(user, "/join")
+        await open_room(h, users[0], *users[1:])
         for n in range(rounds):
             # The owner's settings panel, in private: a tap on an option.
             await h.command(users[0], "/settings")

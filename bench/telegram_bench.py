@@ -45,7 +45,7 @@ from bot.table.manager import TableManager  # noqa: E402
 from storage.memory import MemoryRepository  # noqa: E402
 from tests.telegram.fakebotapi import FakeBotAPI  # noqa: E402
 from tests.telegram.harness import Harness, TgUser, buttons_of  # noqa: E402
-from tests.telegram.play import alerted, arrange_by_suggestion, reveal  # noqa: E402
+from tests.telegram.play import alerted, arrange_by_suggestion, open_room, reveal  # noqa: E402
 
 STARTUP = {"getMe", "setMyCommands", "deleteWebhook"}
 SENDS = {"sendMessage", "sendPhoto"}  # new messages (a hand or a showdown is a photo)
@@ -136,9 +136,7 @@ async def measure(
 
         manager.set_sink(counting_sink)
         await manager.start()
-        await h.command(users[0], "/newgame")
-        for user in users[1:]:
-            await h.command(user, "/join")
+        await open_room(h, users[0], *users[1:])
         start_calls = len(api.calls)
         start_views = produced["views"]
         presses_before = len(api.calls_of("answerCallbackQuery"))
