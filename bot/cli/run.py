@@ -122,6 +122,7 @@ async def _start_web(
     engines: list[DeliveryEngine],
     page_users: list[Any],
     webhook: Any,
+    sink: Sink,
 ) -> tuple[Any, Metrics | None]:
     """The process's one web server (aiohttp; None when nothing is on): the
     arranging page and its API where WEBAPP_URL is set, Telegram's webhook
@@ -140,17 +141,13 @@ async def _start_web(
         counted: Any = manager  # every action counted and timed, the page's too
         counted.handle = metrics.instrument(manager.handle)
     if settings.webapp_url is not None:
-        from bot.web.desk import Desk
-        from bot.web.links import PageLinks
-        from bot.web.server import WebApp, WebConfig
+        from bot.web.assembly import arranging_page
 
-        links = PageLinks(settings.webapp_url, settings.webapp_key(), settings.telegram_webapp_name)
-        for platform in page_users:
-            platform.page_links = links
-        token = settings.telegram_token.get_secret_value() if settings.telegram_token else None
         # The page's application is the server's: its guard (same-origin
-        # POSTs, CSP) keeps to the page's own paths, /app/ and /api/.
-        application = WebApp(Desk(manager), WebConfig(token, settings.webapp_key())).application
+        # POSTs, CSP) keeps to the page's own paths, /app/ and /api/. The
+        # views of the page's actions go to the platforms as a timer's do.
+        page = arranging_page(settings, manager, page_users, deliver=sink)
+        application = page.application
     else:
         application = web.Application()
     if webhook is not None:
@@ -264,7 +261,8 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
                 await client.start(token)
 
         tasks.append(asyncio.create_task(run_dc()))
-    manager.set_sink(_fan_out(sinks))
+    sink = _fan_out(sinks)
+    manager.set_sink(sink)
     # Re-arm deadlines only once Telegram polls, so views of deadlines that
     # passed while the bot was down reach the chats.
     for ev in ready:
@@ -287,7 +285,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
     web_failed = False
     try:
         web_server, metrics = await _start_web(
-            settings, repo, manager, engines, page_users, webhook
+            settings, repo, manager, engines, page_users, webhook, sink
         )
     except OSError as error:  # a port in use, an address not of this machine
         log.error("web: the web server could not listen: %s", error)

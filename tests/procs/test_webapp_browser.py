@@ -162,3 +162,4 @@ async def test_a_player_arranges_in_the_bots_own_page_and_the_chats_show_it(
     finally:
         await fleet.stop_all()
     assert not api.refused
+    assert "Traceback" not in fleet.log_text()  # the page's views went to the chats cleanly
