@@ -39,12 +39,6 @@ def imports_of_tests(path: Path) -> list[tuple[int, str]]:
     return found
 
 
-# Known, to be moved by the engineers of tests/web: what test_showdown takes
-# from test_api (GOOD, bearer, indexes, refused, served) belongs in
-# web/harness.py. Remove the entry with the import.
-KNOWN = {"tests/web/test_showdown.py imports .test_api"}
-
-
 def offenders() -> list[str]:
     """``path imports module`` of each import of a test module."""
     bad = []
@@ -56,13 +50,8 @@ def offenders() -> list[str]:
 
 
 def test_no_test_module_imports_another() -> None:
-    bad = [b for b in offenders() if b not in KNOWN]
+    bad = offenders()
     assert bad == [], "move what is shared to a support module (tests/README.md): " + str(bad)
-
-
-def test_every_known_exception_is_still_there() -> None:
-    gone = KNOWN - set(offenders())
-    assert not gone, f"no longer imported: remove from KNOWN: {gone}"
 
 
 def test_the_check_sees_every_form_of_import(tmp_path: Path) -> None:

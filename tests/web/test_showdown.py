@@ -22,8 +22,8 @@ from bot.web import passes
 from bot.web.links import GRACE_SECONDS
 from tests.table.helpers import act
 
+from .api import GOOD, bearer, indexes, refused, served
 from .harness import HAND, OTHER, SECRET, open_page
-from .test_api import GOOD, bearer, indexes, refused, served
 
 # A legal split of OTHER: a straight flush in the tail, a flush in the middle.
 OTHER_GOOD = {
