@@ -123,7 +123,7 @@ async def _start_web(
     page_users: list[Any],
     webhook: Any,
     sink: Sink,
-) -> tuple[Any, Metrics | None]:
+) -> Any:
     """The process's one web server (aiohttp; None when nothing is on): the
     arranging page and its API where WEBAPP_URL is set, Telegram's webhook
     where TELEGRAM_WEBHOOK_URL is, ``/healthz`` and ``/metrics`` where
@@ -135,7 +135,7 @@ async def _start_web(
 
     places = _web_places(settings)
     if not places:
-        return None, None
+        return None
     metrics = Metrics(repo, engines) if settings.metrics_port is not None else None
     if metrics is not None:
         counted: Any = manager  # every action counted and timed, the page's too
@@ -175,7 +175,7 @@ async def _start_web(
             settings.metrics_listen,
             settings.metrics_port,
         )
-    return server, metrics
+    return server
 
 
 async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
@@ -284,12 +284,10 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
     timers.start()
     web_failed = False
     try:
-        web_server, metrics = await _start_web(
-            settings, repo, manager, engines, page_users, webhook, sink
-        )
+        web_server = await _start_web(settings, repo, manager, engines, page_users, webhook, sink)
     except OSError as error:  # a port in use, an address not of this machine
         log.error("web: the web server could not listen: %s", error)
-        web_server, metrics, web_failed = None, None, True
+        web_server, web_failed = None, True
         stop.set()
     else:
         served.set()  # Telegram's webhook may be registered now
@@ -316,8 +314,6 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
     results = await asyncio.gather(*tasks, return_exceptions=True)
     if web_server is not None:
         await web_server.cleanup()
-    if metrics is not None:
-        await metrics.stop()
     warming.cancel()  # only the wait: the build is a daemon thread
     await asyncio.gather(warming, return_exceptions=True)
     await manager.stop()

@@ -17,9 +17,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, gene
 from prometheus_client.core import CounterMetricFamily
 from prometheus_client.registry import Collector
 
-from bot.config import Settings
 from bot.delivery.engine import DeliveryEngine
-from bot.delivery.http import serve_http
 
 log = logging.getLogger(__name__)
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
@@ -81,7 +79,6 @@ class Metrics:
         self.registry.register(_EngineCounters(engines))
         for engine in engines:
             engine.on_delivered = self._delivered(engine.platform)
-        self._server: web.AppRunner | None = None
 
     def _delivered(self, platform: str) -> Callable[[Any, float], None]:
         histogram = self.delivery_latency.labels(platform)
@@ -130,28 +127,3 @@ class Metrics:
         """``/healthz`` and ``/metrics`` on the process's one web server."""
         application.router.add_get("/healthz", self.healthz)
         application.router.add_get("/metrics", self.metrics)
-
-    async def start(self, host: str, port: int) -> None:
-        """Serve only these two routes (no arranging page in this process)."""
-        application = web.Application()
-        self.add_routes(application)
-        self._server = await serve_http(application, [(host, port)])
-        log.info("metrics: /healthz and /metrics on %s:%d", host, port)
-
-    async def stop(self) -> None:
-        if self._server is not None:
-            await self._server.cleanup()
-            self._server = None
-
-
-async def start_metrics(
-    settings: Settings, repo: Any, manager: Any, engines: list[DeliveryEngine]
-) -> Metrics | None:
-    """The metrics server when METRICS_PORT is set (else None); wraps
-    ``manager.handle`` to count and time actions."""
-    if settings.metrics_port is None:
-        return None
-    metrics = Metrics(repo, engines)
-    manager.handle = metrics.instrument(manager.handle)
-    await metrics.start(settings.metrics_listen, settings.metrics_port)
-    return metrics

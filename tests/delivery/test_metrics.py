@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.config import Settings
+from aiohttp import web
+
 from bot.delivery import DeliveryEngine, Limits
-from bot.delivery.metrics import start_metrics
+from bot.delivery.http import serve_http
+from bot.delivery.metrics import Metrics
 from bot.table.actions import Action, Actor, Verb
 from bot.table.manager import TableManager
 from storage.delivery import OutboxEntry
@@ -16,20 +18,17 @@ from tests.procs.botproc import free_port
 from tests.procs.botproc import http_get as fetch
 
 
-async def test_off_unless_a_port_is_set(tmp_path) -> None:
-    repo = SqlRepository(f"sqlite:///{tmp_path / 'm.db'}")
-    manager = TableManager(repo)
-    assert await start_metrics(Settings(metrics_port=None), repo, manager, []) is None
-
-
 async def test_health_and_metrics(tmp_path) -> None:
     repo = SqlRepository(f"sqlite:///{tmp_path / 'm.db'}")
     await repo.init()
     manager = TableManager(repo)
     engine = DeliveryEngine(repo, Script(), limits=Limits.off())
     port = free_port()
-    metrics = await start_metrics(Settings(metrics_port=port), repo, manager, [engine])
-    assert metrics is not None
+    metrics = Metrics(repo, [engine])
+    manager.handle = metrics.instrument(manager.handle)  # type: ignore[method-assign]
+    application = web.Application()
+    metrics.add_routes(application)  # as thirteen run serves them (bot/cli/run.py)
+    server = await serve_http(application, [("127.0.0.1", port)])
     try:
         ann = Actor("telegram", "1", "Ann")
         assert (await manager.handle(Action(ann, Verb.NEW, chat_id="-5"))).ok
@@ -50,5 +49,5 @@ async def test_health_and_metrics(tmp_path) -> None:
         assert "thirteen_outbox_depth 0.0" in body
         assert (await fetch(port, "/nothing"))[0] == 404
     finally:
-        await metrics.stop()
+        await server.cleanup()
         await repo.close()
