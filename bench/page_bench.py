@@ -10,24 +10,35 @@ Both stand on the real server: ``bot.web.server.WebApp`` over a real
 runs again on PostgreSQL at ``--pg URL``, by default the tests' local
 server; skipped when none answers), served by aiohttp in a process of its own
 (``serve``, started by the command), so the load generator's CPU is not the
-server's. The server also answers three routes of the benchmark's own:
+server's. The server also answers four routes of the benchmark's own:
 ``/bench/ping`` (a JSON answer through the page's middleware: the HTTP
-baseline), ``/bench/blank`` (a trivial HTML page: the browser baseline) and
-``/bench/cpu`` (the server process's CPU seconds).
+baseline), ``/bench/blank`` (a trivial HTML page: the browser baseline),
+``/bench/cpu`` (the server process's CPU seconds) and
+``/bench/telegram-web-app.js`` (the tests' stand-in for Telegram's script,
+kept by the browser for an hour; the page's ``<script>`` for telegram.org
+points there, the only change to what the page's server sends). Nothing is
+answered by Playwright: its request routing would turn the browser's HTTP
+cache off, and the repeat visit is there to show what that cache saves.
 
 ``load``: each trial opens the page in a fresh browser context (empty
 cache) at a phone's size with touch, as Telegram opens a Mini App: signed
 launch data handed to the page by the tests' stand-in for
-``telegram-web-app.js`` (tests/web), ``?room=…&round=…`` in the address.
+``telegram-web-app.js`` (tests/web), ``?room=…&round=…`` in the address
+(Chromium sends ``Accept-Encoding: gzip, deflate, br, zstd``; the page's
+server answers gzip).
 The marker "the cards can be dragged" is the first DOM mutation after which
 the hand's row (``[data-lane="hand"]``) holds 13 ``[data-card]`` elements
 and SortableJS is attached to it (``Sortable.get(row)``); the time is
 ``performance.now()`` there, i.e. from the navigation's start. Bytes are the
-Resource Timing entries up to the marker (``encodedBodySize``: the body as
-sent; the stand-in for telegram.org's script is not counted). Baseline, in
-the same browser, alternating with the page: ``/bench/blank``'s
-DOMContentLoaded. The repeat visit navigates the same context to the page
-again.
+Resource Timing entries up to the marker (``decodedBodySize``: the body
+unpacked; ``encodedBodySize``: as sent, compressed or not;
+``transferSize``: with the headers, 0 for what the browser's cache
+answered; the stand-in for telegram.org's script is not counted). Baseline,
+in the same browser, alternating with the page: ``/bench/blank``'s
+DOMContentLoaded. The repeat visit navigates the same context (and so the
+same HTTP cache) to the page again. ``--network mobile`` has Chromium
+throttle every context as a slow mobile network (``MOBILE``); by default
+the loopback is as fast as it is.
 
 ``api``: opens ``--rooms`` rooms of 4 seated players through the manager's
 actions (NEW, 3 JOIN, START: real deals), then a load generator (this
@@ -45,6 +56,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gzip
 import json
 import math
 import os
@@ -66,6 +78,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from aiohttp import ClientSession, TCPConnector, web  # noqa: E402
+from aiohttp.web import ContentCoding  # noqa: E402
 
 from bot.rules.cards import parse_card, sort_by_count, sort_by_rank, sort_by_suit  # noqa: E402
 from bot.rules.foul import check_foul  # noqa: E402
@@ -77,7 +90,18 @@ PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 TOKEN = "123456:BENCH-page-token"
 SECRET = b"bench-page-secret"
 PHONE = {"width": 390, "height": 844}
+# --network mobile: a phone on a slow mobile network, Chromium's own
+# throttling (DevTools' Network.emulateNetworkConditions): each request's
+# answer 150 ms later, 1.6 Mbit/s down, 750 kbit/s up.
+MOBILE = {
+    "offline": False,
+    "latency": 150,
+    "downloadThroughput": 1_600_000 / 8,
+    "uploadThroughput": 750_000 / 8,
+}
 BLANK = "<!doctype html><html><head><meta charset=utf-8><title>b</title></head><body><p>ok</p></body></html>"
+TELEGRAM_JS = b"https://telegram.org/js/telegram-web-app.js"
+LOCAL_TELEGRAM_JS = b"/bench/telegram-web-app.js"
 
 # Set before the page's scripts run: the time the cards can be dragged.
 MARKER = """
@@ -102,10 +126,13 @@ COLLECT = """
     ready: window.__bench ? window.__bench.ready : 0,
     dcl: nav.domContentLoadedEventEnd,
     load: nav.loadEventEnd,
-    nav: { url: nav.name, transfer: nav.transferSize, body: nav.encodedBodySize },
+    nav: {
+      url: nav.name, transfer: nav.transferSize, body: nav.encodedBodySize,
+      decoded: nav.decodedBodySize,
+    },
     res: performance.getEntriesByType("resource").map((e) => ({
       url: e.name, transfer: e.transferSize, body: e.encodedBodySize,
-      start: e.startTime, end: e.responseEnd,
+      decoded: e.decodedBodySize, start: e.startTime, end: e.responseEnd,
     })),
   };
 }
@@ -113,6 +140,35 @@ COLLECT = """
 
 
 # ---------------------------------------------------------------- the server process
+@web.middleware
+async def local_telegram(request: web.Request, handler: Any) -> web.StreamResponse:
+    """The page as its server sends it, but for the address of Telegram's
+    script: the benchmark's own route (the same server, so the page's CSP,
+    ``script-src 'self'``, allows it). Inside the page's middleware, so the
+    page's headers are set on it as on the page."""
+    response = await handler(request)
+    if request.path != "/app/" or response.status != 200:
+        return response
+    packed = response.headers.get("Content-Encoding") == "gzip"
+    if isinstance(response, web.FileResponse):  # the server before it held its files in memory
+        html = Path(response._path).read_bytes()
+    else:
+        assert isinstance(response, web.Response) and isinstance(response.body, bytes)
+        html = gzip.decompress(response.body) if packed else response.body
+    assert TELEGRAM_JS in html
+    page = web.Response(
+        body=html.replace(TELEGRAM_JS, LOCAL_TELEGRAM_JS),
+        headers={
+            k: v for k, v in response.headers.items() if k.lower() in ("cache-control", "vary")
+        },
+        content_type="text/html",
+        charset="utf-8",
+    )
+    if packed:
+        page.enable_compression(ContentCoding.gzip)
+    return page
+
+
 def prepare_solver(rules: Rules) -> str:
     """The solver's pools for ``rules`` built (or read from disk) and one
     suggestion made, so no request pays for them; what was prepared."""
@@ -210,9 +266,22 @@ async def serve(args: argparse.Namespace) -> None:
     async def cpu(request: web.Request) -> web.StreamResponse:
         return web.json_response({"cpu": time.process_time()})
 
+    from tests.web.harness import STUB
+
+    stub = STUB.read_bytes()
+
+    async def telegram_js(request: web.Request) -> web.StreamResponse:
+        return web.Response(
+            body=stub,
+            content_type="application/javascript",
+            headers={"Cache-Control": "public, max-age=3600"},
+        )
+
     page.application.router.add_get("/bench/ping", ping)
     page.application.router.add_get("/bench/blank", blank)
     page.application.router.add_get("/bench/cpu", cpu)
+    page.application.router.add_get(LOCAL_TELEGRAM_JS.decode(), telegram_js)
+    page.application.middlewares.append(local_telegram)
     runner = web.AppRunner(page.application, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -492,7 +561,7 @@ def launch_data(user: str) -> str:
 
 def kind_of(url: str) -> str:
     path = url.split("?", 1)[0].split("#", 1)[0]
-    if "telegram.org" in url:
+    if path.endswith("telegram-web-app.js"):
         return "telegram stub"
     for kind, ends in (
         ("js", (".js",)),
@@ -507,21 +576,20 @@ def kind_of(url: str) -> str:
 
 
 async def open_once(
-    browser: Any, url: str, stub: str, *, blank: bool, again: bool
+    browser: Any, url: str, stub: str, *, blank: bool, again: bool, network: str = "local"
 ) -> list[dict[str, Any]]:
-    """One fresh context: the first load (and with ``again`` a repeat visit)."""
-    from tests.web.harness import STUB, TELEGRAM_JS
-
+    """One fresh context: the first load (and with ``again`` a repeat visit,
+    with the context's HTTP cache). No request is routed by Playwright (that
+    would turn the cache off): the server answers them all."""
     context = await browser.new_context(
         viewport=PHONE, device_scale_factor=3, is_mobile=True, has_touch=True, locale="zh-CN"
     )
     await context.add_init_script(f"window.__TG_STUB__ = {stub};\n{MARKER}")
-
-    async def telegram_js(route: Any) -> None:
-        await route.fulfill(path=str(STUB), content_type="application/javascript")
-
-    await context.route(TELEGRAM_JS, telegram_js)
     page = await context.new_page()
+    if network == "mobile":
+        cdp = await context.new_cdp_session(page)
+        await cdp.send("Network.enable")
+        await cdp.send("Network.emulateNetworkConditions", MOBILE)
     problems: list[str] = []
     page.on("pageerror", lambda e: problems.append(str(e)))
     out = []
@@ -544,15 +612,18 @@ async def open_once(
 
 
 def bytes_of(m: dict[str, Any]) -> dict[str, list[int]]:
-    """Body and transfer bytes by kind, up to the marker."""
-    out: dict[str, list[int]] = {"html": [m["nav"]["body"], m["nav"]["transfer"]]}
+    """Bytes by kind, up to the marker: unpacked, as sent (the body), and
+    transferred (with the headers; 0 from the browser's cache)."""
+    nav = m["nav"]
+    out: dict[str, list[int]] = {"html": [nav["decoded"], nav["body"], nav["transfer"]]}
     for e in m["res"]:
         if m["ready"] and e["end"] > m["ready"]:
             continue
         kind = kind_of(e["url"])
-        got = out.setdefault(kind, [0, 0])
-        got[0] += e["body"]
-        got[1] += e["transfer"]
+        got = out.setdefault(kind, [0, 0, 0])
+        got[0] += e["decoded"]
+        got[1] += e["body"]
+        got[2] += e["transfer"]
     return out
 
 
@@ -574,6 +645,11 @@ async def load_main(args: argparse.Namespace) -> None:
                 print(
                     f"# chromium {browser.version}, headless, {PHONE['width']}x{PHONE['height']} x3, touch"
                 )
+                if args.network == "mobile":
+                    print(
+                        f"# network: throttled by Chromium, {MOBILE['latency']} ms latency, "
+                        "1.6 Mbit/s down, 750 kbit/s up"
+                    )
                 cold: list[dict[str, Any]] = []
                 warm: list[dict[str, Any]] = []
                 blanks: list[dict[str, Any]] = []
@@ -590,9 +666,16 @@ async def load_main(args: argparse.Namespace) -> None:
                     )
                     url = f"{server.base}/app/?room={room_id}&round={round_no}"
                     blank_run = await open_once(
-                        browser, server.base + "/bench/blank", stub, blank=True, again=False
+                        browser,
+                        server.base + "/bench/blank",
+                        stub,
+                        blank=True,
+                        again=False,
+                        network=args.network,
                     )
-                    page_run = await open_once(browser, url, stub, blank=False, again=True)
+                    page_run = await open_once(
+                        browser, url, stub, blank=False, again=True, network=args.network
+                    )
                     if i:
                         blanks += blank_run
                         cold.append(page_run[0])
@@ -619,21 +702,25 @@ async def load_main(args: argparse.Namespace) -> None:
             f"| {name} | {s['p50']:.0f} | {s['p90']:.0f} | {s['max']:.0f} | {s['p50'] / base['p50']:.1f} |"
         )
     print(
-        "\n| bytes up to the marker | body (first load) | transferred (first load) | transferred (repeat visit) |"
+        "\n| bytes up to the marker | unpacked | body sent (first load) | "
+        "transferred (first load) | transferred (repeat visit) |"
     )
-    print("|---|---|---|---|")
+    print("|---|---|---|---|---|")
     first, again = bytes_of(cold[0]), bytes_of(warm[0])
     kinds = sorted(set(first) | set(again), key=lambda k: (k == "telegram stub", k))
-    for kind in kinds:
-        a, b = first.get(kind, [0, 0]), again.get(kind, [0, 0])
-        if not any(a + b):
-            continue  # the stand-in for telegram.org's script; the favicon's 404
-        print(f"| {kind} | {a[0]:,} | {a[1]:,} | {b[1]:,} |")
     ours = [k for k in kinds if k != "telegram stub"]
+    for kind in ours:
+        a, b = first.get(kind, [0, 0, 0]), again.get(kind, [0, 0, 0])
+        if not any(a + b):
+            continue  # the favicon's 404
+        print(f"| {kind} | {a[0]:,} | {a[1]:,} | {a[2]:,} | {b[2]:,} |")
+
+    def total(m: dict[str, list[int]], i: int) -> int:
+        return sum(m[k][i] for k in ours if k in m)
+
     print(
-        f"| total (ours) | {sum(first[k][0] for k in ours if k in first):,} | "
-        f"{sum(first[k][1] for k in ours if k in first):,} | "
-        f"{sum(again[k][1] for k in ours if k in again):,} |"
+        f"| total (ours) | {total(first, 0):,} | {total(first, 1):,} | {total(first, 2):,} | "
+        f"{total(again, 2):,} |"
     )
     stub_ms = [
         e["end"] - e["start"]
@@ -643,12 +730,21 @@ async def load_main(args: argparse.Namespace) -> None:
     ]
     if stub_ms:
         print(
-            f"# the stand-in for telegram-web-app.js (answered by Playwright, a parser-blocking "
+            f"# the stand-in for telegram-web-app.js (the benchmark's route, a parser-blocking "
             f"script in <head>): median {statistics.median(stub_ms):.0f} ms of each first load"
         )
-    print(
-        f"# requests up to the marker: {1 + sum(1 for e in cold[0]['res'] if e['end'] <= cold[0]['ready'])}"
-    )
+    for name, runs in (("first load", cold), ("repeat visit", warm)):
+        m = runs[0]
+        done = [e for e in m["res"] if e["end"] <= m["ready"]]
+        cached = sum(
+            1
+            for e in done
+            if e["transfer"] == 0 and e["decoded"] > 0 and kind_of(e["url"]) != "telegram stub"
+        )
+        print(
+            f"# requests up to the marker, {name}: {1 + len(done)} "
+            f"(the stand-in included; {cached} of ours answered by the browser's cache)"
+        )
     print(f"# load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
@@ -660,6 +756,12 @@ def main(argv: list[str] | None = None) -> int:
         "--chromium", default=None, help="load: the browser (default: chromium on the PATH)"
     )
     p.add_argument("--load-rooms", type=int, default=2, help="load: rooms open")
+    p.add_argument(
+        "--network",
+        default="local",
+        choices=["local", "mobile"],
+        help="load: the loopback as it is, or throttled as a slow mobile network",
+    )
     p.add_argument("--rooms", type=int, default=1000, help="api: rooms open")
     p.add_argument("--players", type=int, default=600, help="api: seats played, drawn at random")
     p.add_argument("--concurrency", type=int, default=4, help="api: connections")

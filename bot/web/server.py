@@ -8,6 +8,7 @@ Routes (all under the same origin; no CORS headers are ever sent):
 
 - ``GET  /app/`` the page; ``GET /app/static/*`` its files;
   ``GET /app/strings/<language>.json`` its words (the ``web.*`` catalog keys);
+  all read, gzipped and hashed once, when the server is made (see ``Asset``);
 - ``POST /api/session`` Telegram launch data (and the room and round the
   page was opened for) in, a pass out;
 - ``GET /api/hand``, ``POST /api/evaluate``, ``/api/suggest``,
@@ -22,8 +23,12 @@ reason, not the value).
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import json
 import logging
+import mimetypes
+import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -31,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import web
+from aiohttp.web import ContentCoding
 
 from bot.views.i18n import LANGUAGES, catalog, normalize_language, t
 
@@ -56,7 +62,104 @@ CSP = (
     "frame-ancestors 'self' https://web.telegram.org https://*.telegram.org"
 )
 
+# Served under a URL that names their content (``?v=<version>``), the page's
+# files never change: a browser keeps them. Everything else is asked again.
+IMMUTABLE = "public, max-age=31536000, immutable"
+NO_STORE = "no-store"
+# A JSON answer longer than this (a hand: 0.5-1 KB; a showdown: more) is
+# gzipped when the client takes gzip; below it gzip saves too little.
+COMPRESS_ABOVE = 512
+
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@dataclass(frozen=True)
+class Asset:
+    """A file the page loads, in memory: its bytes, the same gzipped (None
+    when that is not smaller) and its version (a hash of the bytes).
+
+    Compressed here, once, rather than on every answer
+    (``enable_compression``) or from ``.gz`` files beside the sources (which
+    a build step would have to keep in step with them): the page's files are
+    ~110 KB, so holding them costs nothing, and what is sent is exactly what
+    the server started with, under the version it announces."""
+
+    body: bytes
+    gzipped: bytes | None
+    content_type: str
+    version: str
+
+    @classmethod
+    def of(cls, body: bytes, content_type: str) -> Asset:
+        packed = gzip.compress(body, compresslevel=9, mtime=0)
+        return cls(body, packed if len(packed) < len(body) else None, content_type, version(body))
+
+
+def version(body: bytes) -> str:
+    """The content's version: its URL changes exactly when its bytes do."""
+    return hashlib.sha256(body).hexdigest()[:16]
+
+
+def _content_type(path: Path) -> str:
+    kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+    return f"{kind}; charset=utf-8" if kind.startswith("text/") else kind
+
+
+def load_assets(folder: Path) -> dict[str, Asset]:
+    """Every file under ``folder`` (hidden ones aside), by its path there."""
+    return {
+        path.relative_to(folder).as_posix(): Asset.of(path.read_bytes(), _content_type(path))
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+        and not any(part.startswith(".") for part in path.relative_to(folder).parts)
+    }
+
+
+_ASSET_URL = re.compile(r'((?:src|href)=")static/([^"?#]+)"')
+
+
+def versioned_page(html: str, assets: dict[str, Asset], strings: str) -> str:
+    """index.html with each of its files' URLs naming the file's version
+    (``static/app.js?v=…``) and the words' version on ``data-strings``."""
+
+    def stamp(match: re.Match[str]) -> str:
+        name = match.group(2)
+        if name not in assets:
+            raise ValueError(f"index.html names static/{name}, which is not there")
+        return f'{match.group(1)}static/{name}?v={assets[name].version}"'
+
+    if 'data-strings=""' not in html:
+        raise ValueError('index.html has no data-strings="" to fill')
+    return _ASSET_URL.sub(stamp, html).replace('data-strings=""', f'data-strings="{strings}"', 1)
+
+
+def accepts_gzip(header: str) -> bool:
+    """Whether an Accept-Encoding header takes gzip (RFC 9110: ``gzip``, or
+    ``*``, with a q-value that is not 0)."""
+    chosen: dict[str, bool] = {}
+    for item in header.lower().split(","):
+        coding, _, params = item.partition(";")
+        q = 1.0
+        for param in params.split(";"):
+            name, _, value = param.strip().partition("=")
+            if name == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        chosen.setdefault(coding.strip(), q > 0)
+    return chosen.get("gzip", chosen.get("*", False))
+
+
+def _send(request: web.Request, asset: Asset, cache: str) -> web.Response:
+    headers = {"Content-Type": asset.content_type, "Cache-Control": cache}
+    body = asset.body
+    if asset.gzipped is not None:
+        headers["Vary"] = "Accept-Encoding"
+        if accepts_gzip(request.headers.get("Accept-Encoding", "")):
+            body = asset.gzipped
+            headers["Content-Encoding"] = "gzip"
+    return web.Response(body=body, headers=headers)
 
 
 @dataclass
@@ -99,11 +202,19 @@ class WebApp:
         self.desk = desk
         self.config = config
         self.buckets = _Buckets()
+        self.assets = load_assets(STATIC / "files")
+        self.strings = {language: _words(language) for language in LANGUAGES}
+        self.strings_version = version(b"".join(a.body for a in self.strings.values()))
+        html = (STATIC / "index.html").read_text(encoding="utf-8")
+        self.page = Asset.of(
+            versioned_page(html, self.assets, self.strings_version).encode(),
+            "text/html; charset=utf-8",
+        )
         self.application = web.Application(client_max_size=MAX_BODY, middlewares=[self._guard])
         router = self.application.router
         router.add_get("/app/", self._page)
         router.add_get("/app/strings/{language}.json", self._strings)
-        router.add_static("/app/static/", STATIC / "files", show_index=False)
+        router.add_get("/app/static/{name:.+}", self._static)
         router.add_post("/api/session", self._session)
         router.add_get("/api/hand", self._with_pass(self._hand))
         router.add_post("/api/evaluate", self._with_pass(self._evaluate))
@@ -128,7 +239,21 @@ class WebApp:
         response.headers["Content-Security-Policy"] = CSP
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
-        response.headers["Cache-Control"] = "no-store"
+        response.headers.setdefault("Cache-Control", NO_STORE)  # only versioned files set it
+        if (
+            isinstance(response, web.Response)
+            and response.content_type == "application/json"
+            and "Content-Encoding" not in response.headers
+            and isinstance(response.body, bytes)
+            and len(response.body) > COMPRESS_ABOVE
+        ):
+            # The session's answer holds a pass; a page of another site can
+            # neither send these requests (no launch data, no pass, POSTs
+            # from another origin refused) nor read them, so the compressed
+            # length tells an attacker nothing (no BREACH).
+            response.headers["Vary"] = "Accept-Encoding"
+            if accepts_gzip(request.headers.get("Accept-Encoding", "")):
+                response.enable_compression(ContentCoding.gzip)
         return response
 
     def _with_pass(
@@ -159,18 +284,26 @@ class WebApp:
 
     # ---- the page -------------------------------------------------------------------
     async def _page(self, request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(STATIC / "index.html", headers={"Content-Type": "text/html"})
+        return _send(request, self.page, NO_STORE)  # it names the files' versions
+
+    def _cache(self, request: web.Request, current: str) -> str:
+        """Kept for a year when asked for under the content's version; a URL
+        without it, or with another (a page from before a restart), is not
+        kept: its content may change."""
+        return IMMUTABLE if request.query.get("v") == current else NO_STORE
+
+    async def _static(self, request: web.Request) -> web.StreamResponse:
+        asset = self.assets.get(request.match_info["name"])
+        if asset is None:
+            raise web.HTTPNotFound()
+        return _send(request, asset, self._cache(request, asset.version))
 
     async def _strings(self, request: web.Request) -> web.StreamResponse:
         language = request.match_info["language"]
         if language not in LANGUAGES:
             return _error(request, "web.err.language", 404)
-        words = {
-            k: v
-            for k, v in catalog(language).items()
-            if k.startswith(("web.", "cat.", "special.", "lane."))
-        }
-        return web.json_response(words)
+        words = self.strings[language]
+        return _send(request, words, self._cache(request, self.strings_version))
 
     # ---- the API --------------------------------------------------------------------
     async def _session(self, request: web.Request) -> web.StreamResponse:
@@ -220,6 +353,18 @@ class WebApp:
 
     async def _showdown(self, request: web.Request, grant: passes.Pass) -> web.StreamResponse:
         return web.json_response(await self.desk.showdown(grant))
+
+
+def _words(language: str) -> Asset:
+    """The page's words in ``language``: the ``web.*``, ``cat.*``,
+    ``special.*`` and ``lane.*`` keys of its catalog, as JSON."""
+    words = {
+        k: v
+        for k, v in catalog(language).items()
+        if k.startswith(("web.", "cat.", "special.", "lane."))
+    }
+    body = json.dumps(words, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return Asset.of(body.encode(), "application/json; charset=utf-8")
 
 
 def _same_origin(request: web.Request) -> bool:

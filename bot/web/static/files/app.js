@@ -314,15 +314,25 @@
     return error.message || word("web.err.network");
   }
 
-  function loadWords(language) {
-    var lang = LANGUAGES.indexOf(language) >= 0 ? language : "zh-Hans";
-    return fetch("strings/" + lang + ".json", { cache: "no-store" })
+  function knownLanguage(language) {
+    return LANGUAGES.indexOf(language) >= 0 ? language : "zh-Hans";
+  }
+
+  // The words' URL names their version (index.html's data-strings, set by
+  // the server), so the browser keeps them until they change.
+  function fetchWords(language) {
+    var lang = knownLanguage(language);
+    var version = document.documentElement.getAttribute("data-strings");
+    var url = "strings/" + lang + ".json" + (version ? "?v=" + encodeURIComponent(version) : "");
+    return fetch(url, { credentials: "same-origin" })
       .then(function (r) { return r.ok ? r.json() : {}; })
-      .then(function (words) {
-        page.words = words || {};
-        page.language = lang;
-        document.documentElement.lang = lang;
-      });
+      .then(function (words) { return { language: lang, words: words || {} }; });
+  }
+
+  function useWords(got) {
+    page.words = got.words;
+    page.language = got.language;
+    document.documentElement.lang = got.language;
   }
 
   // ---------------------------------------------------------------- changing the draft
@@ -1170,6 +1180,16 @@
       (tg && tg.initDataUnsafe && tg.initDataUnsafe.user && tg.initDataUnsafe.user.language_code) ||
         navigator.language
     );
+    // The words are asked for while the session is: in the language the
+    // player's Telegram (or browser) uses, most often the room's. The hand
+    // names the room's; a wrong guess asks again.
+    var early = fetchWords(guess).catch(function () { return null; });
+    function loadWords(language) {
+      var lang = knownLanguage(language);
+      return early
+        .then(function (got) { return got && got.language === lang ? got : fetchWords(lang); })
+        .then(useWords);
+    }
     launch().then(
       function (hand) {
         return loadWords(hand.language).then(function () {
