@@ -253,6 +253,20 @@ class Desk:
         await self._act(grant, Verb.CONFIRM)
         return await self.hand(grant)
 
+    async def lay(self, grant: Pass, draft: Draft) -> dict[str, Any]:
+        """Store the page's draft on the hand (partial lanes too), as the
+        page closes: the private hand in the chat then shows it. A draft the
+        hand already shows changes nothing (no action, no view)."""
+        state, hand = await self._seat(grant)
+        if hand["done"]:
+            raise DeskError("web.err.already_done", 409)
+        if state["phase"] != Phase.ARRANGING:
+            raise DeskError("web.err.not_arranging", 409)
+        self._check_cards(hand, draft)
+        if await self._lay(grant, hand, draft):
+            return await self.hand(grant)
+        return self._hand_json(state, hand)
+
     async def declare(self, grant: Pass) -> dict[str, Any]:
         _, hand = await self._seat(grant)
         if hand["done"]:
@@ -260,16 +274,26 @@ class Desk:
         await self._act(grant, Verb.DECLARE)
         return await self.hand(grant)
 
-    async def _lay(self, grant: Pass, hand: dict[str, Any], draft: Draft) -> None:
+    async def _lay(self, grant: Pass, hand: dict[str, Any], draft: Draft) -> bool:
         """Place the draft on the stored hand in one action (the table's
-        LAY), unless the hand already shows it."""
+        LAY), unless the hand already shows it (False: nothing done)."""
         head, middle, tail = lanes_of.lanes(hand)
         sixteen = len(hand["cards"]) > 13
         if (head, middle) == (list(draft.head), list(draft.middle)) and (
             not sixteen or tail == list(draft.tail)
         ):
-            return
-        await self._act(grant, Verb.LAY, lay_arg(draft.head, draft.middle, draft.tail))
+            return False
+        await self._act(grant, Verb.LAY, _lay_arg(hand, draft))
+        return True
+
+
+def _lay_arg(hand: dict[str, Any], draft: Draft) -> str:
+    """The table's encoding of a draft. With 13 cards the stored tail is
+    "the rest" of a full head and middle (as with taps): the draft's tail is
+    not sent, so a partial draft with cards in the tail stores its head and
+    middle."""
+    tail = draft.tail if len(hand["cards"]) > 13 else ()
+    return lay_arg(draft.head, draft.middle, tail)
 
 
 def _special_json(language: str, special: dict[str, Any] | None) -> dict[str, Any] | None:

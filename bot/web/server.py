@@ -11,8 +11,9 @@ Routes (all under the same origin; no CORS headers are ever sent):
   all read, gzipped and hashed once, when the server is made (see ``Asset``);
 - ``POST /api/session`` Telegram launch data (and the room and round the
   page was opened for) in, a pass out;
-- ``GET /api/hand``, ``POST /api/evaluate``, ``/api/suggest``,
-  ``/api/confirm``, ``/api/declare`` with ``Authorization: Bearer <pass>``;
+- ``GET /api/hand``, ``POST /api/evaluate``, ``/api/suggest``, ``/api/lay``
+  (the draft stored as the page closes), ``/api/confirm``, ``/api/declare``
+  with ``Authorization: Bearer <pass>``;
 - ``GET /api/showdown`` the same way, once the round is being shown: its
   showdown and this player's review (复盘).
 
@@ -219,6 +220,7 @@ class WebApp:
         router.add_get("/api/hand", self._with_pass(self._hand))
         router.add_post("/api/evaluate", self._with_pass(self._evaluate))
         router.add_post("/api/suggest", self._with_pass(self._suggest))
+        router.add_post("/api/lay", self._with_pass(self._lay))
         router.add_post("/api/confirm", self._with_pass(self._confirm))
         router.add_post("/api/declare", self._with_pass(self._declare))
         router.add_get("/api/showdown", self._with_pass(self._showdown))
@@ -343,6 +345,10 @@ class WebApp:
 
     async def _suggest(self, request: web.Request, grant: passes.Pass) -> web.StreamResponse:
         return web.json_response(await self.desk.suggest(grant))
+
+    async def _lay(self, request: web.Request, grant: passes.Pass) -> web.StreamResponse:
+        draft = Draft.from_json(await self._json(request))
+        return web.json_response(await self.desk.lay(grant, draft))
 
     async def _confirm(self, request: web.Request, grant: passes.Pass) -> web.StreamResponse:
         draft = Draft.from_json(await self._json(request))

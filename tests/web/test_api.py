@@ -232,6 +232,99 @@ async def test_a_declare_without_a_special_is_the_table_s_refusal() -> None:
         assert await st.state() == before
 
 
+# ---------------------------------------------------------------- the draft kept as the page closes
+
+
+def counting(st: Any) -> list[Any]:
+    """The actions that reach the table from now on."""
+    seen: list[Any] = []
+    handle = st.manager.handle
+
+    async def counted(action: Any) -> Any:
+        seen.append(action)
+        return await handle(action)
+
+    st.manager.handle = counted
+    return seen
+
+
+async def test_a_draft_sent_as_the_page_closes_is_stored_on_the_hand() -> None:
+    async with served() as (st, client):
+        token = bearer(st.pass_for(0))
+        seen = counting(st)
+        partial = {"head": [5, 6], "middle": [0], "tail": [12]}  # 13 cards: no tail yet
+        response = await client.post("/api/lay", json=partial, headers=token)
+        assert response.status == 200, await response.text()
+        body = await response.json()
+        assert body["lanes"] == {"head": [5, 6], "middle": [0], "tail": []}
+        assert body["done"] is False and body["cards"] == HAND
+        assert await st.lanes(0) == {"head": ["8h", "8d"], "middle": ["As"], "tail": []}
+        assert [a.verb.value for a in seen] == ["ly"]
+        # The same draft again: nothing reaches the table, nothing changes.
+        before = await st.state()
+        response = await client.post("/api/lay", json=partial, headers=token)
+        assert response.status == 200
+        assert (await response.json())["lanes"] == body["lanes"]
+        assert len(seen) == 1 and await st.state() == before
+        # A whole split: the tail is the rest.
+        response = await client.post("/api/lay", json=indexes(GOOD), headers=token)
+        assert response.status == 200
+        stored = await st.lanes(0)
+        assert {lane: sorted(stored[lane]) for lane in GOOD} == {
+            lane: sorted(GOOD[lane]) for lane in GOOD
+        }
+        assert (await st.hand(0))["done"] is False
+
+
+async def test_a_sixteen_card_draft_keeps_its_tail_and_three_cards_out() -> None:
+    extra = (HAND + ["Tc", "Jc", "Qc"], OTHER + ["Kd", "Qd", "Jd"])
+    async with served(hands=extra, options=["extra3=on"]) as (st, client):
+        draft = {**indexes(GOOD, extra[0]), "tail": [0, 1, 2, 3, 13]}  # Tc in the tail
+        response = await client.post("/api/lay", json=draft, headers=bearer(st.pass_for(0)))
+        assert response.status == 200, await response.text()
+        assert (await response.json())["lanes"] == draft
+        assert (await st.lanes(0))["tail"] == ["As", "Ks", "Qs", "Js", "Tc"]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"head": [13]}, 400, "web.err.bad_cards"),
+        ({"head": [0], "middle": [0]}, 400, "web.err.bad_cards"),
+        ({"head": [0, 1, 2, 3]}, 400, "web.err.bad_lanes"),
+        ({"head": "0"}, 400, "web.err.bad_lanes"),
+    ],
+    ids=["index-13", "duplicate", "head-4", "not-a-list"],
+)
+async def test_a_draft_that_is_not_this_hand_s_is_refused(
+    body: Any, status: int, code: str
+) -> None:
+    async with served() as (st, client):
+        before = await st.state()
+        response = await client.post("/api/lay", json=body, headers=bearer(st.pass_for(0)))
+        await refused(response, status, code)
+        assert await st.state() == before
+
+
+async def test_a_draft_after_the_confirm_or_the_round_changes_nothing() -> None:
+    async with served(arrange_seconds=60) as (st, client):
+        token = bearer(st.pass_for(0, seconds=3600))
+        assert (await client.post("/api/confirm", json=indexes(GOOD), headers=token)).status == 200
+        before = await st.state()
+        response = await client.post("/api/lay", json={"head": [0, 1]}, headers=token)
+        await refused(response, 409, "web.err.already_done")
+        assert await st.state() == before
+        other = bearer(st.pass_for(1, seconds=3600))
+        await st.clock.advance(61)  # the deadline: the table arranges the other hand
+        await st.clock.advance(60)  # the showdown's steps
+        before = await st.state()
+        assert before["phase"] != "arranging"
+        response = await client.post("/api/lay", json={"head": [0, 1]}, headers=other)
+        assert response.status == 409
+        assert (await response.json())["error"] in ("web.err.already_done", "web.err.not_arranging")
+        assert await st.state() == before
+
+
 # ---------------------------------------------------------------- the request itself
 
 

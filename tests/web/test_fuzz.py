@@ -29,6 +29,7 @@ ROUTES = [
     ("GET", "/api/hand"),
     ("POST", "/api/evaluate"),
     ("POST", "/api/suggest"),
+    ("POST", "/api/lay"),
     ("POST", "/api/confirm"),
     ("POST", "/api/declare"),
     ("GET", "/api/showdown"),
