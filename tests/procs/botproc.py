@@ -187,6 +187,34 @@ class Players:
             }
         )
 
+    def newgame(self, owner: TgUser, preset: str = "") -> None:
+        """``owner`` opens a room in the group (``/newgame [preset]``)."""
+        self.command(owner, f"/newgame {preset}".strip())
+
+    def join(self, user: TgUser) -> None:
+        self.command(user, "/join")
+
+    def startgame(self, owner: TgUser) -> None:
+        self.command(owner, "/startgame")
+
+    async def deal(self, owner: TgUser, *others: TgUser) -> dict[int, StoredMessage]:
+        """A room opened by ``owner`` with ``others`` seated and round 1
+        dealt, each step awaited in the chats: each player's private hand,
+        by user id."""
+        self.newgame(owner)
+        await until(self.tables, "the table")
+        for user in others:
+            self.join(user)
+            await until(
+                lambda user=user: any(user.first_name in m.text for m in self.tables()),  # type: ignore[misc]
+                f"{user.first_name} seated",
+            )
+        self.startgame(owner)
+        return {
+            user.id: await until(lambda user=user: self.hand(user), f"{user.first_name}'s hand")  # type: ignore[misc]
+            for user in (owner, *others)
+        }
+
     def press(self, user: TgUser, message: StoredMessage, verb: Verb) -> str:
         """Tap the first ``verb`` button of ``message``; the query id."""
         buttons = buttons_of(message, verb)

@@ -161,13 +161,13 @@ class Script:
         owner = seated[0]
 
         async def newgame() -> None:
-            p.command(owner, "/newgame")
+            p.newgame(owner)
 
         await self.step("newgame", newgame, lambda: bool(p.tables()))
         for user in seated[1:]:
 
             async def join(user: TgUser = user) -> None:
-                p.command(user, "/join")
+                p.join(user)
 
             await self.step(
                 f"join {user.first_name}",
@@ -180,7 +180,7 @@ class Script:
             if table and buttons_of(table[-1], Verb.START):
                 await self.tap(owner, table[-1], Verb.START)
             else:
-                p.command(owner, "/startgame")
+                p.startgame(owner)
 
         await self.step("start", start, lambda: all(p.hand(u) for u in seated))
         for user in seated:

@@ -60,7 +60,7 @@ async def clean_up_in_a_running_bot(api: FakeBotAPI, url: str, tmp_path) -> None
         assert {f"table:{first}", f"settle:{first}:1", f"hand:{first}:telegram:{ANN.id}"} <= keys
         players.command(ANN, "/cancel")  # the owner closes the room
         await until(lambda: _no_open_room(url), "the room is closed")
-        players.command(ANN, "/newgame")
+        players.newgame(ANN)
         await until(lambda: _open_room(url), "a new room")
         second = await open_room_id(url)
         await until(
@@ -72,7 +72,7 @@ async def clean_up_in_a_running_bot(api: FakeBotAPI, url: str, tmp_path) -> None
         assert f"table:{second}" in await stored_keys(url)
         [table] = [m for m in players.tables() if second in str(m.buttons)]
         edits = table.edits
-        players.command(BO, "/join")
+        players.join(BO)
         await until(lambda: _edited(table, edits), "Bo's join shows on the same table")
         assert "Bo" in table.text
     finally:

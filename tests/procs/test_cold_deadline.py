@@ -88,12 +88,12 @@ async def test_a_deadline_fired_by_a_cold_process_shows_every_step_once(
     try:
 
         async def newgame() -> None:
-            players.command(ANN, "/newgame extended")
+            players.newgame(ANN, "extended")
 
         await script.step("newgame", newgame, lambda: bool(players.tables()))
 
         async def join() -> None:
-            players.command(BO, "/join")
+            players.join(BO)
 
         await script.step("join", join, lambda: any("Bo" in m.text for m in players.tables()))
         table = players.live_tables()[-1]

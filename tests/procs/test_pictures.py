@@ -28,12 +28,7 @@ async def test_taps_and_showdown_steps_with_pictures(api: FakeBotAPI, tmp_path) 
     players = Players(api)
     script = Script(players, fleet)
     try:
-        players.command(ANN, "/newgame")
-        await until(players.tables, "the table")
-        players.command(BO, "/join")
-        await until(lambda: any("Bo" in m.text for m in players.tables()), "Bo seated")
-        players.command(ANN, "/startgame")
-        hand = await until(lambda: players.hand(BO), "Bo's hand")
+        hand = (await players.deal(ANN, BO))[BO.id]
         assert hand.photo is not None, "pictures are on: the hand is a photo"
         seen = [(hand.photo, hand.text)]
         cards = [b["callback_data"] for b in buttons_of(hand, Verb.PICK)]

@@ -77,7 +77,7 @@ async def test_a_first_start_answers_before_the_full_pools_are_built(
         THIRTEEN_SOLVER_CACHE=str(cache),
     )
     players = Players(api)
-    players.command(ANN, "/newgame")  # queued before the bot starts
+    players.newgame(ANN)  # queued before the bot starts
     bot = BotProcess(env, tmp_path)
     bot.start()
     try:

@@ -71,12 +71,7 @@ async def test_players_arrange_in_the_page_and_the_chats_show_it(api: FakeBotAPI
     await fleet.start_all()
     players = Players(api)
     try:
-        players.command(ANN, "/newgame")
-        await until(players.tables, "the table")
-        players.command(BO, "/join")
-        await until(lambda: any("Bo" in m.text for m in players.tables()), "Bo seated")
-        players.command(ANN, "/startgame")
-        hands = {u.id: await until(lambda u=u: players.hand(u), "a hand") for u in (ANN, BO)}  # type: ignore[misc]
+        hands = await players.deal(ANN, BO)
         for user in (ANN, BO):
             url = page_button(hands[user.id])["web_app"]["url"]
             assert url.startswith(f"{public}/app/?")

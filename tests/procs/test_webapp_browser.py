@@ -59,13 +59,7 @@ async def test_a_player_arranges_in_the_bots_own_page_and_the_chats_show_it(
     players = Players(api)
     script = Script(players, fleet)
     try:
-        players.command(ANN, "/newgame")
-        await until(players.tables, "the table")
-        players.command(BO, "/join")
-        await until(lambda: any("Bo" in m.text for m in players.tables()), "Bo seated")
-        players.command(ANN, "/startgame")
-        dealt = await until(lambda: players.hand(ANN), "Ann's hand")
-        await until(lambda: players.hand(BO), "Bo's hand")
+        dealt = (await players.deal(ANN, BO))[ANN.id]
 
         # The Mini App button of Ann's private hand, opened as Telegram opens it.
         url = page_button(dealt)["web_app"]["url"]
