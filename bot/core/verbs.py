@@ -45,7 +45,7 @@ class Verb(StrEnum):
     SUGGEST = "sg"  # show suggestions
     APPLY = "ap"  # arg: suggestion number (0-based)
     DECLARE = "d"  # declare the special hand (报道)
-    CONFIRM = "c"
+    CONFIRM = "c"  # the keyboard: no arg; the arranging page: hand.lay_arg's lanes, laid at once
     LAY = "ly"  # the arranging page's draft placed at once; arg: hand.lay_arg's lanes
     # information
     RULES = "ru"
@@ -123,6 +123,8 @@ VERBS: Mapping[Verb, VerbInfo] = MappingProxyType(
         Verb.SUGGEST: VerbInfo(solver=True, slow=True, private=Private.HAND),
         Verb.APPLY: VerbInfo(number=19, slow=True, private=Private.HAND),
         Verb.DECLARE: VerbInfo(slow=True, private=Private.HAND),
+        # arg=False: a typed command passes none; the page's confirm carries
+        # its split (hand.lay_arg), laid and confirmed in one transition.
         Verb.CONFIRM: VerbInfo(slow=True, private=Private.HAND),
         Verb.LAY: _ARRANGE,
         Verb.RULES: _ASK,

@@ -1,5 +1,6 @@
 """A player's presses on their own hand while the round is arranged: pick,
-undo, reset, sort, suggest, apply, declare, confirm — one function each,
+lay, undo, reset, sort, suggest, apply, declare, confirm (the page's with
+its split, laid and confirmed at once) — one function each,
 found by the verb (``PRESSES``). Pure transitions on the room's JSON state
 (plus solver calls), like round.py's."""
 
@@ -102,7 +103,14 @@ def _declare(p: Pressed) -> None:
 
 
 def _confirm(p: Pressed) -> None:
+    """Confirm the hand's split; with an argument (the arranging page's),
+    lay that split first (``hand.lay_arg``'s lanes) and confirm it in the
+    same transition: a tap in between cannot change what is confirmed, and
+    a refusal (a foul, cards not the hand's) stores nothing of it."""
     _open(p.hand)
+    if p.arg is not None:
+        H.lay(p.hand, p.arg)
+        _judge(p.hand, p.rules)
     if not H.complete(p.hand):
         h, m, t = H.lanes(p.hand)
         raise Refused("err.incomplete", placed=len(h) + len(m) + len(t))
@@ -130,6 +138,19 @@ PRESSES: Mapping[Verb, Callable[[Pressed], None]] = MappingProxyType(
 _MOVES = frozenset({Verb.PICK, Verb.LAY, Verb.UNDO, Verb.RESET, Verb.APPLY})
 
 
+def _judge(hand: dict[str, Any], rules: Rules) -> None:
+    """After the cards moved: the split is judged again."""
+    complete = H.complete(hand)
+    if H.extra_cards(hand):
+        # 多三张: a special is judged on the 13 kept cards, once all are placed.
+        hand["special"] = solving.special_of(H.kept_cards(hand), rules) if complete else None
+    # A complete split that fouls says so at once, in the words a refused
+    # confirm would use: the player sees it before pressing, and the
+    # refusal then changes nothing on the hand (no second edit).
+    foul = solving.foul_lanes(H.arrangement(hand), rules) if complete else []
+    hand["refused"] = ["err.foul", {"pairs": foul}] if foul else None
+
+
 def press(state: dict[str, Any], key: str, verb: Verb, arg: str | None, ctx: Ctx) -> Effects:
     """Player ``key`` presses ``verb`` on their hand; the last hand done
     begins the showdown."""
@@ -142,15 +163,7 @@ def press(state: dict[str, Any], key: str, verb: Verb, arg: str | None, ctx: Ctx
     fx = Effects(hands=[key])
     step(Pressed(state, key, hand, rules, arg, fx))
     if verb in _MOVES:
-        complete = H.complete(hand)
-        if H.extra_cards(hand):
-            # 多三张: a special is judged on the 13 kept cards, once all are placed.
-            hand["special"] = solving.special_of(H.kept_cards(hand), rules) if complete else None
-        # A complete split that fouls says so at once, in the words a refused
-        # confirm would use: the player sees it before pressing, and the
-        # refusal then changes nothing on the hand (no second edit).
-        foul = solving.foul_lanes(H.arrangement(hand), rules) if complete else []
-        hand["refused"] = ["err.foul", {"pairs": foul}] if foul else None
+        _judge(hand, rules)
     if all(h["done"] for h in rnd["hands"].values()):
         begin_showdown(state, ctx, fx)
     return fx

@@ -34,6 +34,11 @@ from . import showdown
 from .passes import Pass
 
 SIZES = {"head": 3, "middle": 5, "tail": 5}
+# The table's refusals that mean the hand or round moved on, as the page's codes.
+_MOVED_ON = {
+    "err.already_done": "web.err.already_done",
+    "err.not_arranging": "web.err.not_arranging",
+}
 
 
 class Table(Protocol):
@@ -220,7 +225,12 @@ class Desk:
         action = Action(actor, verb, room_id=grant.room_id, round_no=grant.round_no, arg=arg)
         outcome = await self.table.handle(action)
         if not outcome.ok:
-            raise (DeskError("web.err.refused", 409, reply=outcome.reply))
+            # The hand or the round moved on since it was read (a keyboard's
+            # confirm, the deadline): said as when it was seen before.
+            code = _MOVED_ON.get(getattr(outcome, "refused", None) or "")
+            if code is not None:
+                raise DeskError(code, 409)
+            raise DeskError("web.err.refused", 409, reply=outcome.reply)
         return outcome
 
     async def suggest(self, grant: Pass) -> dict[str, Any]:
@@ -232,8 +242,10 @@ class Desk:
         return await self.hand(grant)
 
     async def confirm(self, grant: Pass, draft: Draft) -> dict[str, Any]:
-        """Lay the draft on the stored hand and confirm it: one submission,
-        accepted once. The stored hand then shows it in the chat too."""
+        """Lay the draft on the stored hand and confirm it, in one table
+        action (CONFIRM with the split): accepted once, refused as a whole,
+        and a keyboard tap meanwhile cannot change what is confirmed. The
+        stored hand then shows it in the chat too."""
         state, hand = await self._seat(grant)
         if hand["done"]:
             raise DeskError("web.err.already_done", 409)
@@ -249,8 +261,7 @@ class Desk:
         )
         if check_foul(split, rules) is not None:
             raise DeskError("web.err.fouled")
-        await self._lay(grant, hand, draft)
-        await self._act(grant, Verb.CONFIRM)
+        await self._act(grant, Verb.CONFIRM, _lay_arg(hand, draft))
         return await self.hand(grant)
 
     async def lay(self, grant: Pass, draft: Draft) -> dict[str, Any]:

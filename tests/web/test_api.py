@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from bot.core.actions import Action
+from bot.core.verbs import Verb
 from bot.views.i18n import LANGUAGES, catalog
 from bot.web.server import BURST, MAX_BODY
 
@@ -205,6 +207,66 @@ async def test_a_confirm_is_taken_once() -> None:
         await refused(
             await client.post("/api/declare", headers=bearer(token)), 409, "web.err.already_done"
         )
+        assert await st.state() == before
+
+
+def tap_before(st: Any, verbs: tuple[Verb, ...], *taps: tuple[Verb, str | None]) -> None:
+    """Player 0's keyboard ``taps`` reach the table just before the page's
+    first action of ``verbs`` does (after the page's checks read the hand)."""
+    handle = st.manager.handle
+    pending = list(taps)
+
+    async def racing(action: Any) -> Any:
+        if action.verb in verbs:
+            while pending:
+                verb, arg = pending.pop(0)
+                tap = Action(st.players[0], verb, room_id=st.room, round_no=st.round_no, arg=arg)
+                out = await handle(tap)
+                assert out.ok, out.reply
+        return await handle(action)
+
+    st.manager.handle = racing
+
+
+async def test_a_keyboard_tap_meanwhile_cannot_change_what_is_confirmed() -> None:
+    async with served() as (st, client):
+        # An eight tapped in the chat just before the page's split is confirmed
+        # (when the page laid its split first, that took it out of the head).
+        tap_before(st, (Verb.CONFIRM,), (Verb.PICK, str(HAND.index("8h"))))
+        response = await client.post(
+            "/api/confirm", json=indexes(GOOD), headers=bearer(st.pass_for(0))
+        )
+        assert response.status == 200, await response.text()
+        hand = await st.hand(0)
+        assert hand["done"] is True
+        stored = await st.lanes(0)
+        assert {lane: sorted(stored[lane]) for lane in GOOD} == {
+            lane: sorted(GOOD[lane]) for lane in GOOD
+        }
+
+
+async def test_a_keyboard_confirm_first_leaves_the_page_s_confirm_refused_and_nothing_changed() -> (
+    None
+):
+    async with served() as (st, client):
+        # The chat's keyboard: a legal split tapped (the head, then the middle;
+        # the tail is the rest), then confirmed, as the page's request is on its way.
+        split = {
+            "head": ["4d", "3s", "2c"],
+            "middle": ["8h", "8d", "7c", "6c", "5h"],
+            "tail": ["As", "Ks", "Qs", "Js", "9s"],
+        }
+        taps = [(Verb.PICK, str(HAND.index(x))) for x in split["head"] + split["middle"]]
+        tap_before(st, (Verb.LAY, Verb.CONFIRM), *taps, (Verb.CONFIRM, None))
+        token = bearer(st.pass_for(0))
+        response = await client.post("/api/confirm", json=indexes(GOOD), headers=token)
+        await refused(response, 409, "web.err.already_done")
+        stored = await st.lanes(0)
+        assert stored["head"] == split["head"] and stored["middle"] == split["middle"]
+        before = await st.state()
+        # and the page again, now that its hand shows done
+        response = await client.post("/api/confirm", json=indexes(GOOD), headers=token)
+        await refused(response, 409, "web.err.already_done")
         assert await st.state() == before
 
 

@@ -1,23 +1,25 @@
-"""The page's confirm is two table actions, whatever the draft: the whole
-split laid at once (LAY), then confirmed; the stored hand then holds it."""
+"""The page's confirm is one table action, whatever the draft: CONFIRM with
+the whole split (LAY's encoding), laid and confirmed at once; the stored hand
+then holds it."""
 
 from __future__ import annotations
 
 import time
 
 from bot.core.verbs import Verb
+from bot.table.hand import lay_arg
 from bot.web.desk import Desk, Draft
 from bot.web.passes import Pass
 from tests.web.harness import HAND, stage
 
 
-async def test_a_confirm_from_the_page_is_one_lay_and_one_confirm() -> None:
+async def test_a_confirm_from_the_page_is_one_table_action() -> None:
     async with stage(serve=False) as st:
-        seen: list[Verb] = []
+        seen: list[tuple[Verb, str | None]] = []
         handle = st.manager.handle
 
         async def counted(action):  # type: ignore[no-untyped-def]
-            seen.append(action.verb)
+            seen.append((action.verb, action.arg))
             return await handle(action)
 
         st.manager.handle = counted
@@ -34,6 +36,7 @@ async def test_a_confirm_from_the_page_is_one_lay_and_one_confirm() -> None:
         index = {token: i for i, token in enumerate(cards)}
         draft = Draft(*(tuple(index[x] for x in want[lane]) for lane in ("head", "middle", "tail")))
         shown = await desk.confirm(grant, draft)
-        assert seen == [Verb.LAY, Verb.CONFIRM]
+        # 13 cards: the tail is the rest, so it is not sent
+        assert seen == [(Verb.CONFIRM, lay_arg(draft.head, draft.middle, ()))]
         assert shown["done"] and sorted(cards) == sorted(HAND)
         assert await st.lanes() == want
