@@ -68,4 +68,5 @@ def arranging_page(
         platform.page_links = links
     token = settings.telegram_token.get_secret_value() if settings.telegram_token else None
     acting = table if deliver is None else Announcing(table, deliver)
-    return WebApp(Desk(acting, clock=clock), WebConfig(token, key, clock=clock))
+    config = WebConfig(token, key, clock=clock, page_url=settings.webapp_url)
+    return WebApp(Desk(acting, clock=clock), config)

@@ -35,6 +35,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiohttp import web
 from aiohttp.web import ContentCoding
@@ -168,6 +169,32 @@ class WebConfig:
     telegram_token: str | None
     secret: bytes
     clock: Callable[[], float] = time.time
+    # The page's public address (WEBAPP_URL): a browser's POST from its
+    # origin is the page's, whatever Host the reverse proxy passes on.
+    page_url: str | None = None
+
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def origin_of(url: str) -> str | None:
+    """``scheme://host[:port]`` of ``url`` as browsers write an Origin:
+    lower case, the scheme's default port left out (None: not an http(s) URL)."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
+    if scheme not in DEFAULT_PORTS or not host:
+        return None
+    if ":" in host:  # IPv6
+        host = f"[{host}]"
+    return (
+        f"{scheme}://{host}"
+        if port in (None, DEFAULT_PORTS[scheme])
+        else f"{scheme}://{host}:{port}"
+    )
 
 
 @dataclass
@@ -203,6 +230,7 @@ class WebApp:
         self.desk = desk
         self.config = config
         self.buckets = _Buckets()
+        self.page_origin = origin_of(config.page_url) if config.page_url else None
         self.assets = load_assets(STATIC / "files")
         self.strings = {language: _words(language) for language in LANGUAGES}
         self.strings_version = version(b"".join(a.body for a in self.strings.values()))
@@ -230,7 +258,7 @@ class WebApp:
     async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if not request.path.startswith(PAGE_PATHS):  # another route of the process's server
             return await handler(request)
-        if request.method == "POST" and not _same_origin(request):
+        if request.method == "POST" and not _same_origin(request, self.page_origin):
             return _error(request, "web.err.origin", 403)
         try:
             response = await handler(request)
@@ -373,10 +401,14 @@ def _words(language: str) -> Asset:
     return Asset.of(body.encode(), "application/json; charset=utf-8")
 
 
-def _same_origin(request: web.Request) -> bool:
-    """A browser names the page's origin on a cross-site POST; ours is the host."""
+def _same_origin(request: web.Request, page_origin: str | None) -> bool:
+    """A browser names the origin of the page that POSTs: the page's own is
+    WEBAPP_URL's (a reverse proxy's Host may have lost its port: nginx's
+    ``$host``), else the host the request was sent to."""
     origin = request.headers.get("Origin")
     if origin is None:
         return True  # not a browser's cross-site request (curl, a test client)
+    if page_origin is not None and origin_of(origin) == page_origin:
+        return True
     host = request.headers.get("X-Forwarded-Host") or request.host
-    return origin.split("://", 1)[-1] == host
+    return origin.split("://", 1)[-1].lower() == host.lower()

@@ -10,14 +10,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from aiohttp.test_utils import TestClient, TestServer
 
+from bot.config import Settings
 from bot.core.actions import Action
 from bot.core.verbs import Verb
 from bot.views.i18n import LANGUAGES, catalog
-from bot.web.server import BURST, MAX_BODY
+from bot.web.assembly import arranging_page
+from bot.web.desk import Desk
+from bot.web.server import BURST, MAX_BODY, WebApp, WebConfig
 
 from .api import FOULED, GOOD, bearer, indexes, refused, served
-from .harness import HAND, OTHER
+from .harness import HAND, OTHER, SECRET, TOKEN
 
 # ---------------------------------------------------------------- Telegram's launch data
 
@@ -428,6 +432,65 @@ async def test_a_cross_origin_post_is_refused_and_no_cors_is_offered() -> None:
         )
         assert response.status == 200
         assert await st.state() == before
+
+
+@pytest.mark.parametrize(
+    ("page_url", "origin", "host", "allowed"),
+    [
+        # nginx's `proxy_set_header Host $host` drops the port of WEBAPP_URL
+        ("https://example.org:8443", "https://example.org:8443", "example.org", True),
+        ("https://Example.ORG:8443/", "https://example.org:8443", "example.org", True),
+        ("https://example.org:443", "https://example.org", "127.0.0.1:8080", True),
+        ("https://example.org", "https://EXAMPLE.org:443", "127.0.0.1:8080", True),
+        # the proxy passed the whole host: still the same origin
+        ("https://example.org:8443", "https://example.org:8443", "example.org:8443", True),
+        # another site, another port, another scheme: refused
+        ("https://example.org:8443", "https://evil.example", "example.org", False),
+        ("https://example.org:8443", "https://example.org:9443", "example.org", False),
+        ("https://example.org:8443", "http://example.org:8443", "example.org", False),
+        ("https://example.org:8443", "https://example.org.evil.example:8443", "example.org", False),
+        ("https://example.org:8443", "null", "example.org", False),
+    ],
+)
+async def test_the_page_s_origin_is_its_public_address_behind_a_proxy(
+    page_url: str, origin: str, host: str, allowed: bool
+) -> None:
+    async with served() as (st, _):
+        config = WebConfig(TOKEN, SECRET, clock=st.clock.now, page_url=page_url)
+        app = WebApp(Desk(st.manager, clock=st.clock.now), config)
+        async with TestClient(TestServer(app.application)) as client:
+            headers = {**bearer(st.pass_for(0)), "Origin": origin, "Host": host}
+            response = await client.post("/api/evaluate", json=indexes(GOOD), headers=headers)
+            if allowed:
+                assert response.status == 200, await response.text()
+            else:
+                await refused(response, 403, "web.err.origin")
+            # No Origin at all (not a browser): accepted.
+            response = await client.post(
+                "/api/evaluate",
+                json=indexes(GOOD),
+                headers={**bearer(st.pass_for(0)), "Host": host},
+            )
+            assert response.status == 200
+
+
+async def test_thirteen_run_s_page_takes_its_origin_from_webapp_url() -> None:
+    settings = Settings(
+        _env_file=None,
+        webapp_url="https://example.org:8443",
+        webapp_secret=SECRET.decode(),
+        telegram_token=None,
+    )
+    async with served() as (st, _):
+        app = arranging_page(settings, st.manager, [], clock=st.clock.now)
+        async with TestClient(TestServer(app.application)) as client:
+            for origin, status in (
+                ("https://example.org:8443", 200),
+                ("https://evil.example", 403),
+            ):
+                headers = {**bearer(st.pass_for(0)), "Origin": origin, "Host": "example.org"}
+                response = await client.post("/api/evaluate", json=indexes(GOOD), headers=headers)
+                assert response.status == status, await response.text()
 
 
 async def test_bodies_that_are_not_json_are_refused() -> None:
