@@ -72,6 +72,9 @@ NO_STORE = "no-store"
 # gzipped when the client takes gzip; below it gzip saves too little.
 COMPRESS_ABOVE = 512
 
+# aiohttp's own refusals (no route, another method) as the page's error codes.
+HTTP_CODES = {404: "web.err.not_found", 405: "web.err.method"}
+
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -258,14 +261,7 @@ class WebApp:
     async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if not request.path.startswith(PAGE_PATHS):  # another route of the process's server
             return await handler(request)
-        if request.method == "POST" and not _same_origin(request, self.page_origin):
-            return _error(request, "web.err.origin", 403)
-        try:
-            response = await handler(request)
-        except web.HTTPRequestEntityTooLarge:
-            return _error(request, "web.err.too_large", 413)
-        except DeskError as error:
-            return _error(request, error.code, error.status, error.reply)
+        response = await self._answer(request, handler)
         response.headers["Content-Security-Policy"] = CSP
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
@@ -285,6 +281,26 @@ class WebApp:
             if accepts_gzip(request.headers.get("Accept-Encoding", "")):
                 response.enable_compression(ContentCoding.gzip)
         return response
+
+    async def _answer(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """The handler's answer, or its refusal as the JSON error: an unknown
+        path or a wrong method too (aiohttp's own 404 / 405 are plain text)."""
+        if request.method == "POST" and not _same_origin(request, self.page_origin):
+            return _error(request, "web.err.origin", 403)
+        try:
+            return await handler(request)
+        except web.HTTPRequestEntityTooLarge:
+            return _error(request, "web.err.too_large", 413)
+        except DeskError as error:
+            return _error(request, error.code, error.status, error.reply)
+        except web.HTTPException as error:
+            if not 400 <= error.status < 500:
+                raise
+            code = HTTP_CODES.get(error.status, "web.err.bad_body")
+            response = _error(request, code, error.status)
+            if "Allow" in error.headers:  # a 405 names the methods the path takes
+                response.headers["Allow"] = error.headers["Allow"]
+            return response
 
     def _with_pass(
         self, handler: Callable[[web.Request, passes.Pass], Awaitable[web.StreamResponse]]

@@ -18,7 +18,7 @@ from bot.core.verbs import Verb
 from bot.views.i18n import LANGUAGES, catalog
 from bot.web.assembly import arranging_page
 from bot.web.desk import Desk
-from bot.web.server import BURST, MAX_BODY, WebApp, WebConfig
+from bot.web.server import BURST, CSP, MAX_BODY, WebApp, WebConfig
 
 from .api import FOULED, GOOD, bearer, indexes, refused, served
 from .harness import HAND, OTHER, SECRET, TOKEN
@@ -491,6 +491,38 @@ async def test_thirteen_run_s_page_takes_its_origin_from_webapp_url() -> None:
                 headers = {**bearer(st.pass_for(0)), "Origin": origin, "Host": "example.org"}
                 response = await client.post("/api/evaluate", json=indexes(GOOD), headers=headers)
                 assert response.status == status, await response.text()
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status", "code"),
+    [
+        ("GET", "/api/confirm", 405, "web.err.method"),
+        ("PUT", "/api/lay", 405, "web.err.method"),
+        ("DELETE", "/api/hand", 405, "web.err.method"),
+        ("POST", "/api/hand", 405, "web.err.method"),
+        ("GET", "/api/nosuch", 404, "web.err.not_found"),
+        ("POST", "/api/nosuch", 404, "web.err.not_found"),
+        ("GET", "/app/static/nosuch.js", 404, "web.err.not_found"),
+        ("GET", "/app/nosuch", 404, "web.err.not_found"),
+        ("POST", "/api/confirm", 403, "web.err.origin"),  # a refusal of the guard itself
+        ("GET", "/api/hand", 401, "web.err.pass"),  # and of a handler
+    ],
+)
+async def test_every_refusal_is_a_json_error_with_the_security_headers(
+    method: str, path: str, status: int, code: str
+) -> None:
+    async with served() as (st, client):
+        before = await st.state()
+        headers = {"Origin": "https://evil.example"} if code == "web.err.origin" else {}
+        response = await client.request(method, path, headers=headers)
+        await refused(response, status, code)
+        assert response.headers["Content-Security-Policy"] == CSP
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        assert response.headers["Referrer-Policy"] == "no-referrer"
+        assert response.headers["Cache-Control"] == "no-store"
+        if status == 405:
+            assert "Allow" in response.headers
+        assert await st.state() == before
 
 
 async def test_bodies_that_are_not_json_are_refused() -> None:

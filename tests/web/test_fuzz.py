@@ -1,6 +1,7 @@
 """A fuzz pass over the page's JSON API (hypothesis): any body, any
-Authorization header, any content type, on every route — never a 500, and
-every refusal is a JSON error with a catalog code.
+Authorization header, any content type, on every route (and with other
+methods, and on paths that are no route) — never a 500, and every refusal
+is a JSON error with a catalog code and the security headers.
 
 The server runs in a thread of its own (its own event loop) and is asked
 over real HTTP, so hypothesis drives plain synchronous examples.
@@ -34,6 +35,9 @@ ROUTES = [
     ("POST", "/api/declare"),
     ("GET", "/api/showdown"),
 ]
+# Asked too: the routes with other methods, and paths that are no route.
+METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+OTHER_PATHS = ["/api/", "/api/nosuch", "/api/hand/x", "/app/nosuch", "/app/static/nosuch.js"]
 
 
 @pytest.fixture(scope="module")
@@ -93,6 +97,9 @@ sessions = st.fixed_dictionaries(
 @st.composite
 def requests(draw: Any, valid_pass: str, launch: str) -> tuple[str, str, dict[str, str], bytes]:
     method, path = draw(st.sampled_from(ROUTES))
+    if draw(st.integers(0, 4)) == 0:  # one in five: another method or path
+        method = draw(st.sampled_from(METHODS))
+        path = draw(st.sampled_from([path, *OTHER_PATHS]))
     headers: dict[str, str] = {}
     auth = draw(
         st.sampled_from(["valid", "none", "junk", "spliced"])
@@ -123,7 +130,7 @@ def requests(draw: Any, valid_pass: str, launch: str) -> tuple[str, str, dict[st
     else:
         data = draw(st.text(max_size=100)).encode("utf-8", "surrogatepass")
         headers["Content-Type"] = "text/plain"
-    if method == "GET":
+    if method in ("GET", "OPTIONS"):
         data = b""
         headers.pop("Content-Type", None)
     return method, path, headers, data
@@ -131,13 +138,18 @@ def requests(draw: Any, valid_pass: str, launch: str) -> tuple[str, str, dict[st
 
 def ask(
     base: str, method: str, path: str, headers: dict[str, str], data: bytes
-) -> tuple[int, bytes, str]:
+) -> tuple[int, bytes, str, str]:
     where = urlsplit(base)
-    conn = http.client.HTTPConnection(where.hostname, where.port, timeout=30)
+    conn = http.client.HTTPConnection(where.hostname or "127.0.0.1", where.port, timeout=30)
     try:
         conn.request(method, path, body=data or None, headers=headers)
         response = conn.getresponse()
-        return response.status, response.read(), response.getheader("Content-Type", "")
+        return (
+            response.status,
+            response.read(),
+            response.getheader("Content-Type", ""),
+            response.getheader("X-Content-Type-Options", ""),
+        )
     finally:
         conn.close()
 
@@ -158,14 +170,15 @@ def test_no_request_makes_the_api_fail(live: Stage) -> None:
     def one(request: tuple[str, str, dict[str, str], bytes]) -> None:
         live.app.buckets.levels.clear()  # the fuzz is not a flood
         method, path, headers, data = request
-        status, body, content_type = ask(live.base, method, path, headers, data)
+        status, body, content_type, nosniff = ask(live.base, method, path, headers, data)
         seen.add(status)
         assert status < 500, (method, path, headers, data, body)
         if status >= 400:
             assert content_type.startswith("application/json"), (status, body)
             error = json.loads(body)
             assert error["error"] in codes, error
+            assert nosniff == "nosniff", (method, path, status)
 
     one()
     # The fuzz reached past the checks too, not only their refusals.
-    assert 200 in seen and {400, 401} <= seen
+    assert 200 in seen and {400, 401, 404, 405} <= seen
