@@ -30,6 +30,7 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bot.core.showdown import Settlement  # noqa: E402
 from bot.pictures import (  # noqa: E402
     HandPicture,
     Marks,
@@ -68,7 +69,7 @@ def sample_round(language: str, players: int = 5, revealed: int = 3) -> Round:
         language,
         7,
         seats,
-        result,
+        Settlement.from_json(result),
         Marks(added_suit=rules.added_suit),
         room,
         frozenset(LANE_NAMES[:revealed]),

@@ -21,6 +21,7 @@ from bot.cli import command_parser, configure_solver, settings_or_exit
 from bot.config import MAX_ARRANGE_SECONDS, MIN_ARRANGE_SECONDS, check_database_url
 from bot.core import lanes as H
 from bot.core.options import rules_for, summary
+from bot.core.room import Room
 from bot.core.state import Phase
 from bot.rules.lanes import evaluate_lane
 from bot.rules.options import OptionError
@@ -297,13 +298,13 @@ class Console:
         try:
             # The table takes options that more players could play (someone may
             # still join); here every seat is taken: refuse now, not at the deal.
-            rules_for(st, len(st["players"]))
+            rules_for(Room.from_json(st), len(st["players"]))
         except OptionError as e:
             say("⚠️  " + t(self.lang, "err.option", reason=option_reason(self.lang, e)))
             return False
         if seats_for_you:
             say(t(self.lang, "cli.welcome"))
-        shown = summary(st)
+        shown = summary(Room.from_json(st))
         say(
             t(
                 self.lang,

@@ -2,8 +2,8 @@
 
 The owner sets the option ``rounds`` (0 = open-ended, as before; presets
 6, 8, 10, 12, 16, 20, or any number from 1 to 99). The match itself lives in
-the room's state as ``state["match"]``, JSON-ready, so it survives restarts
-like the round does::
+the room's state as ``Room.match`` (stored as ``"match"``), so it survives
+restarts like the round does::
 
     {"seq": 2, "start": 10, "rounds": 8, "over": false}
 
@@ -16,9 +16,9 @@ button) begins a new match with the players seated and the same settings.
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.rules.options import OptionError
+
+from .room import Match, Room
 
 PRESETS = (6, 8, 10, 12, 16, 20)
 MAX_ROUNDS = 99
@@ -40,72 +40,66 @@ def parse_rounds(text: str) -> int:
     )
 
 
-def current(state: dict[str, Any]) -> dict[str, Any] | None:
-    """The match in progress or just finished, or None (open-ended room)."""
-    m = state.get("match")
-    return m if isinstance(m, dict) else None
-
-
-def played(state: dict[str, Any]) -> int:
+def played(room: Room) -> int:
     """Rounds of the current match dealt so far (the one running included)."""
-    m = current(state)
-    return 0 if m is None else max(0, state["round_no"] - m["start"])
+    m = room.match
+    return 0 if m is None else max(0, room.round_no - m.start)
 
 
-def position(state: dict[str, Any]) -> tuple[int, int] | None:
+def position(room: Room) -> tuple[int, int] | None:
     """(k, n) for "第 k/n 局": the round being played, or the last one played."""
-    m = current(state)
+    m = room.match
     if m is None:
         return None
-    return max(1, min(played(state), m["rounds"])), m["rounds"]
+    return max(1, min(played(room), m.rounds)), m.rounds
 
 
-def is_over(state: dict[str, Any]) -> bool:
-    m = current(state)
-    return bool(m and m["over"])
+def is_over(room: Room) -> bool:
+    return bool(room.match and room.match.over)
 
 
-def sync_option(state: dict[str, Any]) -> None:
+def round_span(m: Match, upto: int) -> tuple[int, int]:
+    """The room round numbers of a match's rounds played up to ``upto``."""
+    return m.start + 1, min(upto, m.start + m.rounds)
+
+
+def sync_option(room: Room) -> None:
     """The owner changed ``rounds`` between rounds: a match in progress takes
     the new length (never below the rounds it has played); "off" ends it
     without a 大结算."""
-    n = int(state["options"].get("rounds") or 0)
-    m = current(state)
-    if m is None or m["over"]:
+    n = int(room.options.rounds or 0)
+    m = room.match
+    if m is None or m.over:
         return
     if n == 0:
-        state["match"] = None
+        room.match = None
+        room.match_key = True
         return
-    done = played(state)
+    done = played(room)
     if n <= done:
         # The match would end by a settings change, not by playing: refuse.
         raise OptionError(
             f"this match has played {done} rounds already", "rounds_played", played=done
         )
-    m["rounds"] = n
+    m.rounds = n
 
 
-def before_deal(state: dict[str, Any]) -> None:
+def before_deal(room: Room) -> None:
     """Called as a round is dealt: begin a match when the room has a length
     set and no match is running (the first round, or a rematch)."""
-    n = int(state["options"].get("rounds") or 0)
-    m = current(state)
-    if n and (m is None or m["over"]):
-        seq = (m or {}).get("seq", 0) + 1
-        state["match"] = {"seq": seq, "start": state["round_no"], "rounds": n, "over": False}
+    n = int(room.options.rounds or 0)
+    m = room.match
+    if n and (m is None or m.over):
+        seq = (m.seq if m else 0) + 1
+        room.match = Match(seq=seq, start=room.round_no, rounds=n)
 
 
-def after_pay(state: dict[str, Any]) -> bool:
+def after_pay(room: Room) -> bool:
     """Called when a round is paid: True when it was the match's last."""
-    m = current(state)
-    if m is None or m["over"]:
+    m = room.match
+    if m is None or m.over:
         return False
-    if state["round_no"] - m["start"] >= m["rounds"]:
-        m["over"] = True
+    if room.round_no - m.start >= m.rounds:
+        m.over = True
         return True
     return False
-
-
-def round_span(m: dict[str, Any], upto: int) -> tuple[int, int]:
-    """The room round numbers of a match's rounds played up to ``upto``."""
-    return m["start"] + 1, min(upto, m["start"] + m["rounds"])

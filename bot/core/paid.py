@@ -9,11 +9,12 @@ when that differs.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from bot.rules.settlement import BANKER_CAP
+
+from .showdown import Settlement
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,16 +24,16 @@ class SpecialPaid:
     how: Literal["worth", "capped", "doubled"]  # capped: banker mode; doubled: extended
 
 
-def special_paid(settlement: Mapping[str, Any], pid: str, worth: int) -> SpecialPaid:
+def special_paid(settlement: Settlement, pid: str, worth: int) -> SpecialPaid:
     """What each opponent paid player ``pid`` for its special worth ``worth``
-    points, from the settlement's pairs (the judge's JSON object). Where no
+    points, from the settlement's pairs. Where no
     opponent paid (it lost to a stronger special) or the amounts differ, the
     special's worth is what is shown."""
     amounts = set()
-    for q in settlement["pairs"]:
-        if pid not in (q["a"], q["b"]) or q["lanes"] is not None:
+    for q in settlement.pairs:
+        if pid not in (q.a, q.b) or q.lanes is not None:
             continue
-        score = int(q["score"]) if q["a"] == pid else -int(q["score"])
+        score = q.score if q.a == pid else -q.score
         if score > 0:
             amounts.add(score)
     paid = amounts.pop() if len(amounts) == 1 else worth

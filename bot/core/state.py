@@ -24,3 +24,6 @@ LIVE_PHASES: Final = frozenset((Phase.ARRANGING, Phase.SHOWDOWN))
 
 # The lanes of a hand, head first, as stored in a hand's JSON.
 LANE_NAMES: Final = ("head", "middle", "tail")
+
+# The time zone deadlines are shown in where a room keeps none.
+DEFAULT_TIMEZONE: Final = "Asia/Shanghai"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.core.showdown import Settlement
 from bot.rules.options import Rules
 from bot.rules.settlement_types import PlayerHand
 
@@ -40,5 +41,5 @@ def judged_pictures(
                 escaped=h.id in escaped,
             )
         )
-    r = Round(language, None, tuple(seats), result, marks_of(rules))
+    r = Round(language, None, tuple(seats), Settlement.from_json(result), marks_of(rules))
     return showdown(r), settlement(r)

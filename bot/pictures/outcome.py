@@ -1,13 +1,14 @@
-"""From a settlement (the judge's JSON object, which the table keeps too)
-to the showdown and settlement pictures' inputs, whatever the source."""
+"""From a settlement (the judge's object, which the table keeps too, typed
+as ``bot.core.showdown.Settlement``) to the showdown and settlement
+pictures' inputs, whatever the source."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from bot.core.paid import special_paid
+from bot.core.showdown import SPECIALS_STEP, PlayerScore, Settlement, revealed_steps
 from bot.core.state import LANE_NAMES
 from bot.rules.cards import Card
 from bot.rules.types import Category, SpecialHand
@@ -24,7 +25,8 @@ from .model import (
 )
 
 Lanes = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
-SPECIALS_STEP = "specials"
+
+__all__ = ["Lanes", "Round", "Seat", "lane_winners", "revealed_steps", "settlement", "showdown"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +47,7 @@ class Round:
     language: str
     round_no: int | None
     seats: tuple[Seat, ...]
-    settlement: Mapping[str, Any]  # the judge's JSON object (players, pairs, home_run, totals)
+    settlement: Settlement  # players, pairs, home run, totals
     marks: Marks = Marks()
     room_totals: Mapping[str, int] | None = None
     revealed: frozenset[str] = field(default=frozenset((*LANE_NAMES, SPECIALS_STEP)))
@@ -55,20 +57,20 @@ def category(slug: str | None) -> Category | None:
     return Category[slug.upper()] if slug else None
 
 
-def lane_winners(settlement: Mapping[str, Any]) -> dict[str, tuple[bool, bool, bool]]:
+def lane_winners(settlement: Settlement) -> dict[str, tuple[bool, bool, bool]]:
     """Per player and lane: lost it to nobody and won it from someone."""
     won: dict[str, list[bool]] = {}
     lost: dict[str, list[bool]] = {}
-    for p in settlement["players"]:
-        won[p["id"]], lost[p["id"]] = [False] * 3, [False] * 3
-    for q in settlement["pairs"]:
-        if q["lanes"] is None:
+    for p in settlement.players:
+        won[p.id], lost[p.id] = [False] * 3, [False] * 3
+    for q in settlement.pairs:
+        if q.lanes is None:
             continue
-        for i, sign in enumerate(q["lanes"]):
+        for i, sign in enumerate(q.lanes):
             if sign > 0:
-                won[q["a"]][i], lost[q["b"]][i] = True, True
+                won[q.a][i], lost[q.b][i] = True, True
             elif sign < 0:
-                won[q["b"]][i], lost[q["a"]][i] = True, True
+                won[q.b][i], lost[q.a][i] = True, True
     return {
         pid: (
             won[pid][0] and not lost[pid][0],
@@ -79,10 +81,8 @@ def lane_winners(settlement: Mapping[str, Any]) -> dict[str, tuple[bool, bool, b
     }
 
 
-def _seat_show(
-    r: Round, seat: Seat, player: Mapping[str, Any], winners: Sequence[bool]
-) -> SeatShow:
-    special = SpecialHand(player["special"]) if player["special"] else None
+def _seat_show(r: Round, seat: Seat, player: PlayerScore, winners: tuple[bool, ...]) -> SeatShow:
+    special = SpecialHand(player.special) if player.special else None
     shown = SPECIALS_STEP in r.revealed if special else None
     lanes = []
     for i, name in enumerate(LANE_NAMES):
@@ -90,7 +90,7 @@ def _seat_show(
         if not face_up:
             lanes.append(LaneShow(None, LANE_SIZES[i]))
             continue
-        cat = category(player["lanes"][i]["category"]) if player["lanes"] else None
+        cat = category(player.lanes[i].category) if player.lanes else None
         lanes.append(LaneShow(seat.lanes[i], LANE_SIZES[i], cat, winners[i] and special is None))
     everything = r.revealed >= _steps(r)
     pay = special_paid(r.settlement, seat.id, seat.special_points) if special and shown else None
@@ -100,7 +100,7 @@ def _seat_show(
         special=special if shown else None,
         special_points=seat.special_points if shown else 0,
         special_paid=pay.paid if pay and pay.how != "worth" else None,
-        total=r.settlement["totals"].get(seat.id) if everything else None,
+        total=r.settlement.totals.get(seat.id) if everything else None,
         banker=seat.banker,
         escaped=seat.escaped,
         auto=seat.auto,
@@ -108,12 +108,12 @@ def _seat_show(
 
 
 def _steps(r: Round) -> frozenset[str]:
-    has_special = any(p["special"] for p in r.settlement["players"])
+    has_special = any(p.special for p in r.settlement.players)
     return frozenset((*LANE_NAMES, SPECIALS_STEP) if has_special else LANE_NAMES)
 
 
 def showdown(r: Round) -> ShowdownPicture:
-    players = {p["id"]: p for p in r.settlement["players"]}
+    players = r.settlement.by_id()
     winners = lane_winners(r.settlement)
     seats = tuple(_seat_show(r, s, players[s.id], winners[s.id]) for s in r.seats)
     return ShowdownPicture(r.language, r.round_no, seats, r.marks)
@@ -122,13 +122,13 @@ def showdown(r: Round) -> ShowdownPicture:
 def settlement(r: Round) -> SettlementPicture:
     st = r.settlement
     index = {s.id: i for i, s in enumerate(r.seats)}
-    players = {p["id"]: p for p in st["players"]}
+    players = st.by_id()
     seats = tuple(
         SettleSeat(
             name=s.name,
-            total=int(st["totals"].get(s.id, 0)),
+            total=int(st.totals.get(s.id, 0)),
             room_total=None if r.room_totals is None else int(r.room_totals.get(s.id, 0)),
-            special=SpecialHand(players[s.id]["special"]) if players[s.id]["special"] else None,
+            special=SpecialHand(players[s.id].special or "") if players[s.id].special else None,
             banker=s.banker,
             escaped=s.escaped,
             auto=s.auto,
@@ -137,18 +137,13 @@ def settlement(r: Round) -> SettlementPicture:
     )
     pairs = tuple(
         PairScore(
-            a=index[q["a"]],
-            b=index[q["b"]],
-            score=int(q["score"]),
-            lanes=None if q["lanes"] is None else (q["lanes"][0], q["lanes"][1], q["lanes"][2]),
-            scoop=index[q["scoop"]] if q["scoop"] else None,
+            a=index[q.a],
+            b=index[q.b],
+            score=int(q.score),
+            lanes=None if q.lanes is None else (q.lanes[0], q.lanes[1], q.lanes[2]),
+            scoop=index[q.scoop] if q.scoop else None,
         )
-        for q in st["pairs"]
+        for q in st.pairs
     )
-    home = st.get("home_run")
+    home = st.home_run
     return SettlementPicture(r.language, r.round_no, seats, pairs, index[home] if home else None)
-
-
-def revealed_steps(steps: Sequence[str], upto: int) -> frozenset[str]:
-    """The showdown steps shown once step ``upto`` (0-based) is on the table."""
-    return frozenset(steps[: max(0, upto + 1)]) if upto >= 0 else frozenset()

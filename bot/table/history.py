@@ -10,6 +10,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from bot.core.room import Room
 from bot.core.state import LANE_NAMES
 from bot.views import render_match
 from bot.views.i18n import t
@@ -43,7 +44,7 @@ async def final_views(
         records.sort(key=lambda r: r.round_no)
     if not records:
         return []
-    return [render_match.final_view(state, final.summary(state, m, records))]
+    return [render_match.final_view(Room.from_json(state), final.summary(state, m, records))]
 
 
 async def review(repo: Repository, rec: RoomRecord, action: Action) -> Outcome:
@@ -64,7 +65,7 @@ async def review(repo: Repository, rec: RoomRecord, action: Action) -> Outcome:
         raise Refused("err.review_not_yet")
     if data is None:
         raise Refused("err.no_review")
-    view = render_match.review_view(state, no, key, action.actor.user_id, data)
+    view = render_match.review_view(Room.from_json(state), no, key, action.actor.user_id, data)
     reply = t(state["language"], "toast.review_sent") if action.chat_id else None
     return Outcome(ok=True, reply=reply, views=(view,), room_id=rec.room_id)
 

@@ -7,6 +7,7 @@ import dataclasses
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Protocol
 
+from bot.core.room import Room
 from bot.core.state import LIVE_PHASES
 from bot.views import render, render_match
 from bot.views.i18n import normalize_language, t
@@ -47,14 +48,15 @@ async def roomless(ask: Asked, action: Action, verb: Verb, rec: RoomRecord | Non
     else:
         lang = ask.default_language
     state = rec.state if rec else None
+    room = Room.from_json(state) if state else None
     room_id = rec.room_id if rec else None
     platform = action.actor.platform
     if verb is Verb.HELP:
-        view = render.help_view(lang, state, action.chat_id, action.actor)
+        view = render.help_view(lang, room, action.chat_id, action.actor)
         matches = t(lang, "help.matches", **commands(action.actor.platform))
         view = dataclasses.replace(view, lines=(*view.lines, matches))
     elif verb is Verb.RULES:
-        view = render.rules_view(lang, state, action.chat_id, action.actor)
+        view = render.rules_view(lang, room, action.chat_id, action.actor)
     elif verb is Verb.REPLAY:
         chat_id = state["chat_id"] if state else action.chat_id
         return await history.replay(ask.repo, dataclasses.replace(action, chat_id=chat_id), lang)
@@ -98,12 +100,12 @@ async def in_room(ask: Asked, rec: RoomRecord, action: Action, verb: Verb) -> Ou
     if verb is Verb.SETTINGS:
         if key != state["owner"]:
             raise Refused("err.owner_only")
-        view = render.settings_view(state, action.actor)
+        view = render.settings_view(Room.from_json(state), action.actor)
     elif verb is Verb.SHOW_HAND:
         rnd = state.get("round")
         if rnd is None or state["phase"] not in LIVE_PHASES or key not in rnd["hands"]:
             raise Refused("err.not_in_round")
-        view = render.hand_view(state, key, now=ask.clock.now())
+        view = render.hand_view(Room.from_json(state), key, now=ask.clock.now())
     elif verb is Verb.VERIFY:
         view = await _verify(ask, rec, action.arg, action)
     else:
@@ -132,5 +134,11 @@ async def _verify(ask: Asked, rec: RoomRecord, arg: str | None, action: Action) 
         raise Refused("err.not_revealed")
     ok = verify(record.deck, record.salt, record.deck_hash)
     return render.verify_view(
-        state, no, list(record.deck), record.salt, record.deck_hash, ok, action.actor
+        Room.from_json(state),
+        no,
+        list(record.deck),
+        record.salt,
+        record.deck_hash,
+        ok,
+        action.actor,
     )

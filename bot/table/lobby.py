@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core.room import Room
 from bot.core.state import LIVE_PHASES, Phase
 from bot.rules.options import OptionError, Preset
 from bot.views import render
@@ -230,7 +231,7 @@ def close(state: dict[str, Any], actor: Actor, arg: str | None = None) -> Effect
     rnd = state.get("round")
     live = state["phase"] in LIVE_PHASES and rnd is not None
     if live and arg != CONFIRM_CLOSE:
-        view = render.close_confirm_view(state, actor)
+        view = render.close_confirm_view(Room.from_json(state), actor)
         return Effects(toast=("toast.confirm_close", {}), views=[view])
     state["phase"] = Phase.CLOSED
     hands = [k for k in rnd["hands"] if not k.startswith("ai:")] if live and rnd else []

@@ -28,6 +28,7 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from bot.core.room import Room
 from bot.core.state import Phase
 from bot.core.verbs import VERBS
 from bot.delivery.entries import Durable
@@ -194,7 +195,7 @@ class TableManager:
             # The table post goes to the outbox in the room's own
             # transaction: a crash right after can never leave a room
             # nobody was shown (docs/delivery.md §1).
-            view = render.table_view(stored, self.clock.now(), fresh=True)
+            view = render.table_view(Room.from_json(stored), self.clock.now(), fresh=True)
             views, entries = self.durable.split([view], f"{stored['room_id']}.1")
             made[:] = views
             return entries

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot.config import MAX_ARRANGE_SECONDS, MIN_ARRANGE_SECONDS
-from bot.core.options import RULE_OPTIONS, rules_for, summary
+from bot.core.options import RULE_OPTIONS
 from bot.rules.cards import parse_rank, rank_char
-from bot.rules.options import DealStyle, OptionError, Preset
+from bot.rules.options import DealStyle, OptionError, Preset, Rules, make_rules
 from bot.views.i18n import normalize_language
 
 __all__ = [
@@ -21,8 +21,17 @@ __all__ = [
     "check_possible",
     "default_options",
     "rules_for",
-    "summary",
 ]
+
+
+def rules_for(state: dict[str, Any], players: int, wild_rank: str | None = None) -> Rules:
+    """The validated Rules of this room at a number of players. With the
+    random wild rank (百变) on, ``wild_rank`` is the rank drawn for the round."""
+    overrides = dict(state["options"]["rules"])
+    if state["options"].get("random_wild_rank"):
+        overrides["wild_rank"] = wild_rank or "2"
+    return make_rules(state["preset"], players, overrides)
+
 
 # Rule options the owner may set, with their short aliases (action args are
 # at most 32 characters).

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from bot.core.room import Room
 from bot.core.state import Phase
 from bot.core.verbs import VERBS
 from bot.views import render
@@ -21,14 +22,17 @@ from .refused import Refused
 def views_of(state: dict[str, Any], fx: Effects, now: float) -> list[View]:
     """The views ``fx`` asks for, of ``state`` as it is now."""
     out: list[View] = []
+    if not (fx.table or fx.settlement or fx.hands or fx.notices):
+        return [*fx.views]
+    room = Room.from_json(state)
     if fx.table:
-        out.append(render.table_view(state, now, fresh=fx.table_fresh))
+        out.append(render.table_view(room, now, fresh=fx.table_fresh))
     if fx.settlement:
-        out.append(render.settlement_view(state))
+        out.append(render.settlement_view(room))
     for key in fx.hands:
-        out.append(render.hand_view(state, key, now=now))
+        out.append(render.hand_view(room, key, now=now))
     for key, params in fx.notices:
-        out.append(render.notice_view(state, key, params))
+        out.append(render.notice_view(room, key, params))
     out.extend(fx.views)
     return out
 
@@ -37,7 +41,7 @@ def with_panel(state: dict[str, Any], action: Action, views: list[View]) -> list
     """After an owner's change the settings panel shows the new values too:
     its view comes with the others (the press on it edits it in place)."""
     if VERBS[action.verb].panel and state["phase"] != Phase.CLOSED:
-        return [*views, render.settings_view(state, action.actor)]
+        return [*views, render.settings_view(Room.from_json(state), action.actor)]
     return views
 
 
@@ -45,7 +49,8 @@ def refused_views(state: dict[str, Any], key: str, refused: Refused) -> tuple[Vi
     """What a refusal shows besides its reason: a fouled arrangement's hand,
     with why."""
     if refused.key == "err.foul" and state.get("round"):
-        return (render.hand_view(state, key, refused=(refused.key, refused.params)),)
+        room = Room.from_json(state)
+        return (render.hand_view(room, key, refused=(refused.key, refused.params)),)
     return ()
 
 
@@ -53,11 +58,12 @@ def offer_review(state: dict[str, Any], views: list[View]) -> list[View]:
     """After the showdown: a review button on the group's settlement and on
     each person's private hand message."""
     rnd = state["round"]
-    more = (review_button(state, rnd["no"]),)
+    room = Room.from_json(state)
+    more = (review_button(room, rnd["no"]),)
     out = [
         dataclasses.replace(v, buttons=(*v.buttons, more)) if v.kind is ViewKind.SETTLEMENT else v
         for v in views
     ]
-    hands = [render.hand_view(state, k) for k in rnd.get("review") or {} if k in rnd["hands"]]
+    hands = [render.hand_view(room, k) for k in rnd.get("review") or {} if k in rnd["hands"]]
     # Private edits first: the group's settlement stays the last thing said.
     return [dataclasses.replace(h, buttons=(*h.buttons, more)) for h in hands] + out

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from functools import lru_cache
-from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.core.room import Room
+from bot.core.state import DEFAULT_TIMEZONE
 
 from .i18n import t
 
-DEFAULT_TIMEZONE = "Asia/Shanghai"
+__all__ = ["DEFAULT_TIMEZONE", "clock_text", "deadline_text", "utc_offset", "zone"]
 
 
 @lru_cache(maxsize=64)
@@ -43,9 +45,9 @@ def clock_text(deadline: float, timezone: str | None) -> str:
     return f"{moment:%H:%M:%S} ({utc_offset(moment)})"
 
 
-def deadline_text(state: dict[str, Any], lang: str, deadline: float) -> str:
+def deadline_text(room: Room, lang: str, deadline: float) -> str:
     """One line saying until when cards may be arranged, in the form the
     room's platform shows best."""
-    if state.get("platform") == "discord":
+    if room.platform == "discord":
         return t(lang, "time.deadline_live", when=f"<t:{int(deadline)}:R>")
-    return t(lang, "time.deadline_clock", when=clock_text(deadline, state.get("timezone")))
+    return t(lang, "time.deadline_clock", when=clock_text(deadline, room.timezone))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from bot.core.state import LIVE_PHASES
+from bot.core.room import Room
 from bot.pictures import (
     hand_picture,
     render_hand,
@@ -38,42 +38,42 @@ def enabled() -> bool:
     return _enabled[0]
 
 
-def pictures_on(state: dict[str, Any]) -> bool:
+def pictures_on(room: Room) -> bool:
     """Pictures for this room: the setting and the room's own option."""
-    return _enabled[0] and bool(state.get("options", {}).get("pictures", True))
+    return _enabled[0] and room.pictures_on
 
 
-def with_hand(view: View, state: dict[str, Any], key: str) -> View:
-    if not pictures_on(state) or state["phase"] not in LIVE_PHASES:
+def with_hand(view: View, room: Room, key: str) -> View:
+    if not pictures_on(room) or not room.live:
         return view
-    return dataclasses.replace(view, picture=Picture(render_hand, hand_picture(state, key)))
+    return dataclasses.replace(view, picture=Picture(render_hand, hand_picture(room, key)))
 
 
-def showdown_view(view: View, state: dict[str, Any]) -> View:
+def showdown_view(view: View, room: Room) -> View:
     """The showdown as its own group message with the picture of the lanes
     revealed so far (``show:<room>:<round>``, edited at each step); the
     table message is left as it was until the round is paid."""
-    rnd = state["round"]
+    rnd = room.rnd
     return dataclasses.replace(
         view,
         kind=ViewKind.SHOWDOWN,
-        key=f"show:{state['room_id']}:{rnd['no']}",
+        key=f"show:{room.id}:{rnd.no}",
         buttons=(),
         fresh=False,
-        picture=Picture(render_showdown, showdown_picture(state)),
-        meta={"round": str(rnd["no"])},
+        picture=Picture(render_showdown, showdown_picture(room)),
+        meta={"round": str(rnd.no)},
     )
 
 
-def with_settlement(view: View, state: dict[str, Any]) -> View:
-    if not pictures_on(state):
+def with_settlement(view: View, room: Room) -> View:
+    if not pictures_on(room):
         return view
-    return dataclasses.replace(view, picture=Picture(render_settlement, settlement_picture(state)))
+    return dataclasses.replace(view, picture=Picture(render_settlement, settlement_picture(room)))
 
 
-def with_final(view: View, state: dict[str, Any], final: dict[str, Any]) -> View:
+def with_final(view: View, room: Room, final: dict[str, Any]) -> View:
     """The 大结算 with its picture: totals, ranking and the match's counts."""
-    if not pictures_on(state):
+    if not pictures_on(room):
         return view
     picture = Picture(render_final, final_picture(view.language, final), "final.png")
     return dataclasses.replace(view, picture=picture)

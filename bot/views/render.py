@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core.room import Room
 from bot.core.state import Phase
 
 from . import pictured
@@ -28,28 +29,28 @@ from .render_table import table_view as _table_view
 
 
 def hand_view(
-    state: dict[str, Any],
+    room: Room,
     key: str,
     *,
     refused: tuple[str, dict[str, Any]] | None = None,
     now: float | None = None,
 ) -> View:
     """A player's private hand; with pictures, the hand's picture too."""
-    return pictured.with_hand(_hand_view(state, key, refused=refused, now=now), state, key)
+    return pictured.with_hand(_hand_view(room, key, refused=refused, now=now), room, key)
 
 
-def table_view(state: dict[str, Any], now: float, fresh: bool = False) -> View:
+def table_view(room: Room, now: float, fresh: bool = False) -> View:
     """The room's table message; with pictures, the showdown is a message of
     its own with the picture of the lanes revealed so far."""
-    view = _table_view(state, now, fresh)
-    if state["phase"] == Phase.SHOWDOWN and pictured.pictures_on(state):
-        return pictured.showdown_view(view, state)
+    view = _table_view(room, now, fresh)
+    if room.phase == Phase.SHOWDOWN and pictured.pictures_on(room):
+        return pictured.showdown_view(view, room)
     return view
 
 
-def settlement_view(state: dict[str, Any]) -> View:
+def settlement_view(room: Room) -> View:
     """A round's result post; with pictures, the settlement table's picture."""
-    return pictured.with_settlement(_settlement_view(state), state)
+    return pictured.with_settlement(_settlement_view(room), room)
 
 
 def reason(lang: str, key: str, params: dict[str, Any]) -> str:

@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from bot.core.actions import Verb, encode
+from bot.core.room import Room
 from bot.rules.cards import BIG_JOKER, Card, parse_card, sort_by_count
 from bot.rules.cards import rank_char as card_rank_char
 from bot.rules.options import DealStyle, OptionError
@@ -59,12 +60,12 @@ def suit_text(suit: str) -> str:
     return SUIT_EMOJI.get(suit, suit)
 
 
-def lang_of(state: dict[str, Any] | None, default: str = "zh-Hans") -> str:
-    return state.get("language", default) if state else default
+def lang_of(room: Room | None, default: str = "zh-Hans") -> str:
+    return room.language if room else default
 
 
-def name(state: dict[str, Any], key: str) -> str:
-    return state["names"].get(key, key)
+def name(room: Room, key: str) -> str:
+    return room.name_of(key)
 
 
 def category(lang: str, slug: str) -> str:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from bot.core import lanes as H
 from bot.core.actions import Verb
+from bot.core.hand import Hand, Suggestion
+from bot.core.room import Room
 from bot.core.state import Phase
 from bot.rules.cards import parse_card
 
@@ -54,21 +55,21 @@ def lane_gist(tokens: list[str]) -> str:
     return " ".join([rank_text(r) for r in sorted(counts, reverse=True)] + jokers)
 
 
-def suggestion_text(lang: str, s: dict[str, Any]) -> str:
+def suggestion_text(lang: str, s: Suggestion) -> str:
     """ "tail full house (7 7 7 + 8 8) / middle flush (A Q 9 5 2) / head pair
     (J J) → about +2.4 points"."""
-    cats = s["cats"]
+    cats = s.cats
     parts = [
         t(
             lang,
             "hand.suggestion_lane",
             lane=lane(lang, name),
             category=category(lang, cats[i]),
-            ranks=lane_gist(s[name]),
+            ranks=lane_gist(list(s.lane(name))),
         )
         for i, name in ((2, "tail"), (1, "middle"), (0, "head"))
     ]
-    return t(lang, "hand.suggestion", lanes=" / ".join(parts), points=signed(float(s["score"])))
+    return t(lang, "hand.suggestion", lanes=" / ".join(parts), points=signed(float(s.score)))
 
 
 def reason_text(lang: str, key: str, params: dict[str, Any]) -> str:
@@ -84,18 +85,18 @@ def reason_text(lang: str, key: str, params: dict[str, Any]) -> str:
 
 
 def hand_view(
-    state: dict[str, Any],
+    room: Room,
     key: str,
     *,
     refused: tuple[str, dict[str, Any]] | None = None,
     now: float | None = None,
 ) -> View:
-    lang = lang_of(state)
-    rnd = state["round"]
-    hand = rnd["hands"][key]
-    rid, no = state["room_id"], rnd["no"]
-    head, middle, tail = H.lanes(hand)
-    cards = hand["cards"]
+    lang = lang_of(room)
+    rnd = room.rnd
+    hand = rnd.hands[key]
+    rid, no = room.id, rnd.no
+    head, middle, tail = hand.lanes()
+    cards = hand.cards
     lines = [
         labelled(
             lang,
@@ -104,42 +105,42 @@ def hand_view(
         )
         for lane_name, placed, size in (("head", head, 3), ("middle", middle, 5), ("tail", tail, 5))
     ]
-    if rnd.get("wild_rank"):
-        lines.append(t(lang, "table.wild", rank=rnd["wild_rank"].replace("T", "10")))
-    if state["phase"] == Phase.ARRANGING:
+    if rnd.wild_rank:
+        lines.append(t(lang, "table.wild", rank=rnd.wild_rank.replace("T", "10")))
+    if room.phase == Phase.ARRANGING:
         # An absolute deadline: right on every later look, also after a
         # confirmation or a refused foul (no countdown that stops).
-        lines.append(deadline_text(state, lang, rnd["deadline"]))
-    done = hand["done"]
+        lines.append(deadline_text(room, lang, rnd.deadline))
+    done = hand.done
     # Once the round is paid the hand says what it won (its last edit, the
     # one that brings the review button), not "waiting for the others".
-    settled = rnd.get("settled") and key in rnd["result"]["settlement"]["totals"]
-    if state["phase"] == Phase.CLOSED:
+    settled = rnd.settled and key in rnd.showdown.settlement.totals
+    if room.phase == Phase.CLOSED:
         lines.append(t(lang, "hand.room_closed"))
-    elif hand["declared"]:
-        lines.append(t(lang, "hand.declared", special=special(lang, hand["declared"])))
-    elif hand["auto"]:
+    elif hand.declared:
+        lines.append(t(lang, "hand.declared", special=special(lang, hand.declared)))
+    elif hand.auto:
         lines.append(t(lang, "hand.auto"))
     elif done and not settled:
         lines.append(t(lang, "hand.confirmed"))
-    elif hand["special"]:
+    elif hand.special:
         lines.append(
             t(
                 lang,
                 "hand.special_offer",
-                special=special(lang, hand["special"]["hand"]),
-                points=hand["special"]["points"],
+                special=special(lang, hand.special.hand),
+                points=hand.special.points,
             )
         )
     if settled:
-        points = rnd["result"]["settlement"]["totals"][key]
+        points = rnd.showdown.settlement.totals[key]
         lines.append(t(lang, "hand.settled", round=no, points=signed(points)))
-    if not done and state["phase"] == Phase.ARRANGING:
-        extra = H.extra_cards(hand)
+    if not done and room.phase == Phase.ARRANGING:
+        extra = hand.extra_cards()
         # One hint: with 多三张 the tail is tapped too and the rest discarded.
         lines.append(t(lang, "hand.hint_extra", count=extra) if extra else t(lang, "hand.hint"))
-        items = hand.get("suggestions") or []
-        if items and items[0].get("declare_better") and hand["special"]:
+        items = hand.suggestions or []
+        if items and items[0].declare_better and hand.special:
             lines.append(t(lang, "hand.declare_better"))
         if items:
             lines.append(t(lang, "hand.suggestions"))
@@ -147,14 +148,13 @@ def hand_view(
             lines.append(f"{n + 1}. {suggestion_text(lang, s)}")
     # A fouled complete split is marked in the hand's state (round.py); a
     # refused confirm passes the same reason.
-    if refused is None and hand.get("refused") and not done:
-        reason, params = hand["refused"]
-        refused = (reason, params)
+    if refused is None and hand.refused and not done:
+        refused = (hand.refused.key, dict(hand.refused.params))
     if refused:
         lines.append("⚠️ " + reason_text(lang, *refused))
     buttons: tuple[tuple[Button, ...], ...] = ()
-    if not done and state["phase"] == Phase.ARRANGING:
-        buttons = _buttons(state, hand, lang, rid, no)
+    if not done and room.phase == Phase.ARRANGING:
+        buttons = _buttons(hand, lang, rid, no)
     user_id = key.split(":", 1)[1] if ":" in key else key
     return View(
         kind=ViewKind.HAND,
@@ -163,29 +163,27 @@ def hand_view(
         title=t(lang, "hand.title", round=no),
         lines=tuple(lines),
         buttons=buttons,
-        platform=state["platform"],
-        chat_id=state["chat_id"],
+        platform=room.platform,
+        chat_id=room.chat_id,
         user_id=user_id,
         language=lang,
-        meta={"player": key, "round": str(no), "deadline": str(int(rnd["deadline"]))},
+        meta={"player": key, "round": str(no), "deadline": str(int(rnd.deadline))},
     )
 
 
-def _buttons(
-    state: dict[str, Any], hand: dict[str, Any], lang: str, rid: str, no: int
-) -> tuple[tuple[Button, ...], ...]:
-    head, middle, tail = H.lanes(hand)
+def _buttons(hand: Hand, lang: str, rid: str, no: int) -> tuple[tuple[Button, ...], ...]:
+    head, middle, tail = hand.lanes()
     where = {i: "head" for i in head} | {i: "middle" for i in middle} | {i: "tail" for i in tail}
     card_buttons = []
-    for i in hand["order"]:
-        label = cards_text([hand["cards"][i]])
+    for i in hand.order:
+        label = cards_text([hand.cards[i]])
         lane_name = where.get(i)
         if lane_name:
             label = f"{label}·{t(lang, f'lane_short.{lane_name}')}"
         style = LANE_STYLE[lane_name] if lane_name else ButtonStyle.SECONDARY
         card_buttons.append(button(label, rid, no, Verb.PICK, str(i), style=style))
-    nxt = NEXT_SORT[hand.get("sort", "rank")]
-    complete = H.complete(hand)
+    nxt = NEXT_SORT[hand.sort]
+    complete = hand.complete()
     missing = 13 - sum(len(x) for x in (head, middle, tail))
     # Disabled until the hand is complete, and saying so: Telegram cannot grey
     # a button out, so the label tells what is missing.
@@ -204,11 +202,11 @@ def _buttons(
         button(t(lang, f"btn.sort_{nxt}"), rid, no, Verb.SORT, nxt),
         button(t(lang, "btn.suggest"), rid, no, Verb.SUGGEST),
     ]
-    if hand["special"]:
+    if hand.special:
         controls.append(
             button(t(lang, "btn.declare"), rid, no, Verb.DECLARE, style=ButtonStyle.PRIMARY)
         )
-    for n, _ in enumerate((hand.get("suggestions") or [])[:3]):
+    for n, _ in enumerate((hand.suggestions or [])[:3]):
         controls.append(button(t(lang, "btn.apply", n=n + 1), rid, no, Verb.APPLY, str(n)))
     controls.append(Button(t(lang, "btn.open_page"), style=ButtonStyle.PRIMARY, web_app=True))
     return grid(card_buttons, controls)

@@ -7,6 +7,7 @@ from typing import Any
 
 from bot.core.actions import Actor, Verb
 from bot.core.options import rules_for, summary
+from bot.core.room import Room
 from bot.rules.options import DealStyle, OptionError, Preset, Rules, make_rules
 from bot.rules.specials import special_points
 from bot.rules.types import SpecialHand
@@ -33,7 +34,7 @@ def _notice(
     key: str,
     title: str,
     lines: list[str],
-    state: dict[str, Any] | None,
+    state: Room | None,
     chat_id: str = "",
     audience: Audience = Audience.GROUP,
     user_id: str | None = None,
@@ -47,8 +48,8 @@ def _notice(
         title=title,
         lines=tuple(lines),
         buttons=buttons,
-        platform=state["platform"] if state else platform,
-        chat_id=state["chat_id"] if state else chat_id,
+        platform=state.platform if state else platform,
+        chat_id=state.chat_id if state else chat_id,
         user_id=user_id,
         language=lang,
     )
@@ -59,7 +60,7 @@ def _answer(
     key: str,
     title: str,
     lines: list[str],
-    state: dict[str, Any] | None,
+    state: Room | None,
     chat_id: str,
     reader: Actor | None,
 ) -> View:
@@ -82,14 +83,14 @@ def _answer(
     )
 
 
-def _where(state: dict[str, Any] | None, chat_id: str) -> str:
-    return state["room_id"] if state else (chat_id or "-")
+def _where(state: Room | None, chat_id: str) -> str:
+    return state.id if state else (chat_id or "-")
 
 
 def help_view(
-    lang: str, state: dict[str, Any] | None, chat_id: str = "", reader: Actor | None = None
+    lang: str, state: Room | None, chat_id: str = "", reader: Actor | None = None
 ) -> View:
-    platform = state["platform"] if state else (reader.platform if reader else "")
+    platform = state.platform if state else (reader.platform if reader else "")
     cmds = commands(platform)
     lines = [t(lang, f"help.{i}", **cmds) for i in range(1, 9)]
     return _answer(
@@ -97,11 +98,11 @@ def help_view(
     )
 
 
-def _table_rules(state: dict[str, Any] | None, preset: str) -> Rules:
+def _table_rules(state: Room | None, preset: str) -> Rules:
     """The room's rules at its player count (4 for a summary without a room,
     or while the options only fit another count)."""
     if state:
-        for players in (len(state["players"]), 4, 5, 3, 2):
+        for players in (len(state.players), 4, 5, 3, 2):
             try:
                 return rules_for(state, max(2, min(5, players)))
             except OptionError:
@@ -110,9 +111,9 @@ def _table_rules(state: dict[str, Any] | None, preset: str) -> Rules:
 
 
 def rules_view(
-    lang: str, state: dict[str, Any] | None, chat_id: str = "", reader: Actor | None = None
+    lang: str, state: Room | None, chat_id: str = "", reader: Actor | None = None
 ) -> View:
-    preset = state["preset"] if state else Preset.CLASSIC.value
+    preset = state.preset if state else Preset.CLASSIC.value
     rules = _table_rules(state, preset)
     # The specials this table plays, in docs/rules.md order, at its own points.
     specials = [
@@ -201,7 +202,7 @@ def stats_view(lang: str, stats: Any, actor: Actor) -> View:
 
 
 def verify_view(
-    state: dict[str, Any],
+    state: Room,
     round_no: int,
     deck: list[str],
     salt: str,
@@ -220,7 +221,7 @@ def verify_view(
     ]
     return _answer(
         lang,
-        f"verify:{state['room_id']}:{round_no}",
+        f"verify:{state.id}:{round_no}",
         t(lang, "verify.title", round=round_no),
         lines,
         state,
@@ -229,24 +230,24 @@ def verify_view(
     )
 
 
-def notice_view(state: dict[str, Any], key: str, params: dict[str, Any]) -> View:
+def notice_view(state: Room, key: str, params: dict[str, Any]) -> View:
     lang = lang_of(state)
-    return _notice(lang, f"notice:{state['room_id']}:{key}", "", [t(lang, key, **params)], state)
+    return _notice(lang, f"notice:{state.id}:{key}", "", [t(lang, key, **params)], state)
 
 
-def _remove_buttons(state: dict[str, Any], lang: str) -> list[Button]:
+def _remove_buttons(state: Room, lang: str) -> list[Button]:
     """One button per seat but the owner's: take that player (or AI) off the
     table before the deal. At most 4, so the panel keeps within 25 buttons."""
-    rid, no = state["room_id"], state["round_no"]
+    rid, no = state.id, state.round_no
     out = []
-    for p in state["players"]:
-        if p["key"] == state["owner"]:
+    for p in state.players:
+        if p.key == state.owner:
             continue
-        label = t(lang, "btn.remove_seat", name=p["name"][:12])
-        if p.get("ai"):
-            verb, arg = Verb.REMOVE_AI, p["key"].removeprefix("ai:")
+        label = t(lang, "btn.remove_seat", name=p.name[:12])
+        if p.ai:
+            verb, arg = Verb.REMOVE_AI, p.key.removeprefix("ai:")
         else:
-            verb, arg = Verb.REMOVE_PLAYER, p["key"].split(":", 1)[1]
+            verb, arg = Verb.REMOVE_PLAYER, p.key.split(":", 1)[1]
         out.append(button(label, rid, no, verb, arg, style=ButtonStyle.DANGER))
     return out
 
@@ -254,13 +255,13 @@ def _remove_buttons(state: dict[str, Any], lang: str) -> list[Button]:
 TIMES = (60, 120, 180, 300)  # the arranging times the panel cycles through
 
 
-def settings_view(state: dict[str, Any], actor: Actor) -> View:
+def settings_view(state: Room, actor: Actor) -> View:
     """The owner's panel: one button per option, each labelled with the
     option's CURRENT value (``Jokers: 1``); a tap moves it to the next value.
     The languages are choices side by side, the current one ticked. At most
     24 buttons (Discord allows 25 a message)."""
     lang = lang_of(state)
-    rid, no = state["room_id"], state["round_no"]
+    rid, no = state.id, state.round_no
     s = summary(state)
     on, off = t(lang, "opt.on"), t(lang, "opt.off")
 
@@ -313,7 +314,7 @@ def settings_view(state: dict[str, Any], actor: Actor) -> View:
         cycle("base", f"base={base_next}", s["base"]),
         cycle("rounds", f"rounds={match_next or 'off'}", option_value(lang, "rounds", s["rounds"])),
         *(
-            choice(label, state["language"] == code, Verb.LANGUAGE, code)
+            choice(label, state.language == code, Verb.LANGUAGE, code)
             for code, label in (("zh-Hans", "简体"), ("zh-Hant", "繁體"), ("en", "English"))
         ),
         button(t(lang, "btn.add_ai_easy"), rid, no, Verb.ADD_AI, "easy"),
@@ -328,18 +329,18 @@ def settings_view(state: dict[str, Any], actor: Actor) -> View:
         title=t(lang, "set.title"),
         lines=tuple(options_lines(state) + [t(lang, "set.hint")]),
         buttons=tuple(rows(buttons)),
-        platform=state["platform"],
-        chat_id=state["chat_id"],
+        platform=state.platform,
+        chat_id=state.chat_id,
         user_id=actor.user_id,
         language=lang,
     )
 
 
-def close_confirm_view(state: dict[str, Any], actor: Actor) -> View:
+def close_confirm_view(state: Room, actor: Actor) -> View:
     """Asked before a round in play is thrown away: for the owner alone, one
     red button that closes, nothing else (ignoring it keeps playing)."""
     lang = lang_of(state)
-    rid, no = state["room_id"], state["round_no"]
+    rid, no = state.id, state.round_no
     yes = button(t(lang, "btn.close_confirm"), rid, no, Verb.CANCEL, "yes", ButtonStyle.DANGER)
     return _notice(
         lang,

@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.core import match
 from bot.core.actions import Verb
+from bot.core.room import Room
 from bot.core.state import LANE_NAMES, Phase
 
 from . import pictured
@@ -27,27 +28,27 @@ from .render_common import (
 )
 
 
-def match_line(state: dict[str, Any]) -> str | None:
+def match_line(room: Room) -> str | None:
     """ "第 3/10 局" while a match runs; "match over" once it ended."""
-    pos = match.position(state)
+    pos = match.position(room)
     if pos is None:
         return None
-    lang = lang_of(state)
-    if match.is_over(state) and state["phase"] == Phase.LOBBY:
+    lang = lang_of(room)
+    if match.is_over(room) and room.phase == Phase.LOBBY:
         return t(lang, "match.over_line", rounds=pos[1])
-    if state["phase"] == Phase.LOBBY:
+    if room.phase == Phase.LOBBY:
         return t(lang, "match.next_line", k=min(pos[0] + 1, pos[1]), n=pos[1])
     return t(lang, "match.line", k=pos[0], n=pos[1])
 
 
-def match_lines(state: dict[str, Any]) -> list[str]:
-    line = match_line(state)
+def match_lines(room: Room) -> list[str]:
+    line = match_line(room)
     return [line] if line else []
 
 
-def start_label(state: dict[str, Any]) -> str | None:
+def start_label(room: Room) -> str | None:
     """The START button's label when a match has ended: rematch."""
-    return t(lang_of(state), "btn.rematch") if match.is_over(state) else None
+    return t(lang_of(room), "btn.rematch") if match.is_over(room) else None
 
 
 def next_rounds(now: int) -> int:
@@ -56,9 +57,9 @@ def next_rounds(now: int) -> int:
     return later[0] if later else 0
 
 
-def final_view(state: dict[str, Any], final: dict[str, Any]) -> View:
+def final_view(room: Room, final: dict[str, Any]) -> View:
     """The 大结算 posted in the group after a match's last round."""
-    lang = lang_of(state)
+    lang = lang_of(room)
     lines = [
         t(lang, "final.played_early", played=final["played"], rounds=final["rounds"])
         if final["early"]
@@ -111,9 +112,9 @@ def final_view(state: dict[str, Any], final: dict[str, Any]) -> View:
                 )
             )
     buttons: list[Button] = []
-    if state["phase"] != Phase.CLOSED:
+    if room.phase != Phase.CLOSED:
         lines.append(t(lang, "final.next"))
-        rid, no = state["room_id"], state["round_no"]
+        rid, no = room.id, room.round_no
         buttons = [
             button(t(lang, "btn.rematch"), rid, no, Verb.START, style=ButtonStyle.PRIMARY),
             button(t(lang, "btn.close"), rid, no, Verb.CANCEL, style=ButtonStyle.DANGER),
@@ -121,23 +122,23 @@ def final_view(state: dict[str, Any], final: dict[str, Any]) -> View:
     view = View(
         kind=ViewKind.NOTICE,
         audience=Audience.GROUP,
-        key=f"final:{state['room_id']}:{final['seq']}",
+        key=f"final:{room.id}:{final['seq']}",
         title=t(lang, "final.title", seq=final["seq"]),
         lines=tuple(lines),
         buttons=tuple(rows(buttons)),
-        platform=state["platform"],
-        chat_id=state["chat_id"],
+        platform=room.platform,
+        chat_id=room.chat_id,
         language=lang,
         fresh=True,
         meta={"final": "1"},
     )
-    return pictured.with_final(view, state, final)
+    return pictured.with_final(view, room, final)
 
 
-def review_button(state: dict[str, Any], round_no: int) -> Button:
+def review_button(room: Room, round_no: int) -> Button:
     return button(
-        t(lang_of(state), "btn.review"),
-        state["room_id"],
+        t(lang_of(room), "btn.review"),
+        room.id,
         round_no,
         Verb.REVIEW,
         style=ButtonStyle.PRIMARY,
@@ -148,11 +149,9 @@ def _arr_lines(lang: str, arr: dict[str, list[str]]) -> list[str]:
     return ["  " + labelled(lang, lane(lang, n), lane_text(arr[n])) for n in LANE_NAMES]
 
 
-def review_view(
-    state: dict[str, Any], round_no: int, key: str, user_id: str, review: dict[str, Any]
-) -> View:
+def review_view(room: Room, round_no: int, key: str, user_id: str, review: dict[str, Any]) -> View:
     """One person's 复盘 of one round, privately."""
-    lang = lang_of(state)
+    lang = lang_of(room)
     lines = [t(lang, "review.mine")]
     if review["declared"]:
         lines.append("  " + t(lang, "review.declared", special=special(lang, review["declared"])))
@@ -190,11 +189,11 @@ def review_view(
     return View(
         kind=ViewKind.NOTICE,
         audience=Audience.PLAYER,
-        key=f"review:{state['room_id']}:{round_no}:{user_id}",
+        key=f"review:{room.id}:{round_no}:{user_id}",
         title=t(lang, "review.title", round=round_no),
         lines=tuple(lines),
-        platform=state["platform"],
-        chat_id=state["chat_id"],
+        platform=room.platform,
+        chat_id=room.chat_id,
         user_id=user_id,
         language=lang,
         fresh=True,

@@ -4,10 +4,9 @@ its salt so anyone can check the hash published at the deal."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from bot.core import lanes as H
 from bot.core.actions import Verb
+from bot.core.room import Room
+from bot.core.showdown import PairScore
 from bot.core.state import LANE_NAMES, Phase
 
 from .i18n import t
@@ -29,68 +28,67 @@ from .render_common import (
 )
 
 
-def settlement_lines(state: dict[str, Any]) -> list[str]:
-    lang = lang_of(state)
-    rnd = state["round"]
-    result = rnd["result"]
-    st = result["settlement"]
-    by_id = {p["id"]: p for p in st["players"]}
+def settlement_lines(room: Room) -> list[str]:
+    lang = lang_of(room)
+    rnd = room.rnd
+    st = rnd.showdown.settlement
+    by_id = st.by_id()
     lines: list[str] = []
-    for key in rnd["seats"]:
+    for key in rnd.seats:
         p = by_id[key]
-        hand = rnd["hands"][key]
+        hand = rnd.hands[key]
         marks = []
-        if hand["auto"]:
+        if hand.auto:
             marks.append(t(lang, "settle.auto_mark"))
-        if key in rnd["escaped"]:
+        if key in rnd.escaped:
             marks.append(t(lang, "settle.escaped_mark"))
-        if rnd.get("banker") == key:
+        if rnd.banker == key:
             marks.append(t(lang, "settle.banker_mark"))
-        head = labelled(lang, name(state, key), signed(p["total"]))
+        head = labelled(lang, name(room, key), signed(p.total))
         lines.append(noted(lang, head, listed(lang, marks)) if marks else head)
-        arr = H.arrangement_tokens(hand)
-        if p["special"]:
+        arr = hand.arrangement_tokens()
+        if p.special:
             lines.append(
                 "  "
                 + t(
                     lang,
                     "settle.special",
-                    special=special(lang, p["special"]),
-                    cards=cards_text(H.kept_tokens(hand)),
+                    special=special(lang, p.special),
+                    cards=cards_text(hand.kept_tokens()),
                 )
             )
         else:
             for i, lane_name in enumerate(LANE_NAMES):
                 cards = lane_text(arr[lane_name])
-                if p["lanes"]:
-                    cards = noted(lang, cards, category(lang, p["lanes"][i]["category"]))
+                if p.lanes:
+                    cards = noted(lang, cards, category(lang, p.lanes[i].category))
                 lines.append("  " + labelled(lang, lane(lang, lane_name), cards))
     lines.append(t(lang, "settle.pairs"))
-    for q in st["pairs"]:
-        lines.append("  " + pair_text(state, lang, q))
-    if st.get("home_run"):
-        lines.append(t(lang, "settle.home_run", name=name(state, st["home_run"])))
-    for key in rnd["escaped"]:
-        lines.append(t(lang, "settle.escaped", name=name(state, key)))
+    for q in st.pairs:
+        lines.append("  " + pair_text(room, lang, q))
+    if st.home_run:
+        lines.append(t(lang, "settle.home_run", name=name(room, st.home_run)))
+    for key in rnd.escaped:
+        lines.append(t(lang, "settle.escaped", name=name(room, key)))
     lines.append(t(lang, "settle.round_totals"))
-    for key in rnd["seats"]:
-        lines.append("  " + labelled(lang, name(state, key), signed(st["totals"].get(key, 0))))
+    for key in rnd.seats:
+        lines.append("  " + labelled(lang, name(room, key), signed(st.totals.get(key, 0))))
     lines.append(t(lang, "settle.running_totals"))
-    for key, pts in sorted(state["totals"].items(), key=lambda kv: -kv[1]):
-        lines.append("  " + labelled(lang, name(state, key), signed(pts)))
+    for key, pts in sorted(room.totals.items(), key=lambda kv: -kv[1]):
+        lines.append("  " + labelled(lang, name(room, key), signed(pts)))
     # The deal published the full hash; here the deck in cards, the salt and
     # the hash's start, to recognise it (verify shows every step).
-    lines.append(t(lang, "settle.deck", deck=cards_text(rnd["deck"])))
-    lines.append(t(lang, "settle.salt", salt=rnd["salt"], hash=rnd["hash"][:12]))
+    lines.append(t(lang, "settle.deck", deck=cards_text(rnd.deck)))
+    lines.append(t(lang, "settle.salt", salt=rnd.salt, hash=rnd.hash[:12]))
     return lines
 
 
-def pair_text(state: dict[str, Any], lang: str, q: dict[str, Any]) -> str:
+def pair_text(room: Room, lang: str, q: PairScore) -> str:
     """One pair in words: who won how much, who took each lane, the scoop.
     ``A vs B: A won 4 (Head A · Middle B · Tail A)``, ``… · A scooped``: the
     past tense reads right after any name, the console's "You" too."""
-    a, b = name(state, q["a"]), name(state, q["b"])
-    score = q["score"]
+    a, b = name(room, q.a), name(room, q.b)
+    score = q.score
     if score > 0:
         result = t(lang, "settle.pair_win", name=a, points=score)
     elif score < 0:
@@ -98,40 +96,40 @@ def pair_text(state: dict[str, Any], lang: str, q: dict[str, Any]) -> str:
     else:
         result = t(lang, "settle.pair_draw")
     text = t(lang, "settle.pair", a=a, b=b, result=result)
-    if q["lanes"] is not None:
+    if q.lanes is not None:
         words = []
-        for lane_name, x in zip(LANE_NAMES, q["lanes"], strict=True):
+        for lane_name, x in zip(LANE_NAMES, q.lanes, strict=True):
             who = a if x > 0 else b if x < 0 else t(lang, "settle.lane_tie")
             words.append(t(lang, "settle.lane_won", lane=lane(lang, lane_name), name=who))
         text += t(lang, "settle.pair_lanes", lanes=" · ".join(words))
     else:
         text += t(lang, "settle.pair_special")
-    if q["scoop"]:
-        text += " · " + t(lang, "settle.scoop", name=name(state, q["scoop"]))
+    if q.scoop:
+        text += " · " + t(lang, "settle.scoop", name=name(room, q.scoop))
     return text
 
 
-def settlement_view(state: dict[str, Any]) -> View:
-    lang = lang_of(state)
-    rnd = state["round"]
-    rid, no = state["room_id"], state["round_no"]
+def settlement_view(room: Room) -> View:
+    lang = lang_of(room)
+    rnd = room.rnd
+    rid, no = room.id, room.round_no
     buttons = []
-    if state["phase"] == Phase.LOBBY:
+    if room.phase == Phase.LOBBY:
         buttons = [
             button(t(lang, "btn.next_round"), rid, no, Verb.START, style=ButtonStyle.PRIMARY),
-            button(t(lang, "btn.verify"), rid, no, Verb.VERIFY, str(rnd["no"])),
+            button(t(lang, "btn.verify"), rid, no, Verb.VERIFY, str(rnd.no)),
             button(t(lang, "btn.leaderboard"), rid, no, Verb.LEADERBOARD, "all"),
         ]
     return View(
         kind=ViewKind.SETTLEMENT,
         audience=Audience.GROUP,
-        key=f"settle:{rid}:{rnd['no']}",
-        title=t(lang, "settle.title", round=rnd["no"]),
-        lines=tuple(settlement_lines(state)),
+        key=f"settle:{rid}:{rnd.no}",
+        title=t(lang, "settle.title", round=rnd.no),
+        lines=tuple(settlement_lines(room)),
         buttons=tuple(rows(buttons)),
-        platform=state["platform"],
-        chat_id=state["chat_id"],
+        platform=room.platform,
+        chat_id=room.chat_id,
         language=lang,
         fresh=True,
-        meta={"round": str(rnd["no"])},
+        meta={"round": str(rnd.no)},
     )

@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.actions import Verb
-from bot.core.lanes import arrangement_tokens
 from bot.core.options import summary
 from bot.core.paid import CAP, special_paid
+from bot.core.room import Room, Seat
+from bot.core.showdown import SPECIALS_STEP
 from bot.core.state import LANE_NAMES, Phase
 
 from . import render_match
@@ -31,9 +32,9 @@ from .render_common import (
 )
 
 
-def options_lines(state: dict[str, Any]) -> list[str]:
-    lang = lang_of(state)
-    s = summary(state)
+def options_lines(room: Room) -> list[str]:
+    lang = lang_of(room)
+    s = summary(room)
     on, off = t(lang, "opt.on"), t(lang, "opt.off")
 
     def yn(v: Any) -> str:
@@ -76,36 +77,36 @@ def cards_suit(suit: str) -> str:
     return suit_text(suit)
 
 
-def _player_line(state: dict[str, Any], p: dict[str, Any]) -> str:
-    lang = lang_of(state)
+def _player_line(room: Room, p: Seat) -> str:
+    lang = lang_of(room)
     marks = []
-    if p["key"] == state["owner"]:
+    if p.key == room.owner:
         marks.append(t(lang, "table.owner_mark"))
-    if p.get("ai"):
-        marks.append(t(lang, f"ai.{p['ai']}"))
-    total = state["totals"].get(p["key"])
-    text = noted(lang, p["name"], listed(lang, marks)) if marks else p["name"]
+    if p.ai:
+        marks.append(t(lang, f"ai.{p.ai}"))
+    total = room.totals.get(p.key)
+    text = noted(lang, p.name, listed(lang, marks)) if marks else p.name
     if total is not None:
         text = labelled(lang, text, signed(total))
     return "• " + text
 
 
-def _lobby(state: dict[str, Any]) -> tuple[list[str], list[Button]]:
-    lang = lang_of(state)
-    rid, no = state["room_id"], state["round_no"]
-    lines = [t(lang, "table.lobby", count=len(state["players"]))]
-    lines += [_player_line(state, p) for p in state["players"]]
-    lines += options_lines(state)
-    rnd = state.get("round")
-    if rnd and rnd.get("settled"):
-        lines.append(t(lang, "table.last_round", round=rnd["no"]))
-    lines += render_match.match_lines(state)
+def _lobby(room: Room) -> tuple[list[str], list[Button]]:
+    lang = lang_of(room)
+    rid, no = room.id, room.round_no
+    lines = [t(lang, "table.lobby", count=len(room.players))]
+    lines += [_player_line(room, p) for p in room.players]
+    lines += options_lines(room)
+    rnd = room.round
+    if rnd and rnd.settled:
+        lines.append(t(lang, "table.last_round", round=rnd.no))
+    lines += render_match.match_lines(room)
     lines.append(t(lang, "table.lobby_hint"))
     buttons = [
         button(t(lang, "btn.join"), rid, no, Verb.JOIN, style=ButtonStyle.SUCCESS),
         button(t(lang, "btn.leave"), rid, no, Verb.LEAVE),
         button(
-            render_match.start_label(state)
+            render_match.start_label(room)
             or (t(lang, "btn.start") if no == 0 else t(lang, "btn.next_round")),
             rid,
             no,
@@ -122,45 +123,45 @@ def _lobby(state: dict[str, Any]) -> tuple[list[str], list[Button]]:
     return lines, buttons
 
 
-def _round_head(state: dict[str, Any]) -> list[str]:
-    lang = lang_of(state)
-    rnd = state["round"]
-    seats = rnd["seats"]
+def _round_head(room: Room) -> list[str]:
+    lang = lang_of(room)
+    rnd = room.rnd
+    seats = rnd.seats
     lines = [
-        *render_match.match_lines(state),
-        t(lang, "table.round", round=rnd["no"]),
+        *render_match.match_lines(room),
+        t(lang, "table.round", round=rnd.no),
         t(
             lang,
             "table.dice",
-            d1=rnd["dice"][0],
-            d2=rnd["dice"][1],
-            name=name(state, seats[rnd["first_seat"]]),
-            style=t(lang, f"opt.deal_{rnd['deal_style']}"),
+            d1=rnd.dice[0],
+            d2=rnd.dice[1],
+            name=name(room, seats[rnd.first_seat]),
+            style=t(lang, f"opt.deal_{rnd.deal_style.value}"),
         ),
-        t(lang, "table.hash", hash=rnd["hash"]),
+        t(lang, "table.hash", hash=rnd.hash),
     ]
-    if rnd.get("wild_rank"):
-        lines.append(t(lang, "table.wild", rank=rnd["wild_rank"].replace("T", "10")))
-    if rnd.get("banker"):
-        lines.append(t(lang, "table.banker", name=name(state, rnd["banker"])))
+    if rnd.wild_rank:
+        lines.append(t(lang, "table.wild", rank=rnd.wild_rank.replace("T", "10")))
+    if rnd.banker:
+        lines.append(t(lang, "table.banker", name=name(room, rnd.banker)))
     return lines
 
 
-def _arranging(state: dict[str, Any], now: float) -> tuple[list[str], list[Button]]:
-    lang = lang_of(state)
-    rnd = state["round"]
-    rid, no = state["room_id"], rnd["no"]
-    lines = _round_head(state)
-    for key in rnd["seats"]:
-        hand = rnd["hands"][key]
-        mark = "✅" if hand["done"] else "⏳"
+def _arranging(room: Room, now: float) -> tuple[list[str], list[Button]]:
+    lang = lang_of(room)
+    rnd = room.rnd
+    rid, no = room.id, rnd.no
+    lines = _round_head(room)
+    for key in rnd.seats:
+        hand = rnd.hands[key]
+        mark = "✅" if hand.done else "⏳"
         extra = ""
-        if key in rnd["escaped"]:
+        if key in rnd.escaped:
             extra = " " + t(lang, "table.escaped_mark")
-        elif hand["declared"]:
+        elif hand.declared:
             extra = " " + t(lang, "table.declared_mark")
-        lines.append(f"{mark} {name(state, key)}{extra}")
-    lines.append(deadline_text(state, lang, rnd["deadline"]))
+        lines.append(f"{mark} {name(room, key)}{extra}")
+    lines.append(deadline_text(room, lang, rnd.deadline))
     buttons = [
         button(t(lang, "btn.my_hand"), rid, no, Verb.SHOW_HAND, style=ButtonStyle.PRIMARY),
         # The arranging page, where the platform can link to it from a group.
@@ -172,26 +173,26 @@ def _arranging(state: dict[str, Any], now: float) -> tuple[list[str], list[Butto
     return lines, buttons
 
 
-def showdown_lines(state: dict[str, Any], upto: int) -> list[str]:
+def showdown_lines(room: Room, upto: int) -> list[str]:
     """The steps revealed so far: lanes weakest first, then specials."""
-    lang = lang_of(state)
-    rnd = state["round"]
-    result = rnd["result"]
-    players = {p["id"]: p for p in result["settlement"]["players"]}
+    lang = lang_of(room)
+    rnd = room.rnd
+    result = rnd.showdown
+    players = result.settlement.by_id()
     lines: list[str] = []
-    for step in result["steps"][: upto + 1]:
-        if step == "specials":
+    for step in result.steps[: upto + 1]:
+        if step == SPECIALS_STEP:
             lines.append(t(lang, "show.specials"))
-            for key in result["specials"]:
-                hand = rnd["hands"][key]
-                worth = int((hand.get("special") or {}).get("points", 0))
-                pay = special_paid(result["settlement"], key, worth)
+            for key in result.specials:
+                hand = rnd.hands[key]
+                worth = hand.special.points if hand.special else 0
+                pay = special_paid(result.settlement, key, worth)
                 lines.append(
                     t(
                         lang,
                         "show.special_line" if pay.how == "worth" else f"show.special_{pay.how}",
-                        name=name(state, key),
-                        special=special(lang, hand["declared"]),
+                        name=name(room, key),
+                        special=special(lang, hand.declared or ""),
                         points=worth,
                         paid=pay.paid,
                         cap=CAP,
@@ -200,66 +201,65 @@ def showdown_lines(state: dict[str, Any], upto: int) -> list[str]:
             continue
         i = LANE_NAMES.index(step)
         lines.append(t(lang, f"show.{step}"))
-        for key in result["reveal"][step]:
-            hand = rnd["hands"][key]
-            tokens = arrangement_tokens(hand)[step]
-            lanes = players[key]["lanes"]
+        for key in result.reveal[step]:
+            tokens = rnd.hands[key].arrangement_tokens()[step]
+            lanes = players[key].lanes
             cards = lane_text(tokens)
             if lanes:
-                cards = noted(lang, cards, category(lang, lanes[i]["category"]))
-            lines.append("  " + labelled(lang, name(state, key), cards))
+                cards = noted(lang, cards, category(lang, lanes[i].category))
+            lines.append("  " + labelled(lang, name(room, key), cards))
     return lines
 
 
-def _showdown(state: dict[str, Any]) -> tuple[list[str], list[Button]]:
-    lang = lang_of(state)
+def _showdown(room: Room) -> tuple[list[str], list[Button]]:
+    lang = lang_of(room)
     lines = [
-        *render_match.match_lines(state),
-        t(lang, "table.showdown", round=state["round"]["no"]),
+        *render_match.match_lines(room),
+        t(lang, "table.showdown", round=room.rnd.no),
     ]
-    lines += showdown_lines(state, state["round"]["step"])
+    lines += showdown_lines(room, room.rnd.step)
     return lines, []
 
 
-def _closed(state: dict[str, Any]) -> tuple[list[str], list[Button]]:
+def _closed(room: Room) -> tuple[list[str], list[Button]]:
     """The room's last word: what became of an unfinished round, then the
     final totals, or that no round was played."""
-    lang = lang_of(state)
+    lang = lang_of(room)
     lines = [t(lang, "table.closed")]
-    rnd = state.get("round")
-    if rnd and not rnd.get("settled"):
-        lines.append(t(lang, "table.closed_void", round=rnd["no"]))
-    if state["totals"]:
-        played = rnd["no"] - (0 if rnd.get("settled") else 1) if rnd else 0
+    rnd = room.round
+    if rnd and not rnd.settled:
+        lines.append(t(lang, "table.closed_void", round=rnd.no))
+    if room.totals:
+        played = rnd.no - (0 if rnd.settled else 1) if rnd else 0
         lines.append(t(lang, "table.closed_totals", rounds=played))
-        for key, pts in sorted(state["totals"].items(), key=lambda kv: -kv[1]):
-            lines.append("• " + labelled(lang, name(state, key), signed(pts)))
+        for key, pts in sorted(room.totals.items(), key=lambda kv: -kv[1]):
+            lines.append("• " + labelled(lang, name(room, key), signed(pts)))
     else:
         lines.append(t(lang, "table.closed_empty"))
     return lines, []
 
 
-def table_view(state: dict[str, Any], now: float, fresh: bool = False) -> View:
-    lang = lang_of(state)
-    phase = state["phase"]
+def table_view(room: Room, now: float, fresh: bool = False) -> View:
+    lang = lang_of(room)
+    phase = room.phase
     if phase == Phase.ARRANGING:
-        lines, buttons = _arranging(state, now)
+        lines, buttons = _arranging(room, now)
     elif phase == Phase.SHOWDOWN:
-        lines, buttons = _showdown(state)
+        lines, buttons = _showdown(room)
     elif phase == Phase.CLOSED:
-        lines, buttons = _closed(state)
+        lines, buttons = _closed(room)
     else:
-        lines, buttons = _lobby(state)
+        lines, buttons = _lobby(room)
     return View(
         kind=ViewKind.TABLE,
         audience=Audience.GROUP,
-        key=f"table:{state['room_id']}",
-        title=t(lang, "table.title", room=state["room_id"]),
+        key=f"table:{room.id}",
+        title=t(lang, "table.title", room=room.id),
         lines=tuple(lines),
         buttons=tuple(rows(buttons)),
-        platform=state["platform"],
-        chat_id=state["chat_id"],
+        platform=room.platform,
+        chat_id=room.chat_id,
         language=lang,
         fresh=fresh,
-        meta={"phase": phase, "round": str(state["round_no"])},
+        meta={"phase": phase.value, "round": str(room.round_no)},
     )

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.core.room import Room
+from bot.core.showdown import Settlement
 from bot.pictures import (
     ShowdownPicture,
     judged_pictures,
@@ -62,7 +64,7 @@ async def test_a_room_showdown_reveals_lane_by_lane(repo, clock):
     rid, actors = await open_table(mgr, 3, options=("language=zh-Hant",))
     await ok(mgr, actors[0], Verb.START)
     with pytest.raises(ValueError):
-        showdown_picture(await state_of(mgr, rid))  # arranging: nothing to show
+        showdown_picture(Room.from_json(await state_of(mgr, rid)))  # arranging: nothing to show
     for a in actors:
         await press_arrangement(mgr, rid, a)
     steps_seen = []
@@ -70,7 +72,7 @@ async def test_a_room_showdown_reveals_lane_by_lane(repo, clock):
         rnd = st["round"]
         shown = set(rnd["result"]["steps"][: rnd["step"] + 1])
         steps_seen.append(rnd["step"])
-        p = showdown_picture(st)
+        p = showdown_picture(Room.from_json(st))
         assert p.language == "zh-Hant" and len(p.seats) == 3
         for key, seat in zip(rnd["seats"], p.seats, strict=True):
             assert seat.name == st["names"][key]
@@ -85,10 +87,10 @@ async def test_a_room_showdown_reveals_lane_by_lane(repo, clock):
         await clock.advance(2)
     assert steps_seen == [0, 1, 2]
     # Settled: the whole showdown and the settlement with the room's totals.
-    final = showdown_picture(st)
+    final = showdown_picture(Room.from_json(st))
     assert all(lane.face_up for seat in final.seats for lane in seat.lanes)
     result = st["round"]["result"]["settlement"]
-    s = settlement_picture(st)
+    s = settlement_picture(Room.from_json(st))
     assert [x.name for x in s.seats] == [st["names"][k] for k in st["round"]["seats"]]
     assert [x.total for x in s.seats] == [result["totals"][k] for k in st["round"]["seats"]]
     assert [x.room_total for x in s.seats] == [st["totals"][k] for k in st["round"]["seats"]]
@@ -121,7 +123,7 @@ def judged(revealed: frozenset[str]) -> ShowdownPicture:
         )
         for h in hands
     )
-    return showdown(Round("en", 1, seats, result, revealed=revealed))
+    return showdown(Round("en", 1, seats, Settlement.from_json(result), revealed=revealed))
 
 
 @pytest.mark.parametrize(

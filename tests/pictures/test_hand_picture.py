@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.core.room import Room
 from bot.pictures import HandPicture, Marks, draw_hand, hand_picture, render_hand
 from bot.pictures import cards as C
 from bot.rules.cards import BIG, SMALL, parse_card, parse_cards
@@ -121,7 +122,7 @@ async def test_hand_picture_of_a_real_room_follows_the_taps(repo, clock):
     for i in (0, 1, 2, 3):
         await ok(mgr, actors[0], Verb.PICK, str(i), room_id=rid, round_no=1)
     st = await state_of(mgr, rid)
-    p = hand_picture(st, key)
+    p = hand_picture(Room.from_json(st), key)
     assert p.lanes[0] == tuple(parse_card(t) for t in dealt[:3])
     assert p.lanes[1] == (parse_card(dealt[3]),) and p.lanes[2] == ()
     assert sorted(p.unplaced) == sorted(parse_card(t) for t in dealt[4:])

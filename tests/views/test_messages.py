@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import pytest
 
+from bot.core.room import Room, RoomOptions
+from bot.core.showdown import PairScore
+from bot.core.state import Phase
 from bot.table.actions import Verb, decode
 from bot.views.deadline import clock_text
 from bot.views.i18n import t
 from bot.views.model import Audience, ViewKind
 from bot.views.render_common import command, option_name, option_value, signed
-from bot.views.render_settle import pair_text
+from bot.views.render_settle import pair_text as _pair_text
 from tests.table.helpers import (
     act,
     human,
@@ -154,6 +157,14 @@ def test_option_words() -> None:
 def test_scores_of_nothing_have_no_sign() -> None:
     assert signed(0) == "0" and signed(3) == "+3" and signed(-2) == "-2"
     assert signed(0.0) == "0" and signed(-0.04) == "0" and signed(2.44) == "+2.4"
+
+
+def pair_text(state: dict, lang: str, q: dict) -> str:
+    """The view reads a typed room and pair; the test writes them as stored."""
+    room = Room(
+        "telegram", "c", "a", Phase.LOBBY, lang, "classic", RoomOptions(), [], state["names"]
+    )
+    return _pair_text(room, lang, PairScore.from_json(q))
 
 
 def test_a_pair_in_words() -> None:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from bot.core.hand import Suggestion
 from bot.table.actions import Verb, decode
 from bot.views.i18n import LANGUAGES
 from bot.views.model import Audience, View, ViewKind
 from bot.views.render_common import sym
-from bot.views.render_hand import lane_gist, suggestion_text
+from bot.views.render_hand import lane_gist
+from bot.views.render_hand import suggestion_text as _suggestion_text
 from tests.table.helpers import make_manager, ok, open_table, press_arrangement, state_of
 
 
@@ -33,6 +35,11 @@ def test_card_symbols():
     # 大王 the coloured joker emoji, 小王 a symbol every phone font has (not 🂿)
     assert sym("BJ") == "🃏" and sym("SJ") == "★"
     assert "🂿" not in sym("SJ")
+
+
+def suggestion_text(lang: str, s: dict) -> str:
+    """The view reads a typed suggestion; the test writes it as stored."""
+    return _suggestion_text(lang, Suggestion.from_json({"declare_better": False, **s}))
 
 
 def test_suggestion_text():

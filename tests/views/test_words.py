@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.room import Room
 from bot.table.actions import Verb
 from bot.views.i18n import LANGUAGES
 from bot.views.model import View
@@ -74,11 +75,12 @@ async def _banker_round(repo, clock, lang: str) -> tuple[list[View], dict]:
     views: list[View] = []
     views += (await ok(mgr, actors[0], Verb.START)).views
     st = await state_of(mgr, rid)
-    views.append(table_view(st, clock.now()))
-    views.append(hand_view(st, actors[0].key))
+    room = Room.from_json(st)
+    views.append(table_view(room, clock.now()))
+    views.append(hand_view(room, actors[0].key))
     views.append(
         hand_view(
-            st,
+            room,
             actors[2].key,
             refused=("err.foul", {"pairs": [["head", "middle"], ["head", "tail"]]}),
         )
@@ -89,7 +91,8 @@ async def _banker_round(repo, clock, lang: str) -> tuple[list[View], dict]:
     await clock.advance(30)  # the showdown's steps
     st = await state_of(mgr, rid)
     views += sink.views
-    views += [table_view(st, clock.now()), rules_view(lang, st), help_view(lang, st)]
+    room = Room.from_json(st)
+    views += [table_view(room, clock.now()), rules_view(lang, room), help_view(lang, room)]
     return views, st
 
 

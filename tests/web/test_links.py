@@ -10,6 +10,7 @@ import json
 import time
 from urllib.parse import parse_qs, urlencode, urlparse
 
+from bot.core.room import Room
 from bot.platforms.discord.render import MAX_PER_ROW, MAX_ROWS, make_components, with_page
 from bot.platforms.telegram.render import render_markup
 from bot.views.render_hand import hand_view
@@ -29,7 +30,7 @@ def _buttons(markup) -> list[dict]:  # type: ignore[no-untyped-def]
 async def test_telegram_hand_opens_the_mini_app_for_its_room_and_round() -> None:
     async with stage(serve=False) as st:
         state = await st.state()
-        view = hand_view(state, st.players[0].key)
+        view = hand_view(Room.from_json(state), st.players[0].key)
         (page,) = [b for b in _buttons(render_markup(view, "bot", LINKS)) if "web_app" in b]
         query = parse_qs(urlparse(page["web_app"]["url"]).query)
         assert query == {"room": [st.room], "round": [str(st.round_no)]}
@@ -43,7 +44,7 @@ async def test_telegram_hand_opens_the_mini_app_for_its_room_and_round() -> None
 
 async def test_telegram_group_links_to_the_named_mini_app_only() -> None:
     async with stage(serve=False) as st:
-        view = table_view(await st.state(), st.clock.now())
+        view = table_view(Room.from_json(await st.state()), st.clock.now())
         links = [b.get("url", "") for b in _buttons(render_markup(view, "thirteen_bot", LINKS))]
         expected = f"https://t.me/thirteen_bot/arrange?startapp={st.room}-{st.round_no}"
         assert expected in links
@@ -56,7 +57,7 @@ async def test_telegram_group_links_to_the_named_mini_app_only() -> None:
 async def test_discord_hand_link_carries_that_player_s_pass() -> None:
     async with stage(platform="discord", serve=False) as st:
         state = await st.state()
-        view = with_page(hand_view(state, st.players[1].key), LINKS)
+        view = with_page(hand_view(Room.from_json(state), st.players[1].key), LINKS)
         urls = [b.url for row in view.buttons for b in row if b.url]
         (url,) = urls
         assert url.startswith("https://thirteen.example/app/#pass=")
@@ -68,10 +69,12 @@ async def test_discord_hand_link_carries_that_player_s_pass() -> None:
             st.round_no,
             int(state["round"]["deadline"]) + GRACE_SECONDS,
         )
-        assert view == with_page(hand_view(state, st.players[1].key), LINKS)  # stable per round
+        assert view == with_page(
+            hand_view(Room.from_json(state), st.players[1].key), LINKS
+        )  # stable per round
         assert len(view.buttons) <= MAX_ROWS and all(len(r) <= MAX_PER_ROW for r in view.buttons)
         assert make_components(view) is not None
-        off = with_page(hand_view(state, st.players[1].key), None)
+        off = with_page(hand_view(Room.from_json(state), st.players[1].key), None)
         assert not any(b.web_app or b.url for row in off.buttons for b in row)
 
 
