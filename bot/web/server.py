@@ -48,6 +48,8 @@ from .links import GRACE_SECONDS, room_and_round
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
+# A room id as action ids carry it (bot/core/actions.py): 1-16 of 0-9 A-Z a-z.
+ROOM_ID = re.compile(r"[0-9A-Za-z]{1,16}")
 MAX_BODY = 16 * 1024  # a hand's lanes are a few hundred bytes
 # The page's paths: the checks and headers of _guard are theirs. The same
 # server may also hold Telegram's webhook, /healthz and /metrics (bot/cli/run.py).
@@ -367,17 +369,20 @@ class WebApp:
         room, round_no = body.get("room"), body.get("round")
         if not room and (pointer := room_and_round(user.start_param)):
             room, round_no = pointer  # opened from the group's t.me link
-        if not isinstance(room, str) or not isinstance(round_no, int) or isinstance(round_no, bool):
-            return _error(request, "web.err.bad_body", 400)
-        grant = passes.Pass(
-            "telegram", str(user.id), room[:16], round_no, int(now) + SESSION_SECONDS
-        )
+        if (
+            not isinstance(room, str)
+            or not ROOM_ID.fullmatch(room)
+            or not isinstance(round_no, int)
+            or isinstance(round_no, bool)
+        ):
+            return _error(request, "web.err.bad_body", 400)  # no pass for another room
+        grant = passes.Pass("telegram", str(user.id), room, round_no, int(now) + SESSION_SECONDS)
         hand = await self.desk.hand(grant)  # seated in that round, or refused here
         # Until some minutes after the deadline (or after now, for a round
         # already shown): long enough to see the showdown and the review.
         deadline = max(float(hand.get("deadline") or now), now)
         expires = int(min(now + SESSION_SECONDS, deadline + GRACE_SECONDS))
-        grant = passes.Pass("telegram", str(user.id), room[:16], round_no, expires)
+        grant = passes.Pass("telegram", str(user.id), room, round_no, expires)
         return web.json_response({"pass": passes.issue(grant, self.config.secret), "hand": hand})
 
     async def _hand(self, request: web.Request, grant: passes.Pass) -> web.StreamResponse:

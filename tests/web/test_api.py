@@ -93,6 +93,29 @@ async def test_a_telegram_user_who_is_not_seated_gets_no_session() -> None:
         assert await st.state() == before
 
 
+@pytest.mark.parametrize(
+    "room",
+    [
+        pytest.param(lambda st: st.room + "x" * 16, id="over-long"),  # was cut to 16
+        pytest.param(lambda st: (st.room + "0" * 16)[:17], id="seventeen"),
+        pytest.param(lambda st: st.room + "/../x", id="slashes"),
+        pytest.param(lambda st: st.room + " ", id="space"),
+        pytest.param(lambda st: "", id="empty"),
+        pytest.param(lambda st: "é" * 3, id="not-ascii"),
+    ],
+)
+async def test_a_session_for_a_malformed_room_id_is_refused(room: Any) -> None:
+    async with served() as (st, client):
+        before = await st.state()
+        response = await client.post(
+            "/api/session",
+            json={"init_data": st.launch_data(0), "room": room(st), "round": st.round_no},
+        )
+        body = await refused(response, 400, "web.err.bad_body")
+        assert "pass" not in body
+        assert await st.state() == before
+
+
 # ---------------------------------------------------------------- passes
 
 
