@@ -23,7 +23,7 @@ from bot.core.state import LANE_NAMES, Phase
 from bot.rules.cards import parse_card
 from bot.rules.foul import check_foul
 from bot.rules.lanes import evaluate_lane
-from bot.rules.types import Arrangement
+from bot.rules.types import Arrangement, LaneValue
 from bot.table.hand import lay_arg
 from bot.table.round import round_rules
 from bot.views.i18n import t
@@ -161,29 +161,28 @@ class Desk:
         rules = round_rules(rnd)
         cards = [parse_card(x) for x in tokens]
         labels: dict[str, str | None] = {}
+        values: dict[str, LaneValue | None] = {}
         for lane, indexes in zip(LANE_NAMES, (draft.head, draft.middle, draft.tail), strict=True):
             full = len(indexes) == SIZES[lane]
             value = evaluate_lane([cards[i] for i in indexes], rules) if full else None
+            values[lane] = value
             labels[lane] = category(language, value.category.slug) if value else None
+        # A pair of full lanes out of order fouls whatever the third lane
+        # holds: said at once (the rules engine's order of check_foul's pairs).
+        pairs = [
+            (a, b)
+            for a, b in (("head", "middle"), ("middle", "tail"), ("head", "tail"))
+            if (x := values[a]) is not None and (y := values[b]) is not None and x > y
+        ]
         foul = None
-        if draft.complete:
-            split = Arrangement.of(
-                *([cards[i] for i in lane] for lane in (draft.head, draft.middle, draft.tail))
+        if pairs:
+            foul = clauses(
+                language,
+                (
+                    t(language, "err.foul_pair", a=lane_word(language, a), b=lane_word(language, b))
+                    for a, b in pairs
+                ),
             )
-            report = check_foul(split, rules)
-            if report is not None:
-                foul = clauses(
-                    language,
-                    (
-                        t(
-                            language,
-                            "err.foul_pair",
-                            a=lane_word(language, a.name.lower()),
-                            b=lane_word(language, b.name.lower()),
-                        )
-                        for a, b in report.pairs
-                    ),
-                )
         return {"labels": labels, "foul": foul}
 
     async def showdown(self, grant: Pass) -> dict[str, Any]:

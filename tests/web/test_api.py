@@ -15,7 +15,8 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.config import Settings
 from bot.core.actions import Action
 from bot.core.verbs import Verb
-from bot.views.i18n import LANGUAGES, catalog
+from bot.views.i18n import LANGUAGES, catalog, t
+from bot.views.render_common import clauses
 from bot.web.assembly import arranging_page
 from bot.web.desk import Desk
 from bot.web.server import BURST, CSP, MAX_BODY, WebApp, WebConfig
@@ -294,6 +295,19 @@ async def test_a_keyboard_confirm_first_leaves_the_page_s_confirm_refused_and_no
         # and the page again, now that its hand shows done
         response = await client.post("/api/confirm", json=indexes(GOOD), headers=token)
         await refused(response, 409, "web.err.already_done")
+        assert await st.state() == before
+
+
+async def test_evaluate_warns_of_a_foul_before_the_tail_is_full() -> None:
+    async with served() as (st, client):
+        before = await st.state()
+        draft = {**indexes(FOULED), "tail": []}  # a pair of eights over an ace-high middle
+        response = await client.post("/api/evaluate", json=draft, headers=bearer(st.pass_for(0)))
+        assert response.status == 200
+        body = await response.json()
+        head, middle = t("zh-Hans", "lane.head"), t("zh-Hans", "lane.middle")
+        assert body["foul"] == clauses("zh-Hans", [t("zh-Hans", "err.foul_pair", a=head, b=middle)])
+        assert body["labels"]["tail"] is None
         assert await st.state() == before
 
 
