@@ -149,7 +149,8 @@ async def open_page_as_telegram(browser: Any, st: Any, **kw: Any) -> Any:
 
 async def test_a_discord_link_arranges_sixteen_cards_by_taps_in_english(browser):
     """#pass=… (no Telegram): 多三张 by tapping a card then a lane, a swap,
-    undo, reset, sort by suit; the three cards left are discarded."""
+    undo, reset, sort by suit; once the lanes are full the three cards left
+    sit in their own place, data-lane="discard", and swap like a full lane's."""
     from .harness import open_page
 
     extra = (HAND + ["Tc", "Jc", "Qc"], OTHER + ["Kd", "Qd", "Jd"])
@@ -182,32 +183,58 @@ async def test_a_discord_link_arranges_sixteen_cards_by_taps_in_english(browser)
                 await tap(page, f'[data-lane="hand"] [data-card="{token}"]')
                 await tap(page, f'[data-lane-box="{lane}"] .lane-top')
         left = ["Qc", "Jc", "Tc"]
-        assert await lanes_on_page(page) == {"hand": left, **plan}
-        await expect(page.locator("[data-hand-title]")).to_have_text(
+        full = {"hand": [], "discard": left, **plan}
+        assert await lanes_on_page(page) == full
+        discard = page.locator('[data-lane-box="discard"]')
+        await expect(discard).to_be_visible()
+        await expect(discard.locator("[data-discard-title]")).to_have_text(
             t(en, "web.discarded", count=3)
         )
+        await expect(page.locator('[data-lane="discard"]')).to_have_attribute(
+            "aria-label", t(en, "web.discarded", count=3)
+        )
+        # The emptied row is a slim place to drop cards back, without its title.
+        await expect(page.locator("[data-hand-title]")).to_be_hidden()
+        slim = await page.locator('[data-lane-box="hand"]').bounding_box()
+        lane = await page.locator('[data-lane-box="head"]').bounding_box()
+        assert slim is not None and lane is not None and slim["height"] < lane["height"] / 3
         await expect(page.locator('[data-lane-label="tail"]')).to_have_text(t(en, "cat.flush"))
         await expect(page.locator('[data-lane-label="middle"]')).to_have_text(t(en, "cat.straight"))
 
-        # A tap on a full lane's card with another selected swaps the two;
-        # undo takes it back; reset empties every lane; undo restores.
-        await tap(page, '[data-lane="hand"] [data-card="Qc"]')
+        # A tap on a full lane's card with a discarded one selected swaps the
+        # two; undo takes it back; reset empties every lane; undo restores.
+        await tap(page, '[data-lane="discard"] [data-card="Qc"]')
         await tap(page, '[data-lane="tail"] [data-card="9s"]')
         swapped = await lanes_on_page(page)
-        assert "Qc" in swapped["tail"] and "9s" in swapped["hand"]
+        assert "Qc" in swapped["tail"] and "9s" in swapped["discard"] and swapped["hand"] == []
         await tap(page, '[data-action="undo"]')
-        assert await lanes_on_page(page) == {"hand": left, **plan}
+        assert await lanes_on_page(page) == full
         # A card tapped onto a full lane swaps with its last card: lanes stay 3/5/5.
-        await tap(page, '[data-lane="hand"] [data-card="Jc"]')
+        await tap(page, '[data-lane="discard"] [data-card="Jc"]')
         await tap(page, '[data-lane-box="middle"] .lane-top')
         swapped = await lanes_on_page(page)
         assert len(swapped["middle"]) == 5 and swapped["middle"][-1] == "Jc"
-        assert "3s" in swapped["hand"]
+        assert "3s" in swapped["discard"]
+        await tap(page, '[data-action="undo"]')
+        # A lane's card tapped onto the discarded ones swaps with the last of them.
+        await tap(page, '[data-lane="head"] [data-card="2c"]')
+        await tap(page, '[data-lane-box="discard"] .lane-top')
+        swapped = await lanes_on_page(page)
+        assert swapped["head"] == ["8h", "8d", "Tc"] and swapped["discard"] == ["Qc", "Jc", "2c"]
         await tap(page, '[data-action="undo"]')
         await tap(page, '[data-action="reset"]')
-        assert len((await lanes_on_page(page))["hand"]) == 16
+        after = await lanes_on_page(page)
+        assert len(after["hand"]) == 16 and after["discard"] == []
+        await expect(discard).to_be_hidden()
         await tap(page, '[data-action="undo"]')
-        assert await lanes_on_page(page) == {"hand": left, **plan}
+        assert await lanes_on_page(page) == full
+        # Dragged from the discarded ones onto a full lane: a swap too.
+        await mouse_drag(page, "Tc", "tail", source="discard")
+        swapped = await lanes_on_page(page)
+        assert "Tc" in swapped["tail"] and len(swapped["tail"]) == 5
+        assert len(swapped["discard"]) == 3 and "Tc" not in swapped["discard"]
+        await tap(page, '[data-action="undo"]')
+        assert await lanes_on_page(page) == full
 
         await expect(page.locator("[data-foul]")).to_have_count(0)
         await tap(page, '[data-action="confirm"]')

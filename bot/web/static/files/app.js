@@ -142,6 +142,18 @@
     return { head: page.lanes.head.slice(), middle: page.lanes.middle.slice(), tail: page.lanes.tail.slice() };
   }
 
+  /** 多三张: once the lanes are full, the cards left in the row are the
+   * discarded ones, shown in their own place (data-lane="discard"). The
+   * draft keeps them in ``hand``; ``discard`` is only where they are drawn. */
+  function discarding() {
+    return !!page.hand && page.hand.cards.length > KEEP && complete();
+  }
+
+  /** The draft's place drawn as ``place``. */
+  function draftPlace(place) {
+    return place === "discard" ? "hand" : place;
+  }
+
   function serverKey(hand) {
     return JSON.stringify([hand.lanes.head, hand.lanes.middle, hand.lanes.tail]);
   }
@@ -250,14 +262,19 @@
    * places are Sortable's, and are drawn again when it is dropped. */
   function renderCards() {
     if (page.dragging) return;
-    PLACES.forEach(function (place) {
+    var discard = discarding();
+    PLACES.concat("discard").forEach(function (place) {
       var box = $('.board [data-lane="' + place + '"]');
-      var cards = page.lanes[place].map(cardElement);
+      var shown = place === "discard" ? discard : !(place === "hand" && discard);
+      var cards = shown ? page.lanes[draftPlace(place)].map(cardElement) : [];
       var current = Array.prototype.slice.call(box.children);
       var same = current.length === cards.length && cards.every(function (el, i) { return current[i] === el; });
       if (!same) box.replaceChildren.apply(box, cards);
-      box.setAttribute("aria-label", place === "hand" ? word("web.unplaced", { count: cards.length }) : word("lane." + place));
-      box.classList.toggle("full", place !== "hand" && cards.length >= SIZES[place]);
+      var label = place === "hand" ? word("web.unplaced", { count: cards.length })
+        : place === "discard" ? word("web.discarded", { count: cards.length })
+        : word("lane." + place);
+      box.setAttribute("aria-label", label);
+      box.classList.toggle("full", place !== "hand" && place !== "discard" && cards.length >= SIZES[place]);
     });
   }
 
@@ -355,12 +372,16 @@
   function move(index, to, position) {
     var from = placeOf(index);
     if (from === null || page.mode !== "arranging") return;
+    // The discarded cards (多三张, the lanes full) are full too: a card
+    // dropped there swaps with the one it was dropped on.
+    var full = to === "discard" ? discarding() && from !== "hand" : to !== "hand" && from !== to;
+    to = draftPlace(to);
     var next = copyLanes(page.lanes);
     var at = next[from].indexOf(index);
     next[from].splice(at, 1);
     var target = next[to];
     var pos = position == null ? target.length : Math.max(0, Math.min(position, target.length));
-    if (to !== "hand" && from !== to && target.length >= SIZES[to]) {
+    if (full && (to === "hand" || target.length >= SIZES[to])) {
       var hit = Math.min(pos, target.length - 1);
       var displaced = target.splice(hit, 1, index)[0];
       next[from].splice(at, 0, displaced);
@@ -409,7 +430,7 @@
 
   function tapPlace(place) {
     if (page.mode !== "arranging" || page.selected === null) return;
-    if (placeOf(page.selected) === place) {
+    if (placeOf(page.selected) === draftPlace(place)) {
       page.selected = null;
       render();
       return;
@@ -627,13 +648,17 @@
       label.classList.toggle("fouled", !!page.foul);
     });
     var extra = hand.cards.length - KEEP;
-    var left = page.lanes.hand.length;
-    $("[data-hand-title]").textContent = extra > 0 && placedCount() === KEEP
-      ? word("web.discarded", { count: left })
-      : word("web.unplaced", { count: left });
-    $('[data-lane-box="hand"]').hidden = page.mode !== "arranging" && left === 0;
+    var discard = discarding();
+    var left = discard ? 0 : page.lanes.hand.length;
+    $("[data-hand-title]").textContent = word("web.unplaced", { count: left });
+    // Every card placed: the row shrinks to a slim place to drop cards back.
+    var handBox = $('[data-lane-box="hand"]');
+    handBox.hidden = page.mode !== "arranging" && left === 0;
+    handBox.classList.toggle("empty", left === 0);
     $("[data-discard-note]").textContent = extra > 0 ? word("web.hint_extra", { count: extra }) : "";
-    $("[data-hint]").textContent = page.mode === "arranging" ? word("web.hint") : "";
+    $('[data-lane-box="discard"]').hidden = !discard;
+    $("[data-discard-title]").textContent = word("web.discarded", { count: page.lanes.hand.length });
+    $("[data-hint]").textContent = page.mode === "arranging" && !complete() ? word("web.hint") : "";
 
     var slot = $("[data-foul-slot]");
     var shown = $("[data-foul]", slot);
@@ -1037,7 +1062,7 @@
   // ---------------------------------------------------------------- dragging
   function mountDrag() {
     if (!window.Sortable) return;
-    PLACES.forEach(function (place) {
+    PLACES.concat("discard").forEach(function (place) {
       var box = $('.board [data-lane="' + place + '"]');
       page.sortables.push(window.Sortable.create(box, {
         group: "cards",
