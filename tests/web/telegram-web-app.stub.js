@@ -127,6 +127,10 @@
   window.__pressMainButton = function () {
     mainHandlers.forEach(function (fn) { fn(); });
   };
+  // For the test: an event of Telegram's client ("deactivated", "themeChanged" …).
+  window.__telegramEvent = function (name) {
+    (handlers[name] || []).forEach(function (fn) { fn.call(webApp); });
+  };
 
   function fromFragment(hash) {
     var params = new URLSearchParams(String(hash).replace(/^#/, ""));

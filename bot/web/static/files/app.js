@@ -55,6 +55,7 @@
     showdownFailed: false,
     showdownDrawn: "",
     showTimer: 0,
+    laid: "", // the draft last sent as the page was hidden (POST /api/lay)
   };
 
   // ---------------------------------------------------------------- helpers
@@ -561,6 +562,33 @@
   function setBusy(what) {
     page.busy = what;
     if (!what) telegram(function (w) { w.MainButton.hideProgress(); });
+  }
+
+  /** The page is hidden or closing (or Telegram's client put it away):
+   * a draft changed since the stored hand was last seen goes to the table
+   * (POST /api/lay), so the private hand in the chat shows it. A keepalive
+   * fetch outlives the page (sendBeacon cannot carry the pass's header). */
+  function saveDraft() {
+    if (!page.hand || !page.pass || page.mode !== "arranging" || page.hand.done || page.busy === "confirm") return;
+    var body = draft();
+    var key = JSON.stringify([body.head, body.middle, body.tail]);
+    if (key === page.serverLanes || key === page.laid) return;
+    page.laid = key;
+    try {
+      fetch("../api/lay", {
+        method: "POST",
+        keepalive: true,
+        credentials: "same-origin",
+        cache: "no-store",
+        headers: { Authorization: "Bearer " + page.pass, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      }).then(
+        function (response) { if (!response.ok && page.laid === key) page.laid = ""; },
+        function () { if (page.laid === key) page.laid = ""; }
+      );
+    } catch (error) {
+      page.laid = "";
+    }
   }
 
   // ---------------------------------------------------------------- the server's hand
@@ -1142,13 +1170,16 @@
       }
     });
     document.addEventListener("visibilitychange", function () {
-      if (!document.hidden && page.hand && page.mode !== "error" && page.mode !== "over") poll();
+      if (document.visibilityState === "hidden") saveDraft();
+      else if (page.hand && page.mode !== "error" && page.mode !== "over") poll();
     });
+    window.addEventListener("pagehide", saveDraft);
     if (tg) {
       telegram(function (w) { w.MainButton.onClick(confirm); });
       telegram(function (w) { w.onEvent("themeChanged", applyTheme); });
       telegram(function (w) { w.onEvent("safeAreaChanged", applySafeArea); });
       telegram(function (w) { w.onEvent("contentSafeAreaChanged", applySafeArea); });
+      telegram(function (w) { w.onEvent("deactivated", saveDraft); });
     }
   }
 
