@@ -732,7 +732,7 @@
 
   function formatPoints(score) {
     var n = Number(score) || 0;
-    var text = Math.abs(n).toFixed(Math.abs(n) >= 10 ? 1 : 2);
+    var text = Math.abs(n).toFixed(2); // as the review's points given up: they add up
     return (n > 0 ? "+" : n < 0 ? "\u2212" : "") + text;
   }
 
