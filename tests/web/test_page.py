@@ -200,6 +200,13 @@ async def test_a_discord_link_arranges_sixteen_cards_by_taps_in_english(browser)
         assert slim is not None and lane is not None and slim["height"] < lane["height"] / 3
         await expect(page.locator('[data-lane-label="tail"]')).to_have_text(t(en, "cat.flush"))
         await expect(page.locator('[data-lane-label="middle"]')).to_have_text(t(en, "cat.straight"))
+        # The catalog's names are lower case (the chats use them in sentences);
+        # standing alone as a lane's label they are shown with a capital.
+        for lane, key in (("head", "cat.one_pair"), ("middle", "cat.straight")):
+            name = t(en, key)
+            assert name[0].islower()
+            shown = await page.locator(f'[data-lane-label="{lane}"]').inner_text()
+            assert shown == name[0].upper() + name[1:]
 
         # A tap on a full lane's card with a discarded one selected swaps the
         # two; undo takes it back; reset empties every lane; undo restores.
