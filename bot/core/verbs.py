@@ -42,7 +42,7 @@ class Verb(StrEnum):
     UNDO = "u"
     RESET = "r"
     SORT = "so"  # arg: rank | suit | count
-    SUGGEST = "sg"  # show suggestions
+    SUGGEST = "sg"  # show suggestions; arg "page": the arranging page's (no chat edit)
     APPLY = "ap"  # arg: suggestion number (0-based)
     DECLARE = "d"  # declare the special hand (报道)
     CONFIRM = "c"  # the keyboard: no arg; the arranging page: hand.lay_arg's lanes, laid at once

@@ -73,8 +73,16 @@ def _sort(p: Pressed) -> None:
     H.sort(p.hand, p.arg)
 
 
+# SUGGEST's argument from the arranging page: the suggestions are stored
+# (the page shows them; the chat's hand shows them with its next change) but
+# the chat's hand is not redrawn for them: the player is in the page.
+FROM_PAGE = "page"
+
+
 def _suggest(p: Pressed) -> None:
     _open(p.hand)
+    if p.arg == FROM_PAGE:
+        p.fx.hands.clear()
     rnd = p.state["round"]
     p.hand["suggestions"] = solving.suggestions(
         H.cards_of(p.hand),

@@ -24,6 +24,7 @@ from bot.rules.cards import parse_card
 from bot.rules.foul import check_foul
 from bot.rules.lanes import evaluate_lane
 from bot.rules.types import Arrangement, LaneValue
+from bot.table.arranging import FROM_PAGE
 from bot.table.hand import lay_arg
 from bot.table.round import round_rules
 from bot.views.i18n import t
@@ -237,7 +238,7 @@ class Desk:
         if hand["done"]:
             raise DeskError("web.err.already_done", 409)
         if hand.get("suggestions") is None:
-            await self._act(grant, Verb.SUGGEST)
+            await self._act(grant, Verb.SUGGEST, FROM_PAGE)  # no chat edit for them
         return await self.hand(grant)
 
     async def confirm(self, grant: Pass, draft: Draft) -> dict[str, Any]:

@@ -53,8 +53,15 @@ async def test_the_page_hands_its_actions_views_to_the_platforms() -> None:
         grant = Pass(player.platform, player.user_id, st.room, st.round_no, expires)
         auth = {"Authorization": f"Bearer {issue(grant, SECRET.encode())}"}
         async with TestClient(TestServer(page.application)) as http:
-            # A suggestion is an action of the table: its hand view goes out.
+            # A suggestion is stored for the page: the chat's hand is not
+            # redrawn for it (the player is in the page), nothing goes out.
             answer = await http.post("/api/suggest", headers=auth)
+            assert answer.status == 200, await answer.text()
+            assert delivered == [] and (await st.hand())["suggestions"]
+
+            # A draft laid as the page closes is an action of the table: its
+            # hand view goes out.
+            answer = await http.post("/api/lay", json={"head": [0, 1]}, headers=auth)
             assert answer.status == 200, await answer.text()
             assert len(delivered) == 1
             (hand,) = [v for v in delivered[0] if v.kind is ViewKind.HAND]

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import time
 
+from bot.core.actions import Action
 from bot.core.verbs import Verb
 from bot.table.hand import lay_arg
 from bot.views.i18n import t
+from bot.views.model import ViewKind
 from bot.views.render_common import clauses
 from bot.views.render_common import lane as lane
 from bot.web.desk import Desk, Draft
@@ -96,3 +98,27 @@ async def test_the_foul_warning_comes_as_soon_as_two_full_lanes_foul() -> None:
             draft([], [], []),
         ):
             assert (await desk.evaluate(grant, ok_draft))["foul"] is None
+
+
+async def test_the_page_s_suggestions_are_stored_without_redrawing_the_chat_s_hand() -> None:
+    async with stage(serve=False) as st:
+        outcomes = []
+        handle = st.manager.handle
+
+        async def kept(action):  # type: ignore[no-untyped-def]
+            outcome = await handle(action)
+            outcomes.append(outcome)
+            return outcome
+
+        st.manager.handle = kept
+        desk = Desk(st.manager, clock=st.clock.now)
+        player = st.players[0]
+        grant = Pass(player.platform, player.user_id, st.room, st.round_no, int(time.time()) + 60)
+        shown = await desk.suggest(grant)
+        assert shown["suggestions"] and (await st.hand())["suggestions"]
+        assert [o.ok for o in outcomes] == [True] and outcomes[0].views == ()
+        # The chat's own 推荐 still redraws the hand there.
+        out = await st.manager.handle(
+            Action(player, Verb.SUGGEST, room_id=st.room, round_no=st.round_no)
+        )
+        assert out.ok and [v.kind for v in out.views] == [ViewKind.HAND]
