@@ -5,9 +5,10 @@
 Deals chosen hands on a real table, serves the page, and photographs it in
 Debian's chromium (headless) half-arranged: in 简体中文 and in English, at a
 phone's size (as a Telegram Mini App, light and dark theme) and a desktop
-browser's (as a Discord player's link opens it); then after a showdown of
-three, the round's result and the player's review. Writes six PNGs into the
-folder given.
+browser's (as a Discord player's link opens it); a 多三张 round of 16 cards
+with its lanes full and three cards discarded; then after a showdown of
+three, the round's result and the player's review. Writes seven PNGs into
+the folder given.
 """
 
 from __future__ import annotations
@@ -112,8 +113,9 @@ async def shoot(out: Path) -> list[Path]:
         async with stage((JOKERS, JOKERS_OTHER), options=["jokers=2"]) as st:
             page = await open_page(browser, st, telegram=True)
             await page.locator('[data-lane="hand"] [data-card]').first.wait_for()
+            # (the small joker makes a pair of fives, the big one three aces)
             await place(
-                page, {"head": ["BJ", "SJ", "3h"], "middle": ["As", "Ah", "Kd", "Qc", "Jc"]}
+                page, {"head": ["SJ", "5c", "4s"], "middle": ["BJ", "As", "Ah", "Kd", "Qc"]}
             )
             await page.locator('[data-action="suggest"]').click()
             await page.locator('[data-suggestion="0"]').wait_for()
@@ -139,6 +141,25 @@ async def shoot(out: Path) -> list[Path]:
             )
             await settle(page)
             made.append(out / "phone-en-dark.png")
+            await page.screenshot(path=str(made[-1]))
+            await page.context.close()
+        # 2b. English, a phone, Telegram's light theme, 多三张 (16 cards): the
+        #     lanes full, the three left over in their own place.
+        extra = (HAND + ["Tc", "Jc", "Qc"], OTHER + ["Kd", "Qd", "Jd"])
+        async with stage(extra, language="en", options=["extra3=on"]) as st:
+            page = await open_page(browser, st, telegram=True, locale="en-US")
+            await page.locator('[data-lane="hand"] [data-card]').first.wait_for()
+            await place(
+                page,
+                {
+                    "head": ["8h", "8d", "2c"],
+                    "middle": ["7c", "6c", "5h", "4d", "3s"],
+                    "tail": ["As", "Ks", "Qs", "Js", "9s"],
+                },
+            )
+            await page.locator('[data-lane="discard"] [data-card]').first.wait_for()
+            await settle(page)
+            made.append(out / "phone-en-sixteen.png")
             await page.screenshot(path=str(made[-1]))
             await page.context.close()
         # 3. 简体中文 in a desktop browser (a Discord player's link): a legal
