@@ -15,7 +15,10 @@ Modes:
   coalesce   the same + 0.3 s coalescing, players tapping in bursts
              (presses faster than the window, as a quick thumb does)
   page       0.3 s coalescing, every player arranging in the arranging page
-             (bot/web: asks for suggestions, confirms the first), no taps
+             as `thirteen run` serves it (bot/web/assembly.py), over HTTP:
+             opens it from the private hand's button (launch data for a
+             session), asks for suggestions, confirms the first, looking at
+             the page ``--think`` seconds before each; no taps
 
 Deals are seeded (``--seed``; each player count gets its own seed derived
 from it), so a run is reproducible and two branches can be compared on the
@@ -44,7 +47,7 @@ from bot.table.clock import FakeClock  # noqa: E402
 from bot.table.manager import TableManager  # noqa: E402
 from storage.memory import MemoryRepository  # noqa: E402
 from tests.telegram.fakebotapi import FakeBotAPI  # noqa: E402
-from tests.telegram.harness import Harness, TgUser, buttons_of  # noqa: E402
+from tests.telegram.harness import TOKEN, Harness, TgUser, buttons_of  # noqa: E402
 from tests.telegram.play import alerted, arrange_by_suggestion, open_room, reveal  # noqa: E402
 
 STARTUP = {"getMe", "setMyCommands", "deleteWebhook"}
@@ -59,22 +62,69 @@ async def _burst(h: Harness, user: TgUser, datas: list[str], message: Any) -> No
     await h.outbox.drain()
 
 
-async def play_round_in_page(h: Harness, users: list[TgUser], clock: FakeClock) -> None:
-    """Each player opens the page, takes the first suggestion and confirms
-    (what bot/web/desk.py does for the page's requests)."""
-    from bot.web.desk import Desk, Draft
-    from bot.web.passes import Pass
+def launch_data(user: TgUser, now: float) -> str:
+    """Telegram's signed launch data of the Mini App, for ``user``."""
+    import json
+    from urllib.parse import urlencode
 
-    desk = Desk(h.manager, clock=clock.now)
+    from bot.web import initdata
+
+    fields = {
+        "auth_date": str(int(now)),
+        "query_id": f"AAH{user.id}",
+        "user": json.dumps({"id": user.id, "first_name": user.first_name}),
+    }
+    return urlencode({**fields, "hash": initdata.sign(fields, TOKEN)})
+
+
+async def play_round_in_page(
+    h: Harness, users: list[TgUser], clock: FakeClock, page: Any, think: float
+) -> None:
+    """Each player opens the page from the private hand's button (a session
+    traded for signed launch data), asks for suggestions, and confirms the
+    first: HTTP requests to the page as ``thirteen run`` serves it
+    (bot/web/assembly.py: the views of the page's actions go to the
+    platforms at once). Between the page's requests the player looks at
+    the page for ``think`` seconds (real time: the delivery's coalescing
+    window is real time too)."""
     for user in users:
         hand = h.hand_message(user)
         room, round_no = (button_room_round(b) for b in buttons_of(hand, Verb.PICK)[:1]).__next__()
-        grant = Pass("telegram", str(user.id), room, round_no, int(clock.now()) + 600)
-        shown = await desk.suggest(grant)
-        best = shown["suggestions"][0]
-        await desk.confirm(grant, Draft(*(tuple(best[k]) for k in ("head", "middle", "tail"))))
+        launch = {"init_data": launch_data(user, clock.now()), "room": room, "round": round_no}
+        session = await page.post("/api/session", json=launch)
+        assert session.status == 200, await session.text()
+        auth = {"Authorization": f"Bearer {(await session.json())['pass']}"}
+        await asyncio.sleep(think)
+        shown = await page.post("/api/suggest", headers=auth)
+        assert shown.status == 200, await shown.text()
+        best = (await shown.json())["suggestions"][0]
+        split = {lane: best[lane] for lane in ("head", "middle", "tail")}
+        await asyncio.sleep(think)
+        done = await page.post("/api/confirm", json=split, headers=auth)
+        assert done.status == 200, await done.text()
         await h.outbox.drain()
     await reveal(h, clock)
+
+
+def serve_page(h: Harness, manager: TableManager, sink: Any, clock: FakeClock) -> Any:
+    """The arranging page as ``thirteen run`` assembles it over ``manager``
+    (its button on the private hands, the views of its actions handed to
+    the platforms' ``sink``), and an HTTP client of it."""
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from bot.config import Settings
+    from bot.platforms.telegram import adapter_of
+    from bot.web.assembly import arranging_page
+
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None,
+        telegram_token=TOKEN,
+        webapp_url="https://bench.example.org",
+        webapp_secret="telegram-bench",
+    )
+    platform = adapter_of(h.app).platform
+    page = arranging_page(settings, manager, [platform], deliver=sink, clock=clock.now)
+    return TestClient(TestServer(page.application))
 
 
 def button_room_round(button: dict[str, Any]) -> tuple[str, int]:
@@ -101,7 +151,7 @@ async def play_round(h: Harness, users: list[TgUser], clock: FakeClock, burst: b
 
 
 async def measure(
-    players: int, rounds: int, mode: str, seed: int = 1
+    players: int, rounds: int, mode: str, seed: int = 1, think: float = 0.5
 ) -> tuple[dict[str, float], dict[str, float]]:
     api = FakeBotAPI()
     await api.start()
@@ -135,6 +185,9 @@ async def measure(
             await sink(views)
 
         manager.set_sink(counting_sink)
+        page = serve_page(h, manager, sink, clock) if mode == "page" else None
+        if page is not None:
+            await page.start_server()
         await manager.start()
         await open_room(h, users[0], *users[1:])
         start_calls = len(api.calls)
@@ -146,12 +199,14 @@ async def measure(
             else:
                 settle = [m for m in h.group_messages() if buttons_of(m, Verb.START)][-1]
                 await h.press_verb(users[0], settle, Verb.START)
-            if mode == "page":
-                await play_round_in_page(h, users, clock)
+            if page is not None:
+                await play_round_in_page(h, users, clock, page, think)
             else:
                 await play_round(h, users, clock, burst=(mode == "coalesce"))
         calls = [c for c in api.calls[start_calls:] if c.method not in STARTUP]
         presses = len(api.calls_of("answerCallbackQuery")) - presses_before
+        if page is not None:
+            await page.close()
         await manager.stop()
     await api.stop()
     per = rounds * players
@@ -176,9 +231,12 @@ async def measure(
 
 
 async def main(
-    rounds: int, seed: int, players_list: list[int], modes: list[str], detail: bool
+    rounds: int, seed: int, players_list: list[int], modes: list[str], detail: bool, think: float
 ) -> None:
-    print(f"# Bot API calls per round per player ({rounds} rounds each, seed {seed})")
+    print(
+        f"# Bot API calls per round per player ({rounds} rounds each, seed {seed}, "
+        f"page players think {think} s)"
+    )
     print(
         "| players | mode | views | baseline (views+answers) | calls | ratio | sends | edits "
         "| answers | group sends/round | group calls/round |"
@@ -187,7 +245,7 @@ async def main(
     details = []
     for players in players_list:
         for mode in modes:
-            m, d = await measure(players, rounds, mode, seed)
+            m, d = await measure(players, rounds, mode, seed, think)
             details.append((players, mode, d))
             print(
                 f"| {players} | {mode} | {m['views']:.1f} | {m['baseline']:.1f} | {m['calls']:.1f} | "
@@ -208,5 +266,12 @@ if __name__ == "__main__":
     parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4])
     parser.add_argument("--modes", nargs="*", default=["edit", "coalesce", "page"])
     parser.add_argument("--detail", action="store_true", help="calls by chat and method")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.5,
+        help="page mode: seconds a player looks at the page between its requests "
+        "(default 0.5, longer than the 0.3 s coalescing window)",
+    )
     args = parser.parse_args()
-    asyncio.run(main(args.rounds, args.seed, args.players, args.modes, args.detail))
+    asyncio.run(main(args.rounds, args.seed, args.players, args.modes, args.detail, args.think))
