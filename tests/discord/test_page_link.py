@@ -24,7 +24,7 @@ from bot.views.render_common import sym
 from bot.web.assembly import arranging_page
 from storage.memory import MemoryRepository
 from tests.procs.botproc import free_port
-from tests.web.gestures import lanes_on_page, mouse_drag
+from tests.web.gestures import click, lanes_on_page, place
 from tests.web.harness import LANES, category_label, foul_clause, fouled_split, open_url
 
 from .game import Game, open_game
@@ -76,10 +76,6 @@ def link_of(message: Any) -> str:
     return str(url)
 
 
-async def click(page: Any, selector: str) -> None:
-    await page.locator(selector).click()
-
-
 async def test_a_discord_player_arranges_in_the_page_from_the_hands_link(
     served: tuple[Game, str], browser: Any
 ) -> None:
@@ -104,13 +100,7 @@ async def test_a_discord_player_arranges_in_the_page_from_the_hands_link(
     # A fouled split: each lane's first card dragged with the mouse, the
     # rest by a click on the card, then on the lane.
     split, report = fouled_split(tokens)
-    for lane in LANES:
-        first, *rest = split[lane]
-        await mouse_drag(page, first, lane)
-        for token in rest:
-            await click(page, f'[data-lane="hand"] [data-card="{token}"]')
-            await click(page, f'[data-lane-box="{lane}"] .lane-top')
-            await page.locator(f'[data-lane="{lane}"] [data-card="{token}"]').wait_for()
+    await place(page, split, touch=False)
     for lane in LANES:
         await expect(page.locator(f'[data-lane-label="{lane}"]')).to_have_text(
             category_label(EN, split[lane])

@@ -31,7 +31,7 @@ from tests.procs.botproc import (
 from tests.procs.game import Fleet, Script
 from tests.telegram.fakebotapi import FakeBotAPI
 from tests.telegram.harness import buttons_of
-from tests.web.gestures import calls, lanes_on_page, tap, touch_drag
+from tests.web.gestures import calls, lanes_on_page, place, tap
 from tests.web.harness import (
     LANES,
     category_label,
@@ -79,13 +79,7 @@ async def test_a_player_arranges_in_the_bots_own_page_and_the_chats_show_it(
         # A fouled split: each lane's first card by a finger's drag, the
         # rest by a tap on the card, then on the lane.
         split, report = fouled_split(tokens)
-        for lane in LANES:
-            first, *rest = split[lane]
-            await touch_drag(page, first, lane)
-            for token in rest:
-                await tap(page, f'[data-lane="hand"] [data-card="{token}"]')
-                await tap(page, f'[data-lane-box="{lane}"] .lane-top')
-                await page.locator(f'[data-lane="{lane}"] [data-card="{token}"]').wait_for()
+        await place(page, split, touch=True)
         placed = await lanes_on_page(page)
         assert placed["hand"] == []
         assert {lane: sorted(placed[lane]) for lane in LANES} == {

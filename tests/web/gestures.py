@@ -73,6 +73,25 @@ async def tap(page: Any, selector: str) -> None:
     await page.locator(selector).tap()
 
 
+async def click(page: Any, selector: str) -> None:
+    """A mouse's click."""
+    await page.locator(selector).click()
+
+
+async def place(page: Any, split: dict[str, list[str]], *, touch: bool) -> None:
+    """Place ``split`` (lane -> tokens) as a player does: each lane's first
+    card dragged (by a finger with ``touch``, else by the mouse), the others
+    by a tap or click on the card, then on the lane."""
+    drag, press = (touch_drag, tap) if touch else (mouse_drag, click)
+    for lane, tokens in split.items():
+        first, *rest = tokens
+        await drag(page, first, lane)
+        for token in rest:
+            await press(page, f'[data-lane="hand"] [data-card="{token}"]')
+            await press(page, f'[data-lane-box="{lane}"] .lane-top')
+            await page.locator(f'[data-lane="{lane}"] [data-card="{token}"]').wait_for()
+
+
 async def lanes_on_page(page: Any) -> dict[str, list[str]]:
     """The card tokens in each place, as the page shows them."""
     return await page.evaluate(
