@@ -55,15 +55,12 @@ def refused_views(state: dict[str, Any], key: str, refused: Refused) -> tuple[Vi
 
 
 def offer_review(state: dict[str, Any], views: list[View]) -> list[View]:
-    """After the showdown: a review button on the group's settlement and on
-    each person's private hand message."""
-    rnd = state["round"]
+    """After the showdown: a review button on the group's settlement (each
+    presser gets their own review, privately). The private hands carry
+    theirs since their confirm (render_hand), so they are not edited again."""
     room = Room.from_json(state)
-    more = (review_button(room, rnd["no"]),)
-    out = [
+    more = (review_button(room, state["round"]["no"]),)
+    return [
         dataclasses.replace(v, buttons=(*v.buttons, more)) if v.kind is ViewKind.SETTLEMENT else v
         for v in views
     ]
-    hands = [render.hand_view(room, k) for k in rnd.get("review") or {} if k in rnd["hands"]]
-    # Private edits first: the group's settlement stays the last thing said.
-    return [dataclasses.replace(h, buttons=(*h.buttons, more)) for h in hands] + out

@@ -30,6 +30,7 @@ from .render_common import (
     signed,
     special,
 )
+from .render_match import review_button
 
 LANE_STYLE = {
     "head": ButtonStyle.PRIMARY,
@@ -112,8 +113,9 @@ def hand_view(
         # confirmation or a refused foul (no countdown that stops).
         lines.append(deadline_text(room, lang, rnd.deadline))
     done = hand.done
-    # Once the round is paid the hand says what it won (its last edit, the
-    # one that brings the review button), not "waiting for the others".
+    # A hand drawn once the round is paid says what it won, not "waiting
+    # for the others" (the chat's hand is not edited then: its confirm
+    # brought the review button already).
     settled = rnd.settled and key in rnd.showdown.settlement.totals
     if room.phase == Phase.CLOSED:
         lines.append(t(lang, "hand.room_closed"))
@@ -155,6 +157,11 @@ def hand_view(
     buttons: tuple[tuple[Button, ...], ...] = ()
     if not done and room.phase == Phase.ARRANGING:
         buttons = _buttons(hand, lang, rid, no)
+    elif done and room.phase != Phase.CLOSED:
+        # The round's review (复盘) from the confirm on, on the edit that
+        # closes the keyboard: no edit of the hand after the showdown just
+        # to bring it (pressed before the round is paid, it says when).
+        buttons = ((review_button(room, no),),)
     user_id = key.split(":", 1)[1] if ":" in key else key
     return View(
         kind=ViewKind.HAND,

@@ -63,7 +63,9 @@ async def test_whole_game(memory_game: Game, request) -> None:
         else:
             await game.arrange_by_suggestion(member, hand_msg)
         assert (await game.hand_state(member))["done"]
-        assert not action_ids(hand_msg)  # confirmed: the private message keeps no buttons
+        # confirmed: the private message keeps only the review (复盘), which
+        # opens once the round is paid
+        assert verbs(hand_msg) == [Verb.REVIEW]
 
     await game.finish_showdown()
     settlements = game.table.settlement_messages()

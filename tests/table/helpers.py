@@ -135,8 +135,9 @@ async def state_of(mgr: TableManager, rid: str) -> dict[str, Any]:
     return st
 
 
-async def press_arrangement(mgr: TableManager, rid: str, actor: Actor) -> None:
-    """Arrange one hand by tapping cards (the solver's choice), then confirm."""
+async def press_arrangement(mgr: TableManager, rid: str, actor: Actor) -> Outcome:
+    """Arrange one hand by tapping cards (the solver's choice), then confirm
+    (its outcome returned)."""
     from bot.solver import auto_arrange
     from bot.table.round import round_rules
 
@@ -154,7 +155,7 @@ async def press_arrangement(mgr: TableManager, rid: str, actor: Actor) -> None:
             )
             taken.add(i)
             await ok(mgr, actor, Verb.PICK, str(i), room_id=rid, round_no=rnd["no"])
-    await ok(mgr, actor, Verb.CONFIRM, room_id=rid, round_no=rnd["no"])
+    return await ok(mgr, actor, Verb.CONFIRM, room_id=rid, round_no=rnd["no"])
 
 
 async def play_round(

@@ -1,4 +1,4 @@
-"""The review (复盘): offered only after the showdown; its numbers are those
+"""The review (复盘): opens only after the showdown; its numbers are those
 of ``suggest`` (expected points against this table) and of ``settle``
 (against the hands really played); stored with the settlement once."""
 
@@ -32,33 +32,42 @@ async def test_no_review_before_the_showdown_then_one_per_person(repo, clock):
     # arranging: refused, nothing leaks
     out = await act(mgr, actors[0], Verb.REVIEW, room_id=rid, round_no=1)
     assert not out.ok and not out.views and "亮牌" in out.reply
+    button = f"t1|{rid}|1|rv"
+    confirmed = []
     for a in actors:
-        await press_arrangement(mgr, rid, a)
+        out = await press_arrangement(mgr, rid, a)
+        confirmed += [v for v in out.views if v.kind is ViewKind.HAND]
+    # the confirm's own edit of the hand (its keyboard closed) brings the
+    # review button, so the hand is not edited again after the showdown
+    assert {v.user_id for v in confirmed if button in str(v.buttons)} == {"100", "101"}
     st = await state_of(mgr, rid)
     assert st["phase"] == "showdown"
     out = await act(mgr, actors[1], Verb.REVIEW, room_id=rid, round_no=1)
-    assert not out.ok and not out.views  # showdown running: still refused
+    assert not out.ok and not out.views and "亮牌" in (out.reply or "")  # showdown running
     # a round not played yet
     out = await act(mgr, actors[1], Verb.REVIEW, room_id=rid, round_no=2)
     assert not out.ok
     await clock.advance(30)
     st = await state_of(mgr, rid)
     assert st["phase"] == "lobby"
-    # the settlement carries a review button; each person's hand message too
+    # the settlement carries a review button (each presser gets their own);
+    # the private hands are not edited after the showdown
     settle_view = next(v for v in sink.views if v.kind is ViewKind.SETTLEMENT)
     ids = [b.action_id for row in settle_view.buttons for b in row]
-    assert f"t1|{rid}|1|rv" in ids
-    hands = [v for v in sink.views if v.kind is ViewKind.HAND and v.meta.get("round") == "1"]
-    assert {v.user_id for v in hands if f"t1|{rid}|1|rv" in str(v.buttons)} == {"100", "101"}
+    assert button in ids
+    assert not [v for v in sink.views if v.kind is ViewKind.HAND]
+    # a hand drawn once the round is paid says what it won, not "waiting for the others"
+    from bot.core.room import Room
+    from bot.views import render
     from bot.views.render_common import signed
 
-    # that last edit of the hand says what it won, no longer "waiting for the others"
     totals = st["round"]["result"]["settlement"]["totals"]
-    for v in hands:
-        if f"t1|{rid}|1|rv" in str(v.buttons):
-            points = totals[f"telegram:{v.user_id}"]
-            assert f"第 1 局已结算：你 {signed(points)} 分" in "\n".join(v.lines)
-            assert not any("等待其他玩家" in line for line in v.lines)
+    for a in actors:
+        v = render.hand_view(Room.from_json(st), a.key)
+        assert button in str(v.buttons)
+        points = totals[a.key]
+        assert f"第 1 局已结算：你 {signed(points)} 分" in "\n".join(v.lines)
+        assert not any("等待其他玩家" in line for line in v.lines)
     for a in actors:
         out = await ok(mgr, a, Verb.REVIEW, room_id=rid, round_no=1)
         [view] = out.views

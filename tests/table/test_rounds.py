@@ -88,7 +88,8 @@ async def test_showdown_order_weakest_first_then_specials(repo, clock):
     assert st["round"]["hands"][actors[0].key]["special"]["hand"] == "dragon"
     out = await ok(mgr, actors[0], Verb.DECLARE, room_id=rid, round_no=1)
     hand_view = next(v for v in out.views if v.kind is ViewKind.HAND)
-    assert not hand_view.buttons  # declared: nothing left to press
+    # declared: nothing left to press but the review (复盘), open once the round is paid
+    assert [b.action_id for row in hand_view.buttons for b in row] == [f"t1|{rid}|1|rv"]
     for a in actors[1:]:
         from .helpers import press_arrangement
 
