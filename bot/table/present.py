@@ -5,7 +5,6 @@ showdown and the hand that shows why an arrangement was refused."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 from bot.core.room import Room
 from bot.core.state import Phase
@@ -19,12 +18,9 @@ from .effects import Effects
 from .refused import Refused
 
 
-def views_of(state: dict[str, Any], fx: Effects, now: float) -> list[View]:
-    """The views ``fx`` asks for, of ``state`` as it is now."""
+def views_of(room: Room, fx: Effects, now: float) -> list[View]:
+    """The views ``fx`` asks for, of ``room`` as it is now."""
     out: list[View] = []
-    if not (fx.table or fx.settlement or fx.hands or fx.notices):
-        return [*fx.views]
-    room = Room.from_json(state)
     if fx.table:
         out.append(render.table_view(room, now, fresh=fx.table_fresh))
     if fx.settlement:
@@ -37,33 +33,31 @@ def views_of(state: dict[str, Any], fx: Effects, now: float) -> list[View]:
     return out
 
 
-def with_panel(state: dict[str, Any], action: Action, views: list[View]) -> list[View]:
+def with_panel(room: Room, action: Action, views: list[View]) -> list[View]:
     """After an owner's change the settings panel shows the new values too:
     its view comes with the others (the press on it edits it in place)."""
-    if VERBS[action.verb].panel and state["phase"] != Phase.CLOSED:
-        return [*views, render.settings_view(Room.from_json(state), action.actor)]
+    if VERBS[action.verb].panel and room.phase != Phase.CLOSED:
+        return [*views, render.settings_view(room, action.actor)]
     return views
 
 
-def refused_views(state: dict[str, Any], key: str, refused: Refused) -> tuple[View, ...]:
+def refused_views(room: Room, key: str, refused: Refused) -> tuple[View, ...]:
     """What a refusal shows besides its reason: a fouled arrangement's hand,
     with why."""
-    if refused.key == "err.foul" and state.get("round"):
-        room = Room.from_json(state)
+    if refused.key == "err.foul" and room.round:
         return (render.hand_view(room, key, refused=(refused.key, refused.params)),)
     return ()
 
 
-def offer_review(state: dict[str, Any], views: list[View]) -> list[View]:
+def offer_review(room: Room, views: list[View]) -> list[View]:
     """After the showdown: a review button on the group's settlement and on
     each person's private hand message."""
-    rnd = state["round"]
-    room = Room.from_json(state)
-    more = (review_button(room, rnd["no"]),)
+    rnd = room.rnd
+    more = (review_button(room, rnd.no),)
     out = [
         dataclasses.replace(v, buttons=(*v.buttons, more)) if v.kind is ViewKind.SETTLEMENT else v
         for v in views
     ]
-    hands = [render.hand_view(room, k) for k in rnd.get("review") or {} if k in rnd["hands"]]
+    hands = [render.hand_view(room, k) for k in rnd.review or {} if k in rnd.hands]
     # Private edits first: the group's settlement stays the last thing said.
     return [dataclasses.replace(h, buttons=(*h.buttons, more)) for h in hands] + out
