@@ -24,6 +24,7 @@ from bot.core.options import rules_for, summary
 from bot.core.room import Room
 from bot.core.round import rules_of
 from bot.core.state import Phase
+from bot.i18n import normalize_language, t
 from bot.rules.lanes import evaluate_lane
 from bot.rules.options import OptionError
 from bot.table import match
@@ -31,7 +32,6 @@ from bot.table.actions import Action, Actor, Outcome, Verb
 from bot.table.clock import FakeClock, RealClock
 from bot.table.manager import TableManager
 from bot.table.options import RULE_OPTIONS, TABLE_OPTIONS, parse_assignment
-from bot.views.i18n import normalize_language, t
 from bot.views.model import View, ViewKind
 from bot.views.render_common import category, option_reason
 

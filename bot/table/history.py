@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 from bot.core.review import SeatReview
 from bot.core.room import Match, Room
 from bot.core.state import LANE_NAMES
+from bot.i18n import t
 from bot.views import render_match
-from bot.views.i18n import t
 from storage.api import Repository, SettlementRecord
 
 from . import final, match

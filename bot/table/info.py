@@ -7,8 +7,8 @@ import dataclasses
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Protocol
 
+from bot.i18n import normalize_language, t
 from bot.views import render, render_match
-from bot.views.i18n import normalize_language, t
 from bot.views.render_common import commands
 from storage.api import Period, Repository
 

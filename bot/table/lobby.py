@@ -8,10 +8,10 @@ from typing import Any
 
 from bot.core.room import Room, Seat
 from bot.core.state import Phase
+from bot.i18n import normalize_language
 from bot.rules.options import OptionError, Preset
 from bot.views import render
 from bot.views.deadline import DEFAULT_TIMEZONE
-from bot.views.i18n import normalize_language
 from bot.views.render_common import option_name, option_reason, option_value
 
 from .actions import Action, Actor, Verb

@@ -33,10 +33,10 @@ from bot.core.room import Room
 from bot.core.state import Phase
 from bot.core.verbs import VERBS
 from bot.delivery.entries import Durable
+from bot.i18n import t
 from bot.rules.options import OptionError
 from bot.views import render
 from bot.views.deadline import DEFAULT_TIMEZONE
-from bot.views.i18n import t
 from bot.views.model import View
 from storage.api import Repository, RoomExists, RoomStatus, SettlementRecord, StaleVersion
 from storage.delivery import DeliveryStore, OutboxEntry, TimerChange

@@ -13,9 +13,9 @@ import dataclasses
 from bot.config import MAX_ARRANGE_SECONDS, MIN_ARRANGE_SECONDS
 from bot.core.options import RULE_OPTIONS, rules_for
 from bot.core.room import Room, RoomOptions
+from bot.i18n import normalize_language
 from bot.rules.cards import parse_rank, rank_char
 from bot.rules.options import DealStyle, OptionError, Preset
-from bot.views.i18n import normalize_language
 
 __all__ = [
     "RULE_OPTIONS",

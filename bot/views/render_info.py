@@ -8,12 +8,12 @@ from typing import Any
 from bot.core.actions import Actor, Verb
 from bot.core.options import rules_for, summary
 from bot.core.room import Room
+from bot.i18n import t
 from bot.rules.options import DealStyle, OptionError, Preset, Rules, make_rules
 from bot.rules.specials import special_points
 from bot.rules.types import SpecialHand
 
 from . import render_match
-from .i18n import t
 from .model import Audience, Button, ButtonStyle, View, ViewKind
 from .render_common import (
     button,

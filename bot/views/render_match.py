@@ -11,9 +11,9 @@ from bot.core.actions import Verb
 from bot.core.review import LaneTokens, SeatReview
 from bot.core.room import Room
 from bot.core.state import LANE_NAMES, Phase
+from bot.i18n import t
 
 from . import pictured
-from .i18n import t
 from .model import Audience, Button, ButtonStyle, View, ViewKind
 from .render_common import (
     button,

@@ -22,13 +22,13 @@ from bot.core.hand import Hand, Special
 from bot.core.room import Room
 from bot.core.round import Round
 from bot.core.state import LANE_NAMES, Phase
+from bot.i18n import t
 from bot.rules.cards import parse_card
 from bot.rules.foul import check_foul
 from bot.rules.lanes import evaluate_lane
 from bot.rules.types import Arrangement, LaneValue
 from bot.table.arranging import FROM_PAGE
 from bot.table.hand import lay_arg
-from bot.views.i18n import t
 from bot.views.render_common import category, clauses
 from bot.views.render_common import lane as lane_word
 

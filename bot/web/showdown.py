@@ -20,10 +20,10 @@ from typing import Any
 
 from bot.core.room import Room
 from bot.core.state import LANE_NAMES, Phase
+from bot.i18n import t
 from bot.rules.cards import parse_card
 from bot.rules.lanes import evaluate_lane
 from bot.table.round import replay_detail, rules_of
-from bot.views.i18n import t
 from bot.views.render_common import category
 
 # The review's "your split was the best": what the chat's review says too.

@@ -9,11 +9,11 @@ import pytest
 from PIL import Image
 
 from bot.core.room import Room
+from bot.i18n import LANGUAGES
 from bot.pictures.canvas import GOLD
 from bot.pictures.final import HEAD_H, ROW_H, final_picture, render_final, size
 from bot.pictures.fonts import missing_glyphs
 from bot.table.final import summary
-from bot.views.i18n import LANGUAGES
 from tests.table.helpers import make_manager, open_table, play_round
 
 

@@ -8,9 +8,9 @@ import pytest
 from bot.core.room import Room, RoomOptions
 from bot.core.showdown import PairScore
 from bot.core.state import Phase
+from bot.i18n import t
 from bot.table.actions import Verb, decode
 from bot.views.deadline import clock_text
-from bot.views.i18n import t
 from bot.views.model import Audience, ViewKind
 from bot.views.render_common import command, option_name, option_value, signed
 from bot.views.render_settle import pair_text as _pair_text
