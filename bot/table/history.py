@@ -36,9 +36,12 @@ async def final_views(
     state: Room,
     m: Match,
     pending: SettlementRecord | None = None,
+    *,
+    pictures: bool = True,
 ) -> list[View]:
     """The 大结算 of match ``m`` (over, or ended early) as one group view;
-    ``pending`` is a settlement being stored in the same transaction."""
+    ``pending`` is a settlement being stored in the same transaction;
+    ``pictures``: the bot's PICTURES setting (the manager's)."""
     first, last = match.round_span(m, state.round_no)
     if last < first:
         return []
@@ -48,7 +51,8 @@ async def final_views(
         records.sort(key=lambda r: r.round_no)
     if not records:
         return []
-    return [render_match.final_view(state, final.summary(state, m, records))]
+    summary = final.summary(state, m, records)
+    return [render_match.final_view(state, summary, pictures=pictures)]
 
 
 async def review(repo: Repository, rec: Held, action: Action) -> Outcome:

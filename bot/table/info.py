@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 
 class Asked(Protocol):
     """What the answers read besides the room: the stored records, the
-    time and the bot's own language (the table manager is one)."""
+    time, the bot's own language and its PICTURES setting (the table
+    manager is one)."""
 
     @property
     def repo(self) -> Repository: ...
@@ -36,6 +37,9 @@ class Asked(Protocol):
 
     @property
     def default_language(self) -> str: ...
+
+    @property
+    def pictures(self) -> bool: ...
 
 
 async def roomless(ask: Asked, action: Action, verb: Verb, rec: Held | None) -> Outcome:
@@ -103,7 +107,7 @@ async def in_room(ask: Asked, rec: Held, action: Action, verb: Verb) -> Outcome:
         rnd = room.round
         if rnd is None or not room.live or key not in rnd.hands:
             raise Refused("err.not_in_round")
-        view = render.hand_view(room, key, now=ask.clock.now())
+        view = render.hand_view(room, key, now=ask.clock.now(), pictures=ask.pictures)
     elif verb is Verb.VERIFY:
         view = await _verify(ask, rec, action.arg, action)
     else:

@@ -78,6 +78,7 @@ class TableManager:
         timezone: str = DEFAULT_TIMEZONE,
         rng: random.Random | None = None,
         max_retries: int = 20,
+        pictures: bool = True,
     ) -> None:
         self.repo = repo
         self.clock: Clock = clock or RealClock()
@@ -90,6 +91,9 @@ class TableManager:
         self.timezone = timezone
         self.rng = rng or SYSTEM_RANDOM
         self.max_retries = max_retries
+        # The bot's PICTURES setting: False, every room text only whatever
+        # its own option; passed to every view rendered here.
+        self.pictures = pictures
         self._sink: Sink | None = None
         self.rooms = Rooms(repo)
         self.timers = Timers(self.clock, self._on_timer, showdown_step_seconds)
@@ -185,7 +189,7 @@ class TableManager:
             # The table post goes to the outbox in the room's own
             # transaction: a crash right after can never leave a room
             # nobody was shown (docs/delivery.md §1).
-            view = render.table_view(stored, self.clock.now(), fresh=True)
+            view = render.table_view(stored, self.clock.now(), fresh=True, pictures=self.pictures)
             views, entries = self.durable.split([view], f"{stored.id}.1")
             made[:] = views
             return entries
@@ -238,14 +242,16 @@ class TableManager:
                     return Outcome(
                         ok=False,
                         reply=render.reason(rec.room.language, r.key, r.params),
-                        views=present.refused_views(rec.room, action.actor.key, r),
+                        views=present.refused_views(
+                            rec.room, action.actor.key, r, pictures=self.pictures
+                        ),
                         room_id=room_id,
                         refused=r.key,
                     )
-                views = present.views_of(state, fx, self.clock.now())
+                views = present.views_of(state, fx, self.clock.now(), pictures=self.pictures)
                 if verb is Verb.CANCEL and (m := rec.room.match) and not m.over:
                     # Closed mid-match: the 大结算 of the rounds played.
-                    views += await history.final_views(self.repo, state, m)
+                    views += await history.final_views(self.repo, state, m, pictures=self.pictures)
                 views = present.with_panel(state, action, views)
                 try:
                     saved, views = await self._store(rec, state, fx, views, action.actor.key)
@@ -337,12 +343,14 @@ class TableManager:
                     state.rnd.review = await self._review(state)
                 # In a worker thread: the deadline auto-arranges with the solver.
                 fx = await asyncio.to_thread(T.timed, due, state, ctx)
-                views = present.views_of(state, fx, self.clock.now())
+                views = present.views_of(state, fx, self.clock.now(), pictures=self.pictures)
                 if fx.settlement:
-                    views = present.offer_review(state, views)
+                    views = present.offer_review(state, views, pictures=self.pictures)
                 if fx.final and (m := state.match):
                     # The last round's settlement is stored with these views.
-                    views += await history.final_views(self.repo, state, m, fx.settlement_record)
+                    views += await history.final_views(
+                        self.repo, state, m, fx.settlement_record, pictures=self.pictures
+                    )
                 try:
                     _, views = await self._store(rec, state, fx, views)
                 except StaleVersion:

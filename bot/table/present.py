@@ -18,15 +18,16 @@ from .effects import Effects
 from .refused import Refused
 
 
-def views_of(room: Room, fx: Effects, now: float) -> list[View]:
-    """The views ``fx`` asks for, of ``room`` as it is now."""
+def views_of(room: Room, fx: Effects, now: float, *, pictures: bool = True) -> list[View]:
+    """The views ``fx`` asks for, of ``room`` as it is now; ``pictures``:
+    the bot's PICTURES setting (the manager's)."""
     out: list[View] = []
     if fx.table:
-        out.append(render.table_view(room, now, fresh=fx.table_fresh))
+        out.append(render.table_view(room, now, fresh=fx.table_fresh, pictures=pictures))
     if fx.settlement:
-        out.append(render.settlement_view(room))
+        out.append(render.settlement_view(room, pictures=pictures))
     for key in fx.hands:
-        out.append(render.hand_view(room, key, now=now))
+        out.append(render.hand_view(room, key, now=now, pictures=pictures))
     for key, params in fx.notices:
         out.append(render.notice_view(room, key, params))
     out.extend(fx.views)
@@ -41,15 +42,18 @@ def with_panel(room: Room, action: Action, views: list[View]) -> list[View]:
     return views
 
 
-def refused_views(room: Room, key: str, refused: Refused) -> tuple[View, ...]:
+def refused_views(
+    room: Room, key: str, refused: Refused, *, pictures: bool = True
+) -> tuple[View, ...]:
     """What a refusal shows besides its reason: a fouled arrangement's hand,
     with why."""
     if refused.key == "err.foul" and room.round:
-        return (render.hand_view(room, key, refused=(refused.key, refused.params)),)
+        why = (refused.key, refused.params)
+        return (render.hand_view(room, key, refused=why, pictures=pictures),)
     return ()
 
 
-def offer_review(room: Room, views: list[View]) -> list[View]:
+def offer_review(room: Room, views: list[View], *, pictures: bool = True) -> list[View]:
     """After the showdown: a review button on the group's settlement and on
     each person's private hand message."""
     rnd = room.rnd
@@ -58,6 +62,8 @@ def offer_review(room: Room, views: list[View]) -> list[View]:
         dataclasses.replace(v, buttons=(*v.buttons, more)) if v.kind is ViewKind.SETTLEMENT else v
         for v in views
     ]
-    hands = [render.hand_view(room, k) for k in rnd.review or {} if k in rnd.hands]
+    hands = [
+        render.hand_view(room, k, pictures=pictures) for k in rnd.review or {} if k in rnd.hands
+    ]
     # Private edits first: the group's settlement stays the last thing said.
     return [dataclasses.replace(h, buttons=(*h.buttons, more)) for h in hands] + out

@@ -58,8 +58,10 @@ def next_rounds(now: int) -> int:
     return later[0] if later else 0
 
 
-def final_view(room: Room, final: dict[str, Any]) -> View:
-    """The 大结算 posted in the group after a match's last round."""
+def final_view(room: Room, final: dict[str, Any], *, pictures: bool = True) -> View:
+    """The 大结算 posted in the group after a match's last round; with
+    pictures (``pictures``, the bot's setting, and the room's option), its
+    picture."""
     lang = lang_of(room)
     lines = [
         t(lang, "final.played_early", played=final["played"], rounds=final["rounds"])
@@ -133,7 +135,7 @@ def final_view(room: Room, final: dict[str, Any]) -> View:
         fresh=True,
         meta={"final": "1"},
     )
-    return pictured.with_final(view, room, final)
+    return pictured.with_final(view, room, final, pictures=pictures)
 
 
 def review_button(room: Room, round_no: int) -> Button:
