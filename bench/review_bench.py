@@ -26,7 +26,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.core.round import Round  # noqa: E402
+from bot.core.showdown import Showdown  # noqa: E402
 from bot.rules import make_rules  # noqa: E402
+from bot.rules.options import DealStyle  # noqa: E402
 from bot.solver import auto_arrange, prepare, strongest_tail_first, suggest  # noqa: E402
 from bot.table import hand as H  # noqa: E402
 from bot.table.review import review_seat  # noqa: E402
@@ -39,21 +42,36 @@ SETTINGS = {
 }
 
 
-def deal_round(rules, rng: random.Random) -> dict:
+def deal_round(rules, rng: random.Random) -> Round:
     deck = list(rules.deck.cards())
     rng.shuffle(deck)
     size = rules.cards_per_player
     seats = [f"p{i}" for i in range(rules.players)]
-    rnd: dict = {"seats": seats, "banker": None, "escaped": [], "hands": {}}
+    rnd = Round(
+        no=1,
+        seats=tuple(seats),
+        dice=(1, 1),
+        first_seat=0,
+        deal_style=DealStyle.ONE,
+        hash="",
+        deck=(),
+        salt="",
+        wild_rank=None,
+        rules={},
+        banker=None,
+        hands={},
+        deadline=0.0,
+        remind_at=None,
+    )
     for i, key in enumerate(seats):
         cards = deck[i * size : (i + 1) * size]
         hand = H.new_hand([c.token for c in cards])
         arrange = auto_arrange if i % 2 == 0 else strongest_tail_first
         H.set_arrangement(hand, arrange(cards, rules), undoable=False)
-        hand["done"] = True
-        rnd["hands"][key] = hand
-    settlement, _, _ = settle_round(rnd, rules)
-    rnd["result"] = {"settlement": settlement}
+        hand.done = True
+        rnd.hands[key] = hand
+    settlement, reveal, specials = settle_round(rnd, rules)
+    rnd.result = Showdown(settlement, reveal, tuple(specials), ())
     return rnd
 
 
@@ -84,8 +102,8 @@ def main() -> None:
         base: list[float] = []
         given: dict[bool, list[float]] = {True: [], False: []}
         for rnd in rounds:
-            for i, key in enumerate(rnd["seats"]):
-                cards = H.cards_of(rnd["hands"][key])
+            for i, key in enumerate(rnd.seats):
+                cards = H.cards_of(rnd.hands[key])
                 t0 = time.perf_counter()
                 suggest(cards, rules, players=players, top=1)
                 base.append(1000 * (time.perf_counter() - t0))

@@ -27,13 +27,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.core.round import rules_of  # noqa: E402
 from bot.rules.cards import parse_card, sort_by_count, sort_by_rank, sort_by_suit  # noqa: E402
 from bot.rules.foul import check_foul  # noqa: E402
 from bot.rules.types import Arrangement  # noqa: E402
 from bot.table.actions import Action, Actor, Verb  # noqa: E402
 from bot.table.clock import RealClock  # noqa: E402
 from bot.table.manager import TableManager  # noqa: E402
-from bot.table.round import round_rules  # noqa: E402
 
 PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
@@ -93,7 +93,7 @@ class Driver:
         state = self.mgr.peek(rid)
         assert state is not None
         rnd = state["round"]
-        taps = taps_for(rnd["hands"][actor.key], round_rules(rnd))
+        taps = taps_for(rnd["hands"][actor.key], rules_of(rnd["rules"]))
         for i in taps:
             await self.pause()
             await self.handle(Action(actor, Verb.PICK, room_id=rid, round_no=round_no, arg=str(i)))

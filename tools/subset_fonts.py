@@ -71,7 +71,7 @@ def text_chars(with_han: bool) -> str:
         chars = han("gb2312", (0xB0, 0xF7), 0xA1) | han("big5", (0xA4, 0xF9), 0x40)
     for lo, hi in RANGES:
         chars |= {chr(c) for c in range(lo, hi + 1)}
-    for path in (ROOT / "bot" / "views" / "locales").glob("*/*.json"):
+    for path in (ROOT / "bot" / "i18n" / "locales").glob("*/*.json"):
         for text in json.loads(path.read_text(encoding="utf-8")).values():
             chars |= set(text)
     return "".join(sorted(chars))

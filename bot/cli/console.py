@@ -30,8 +30,8 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any, BinaryIO
 
+from bot.i18n import t
 from bot.table.actions import Verb
-from bot.views.i18n import t
 from bot.views.model import View, ViewKind
 
 POLL_SECONDS = 0.25

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.state import LANE_NAMES
+from bot.i18n import LANGUAGES
 from bot.rules import Arrangement, CardError, OptionError, PlayerHand, detect_special, parse_cards
-from bot.views.i18n import LANGUAGES
 
 from . import command_parser
 from .jsonl import InputError, TooLongLine, parse_line, read_lines, rules_from

@@ -22,7 +22,9 @@ from bot.config import MAX_ARRANGE_SECONDS, MIN_ARRANGE_SECONDS, check_database_
 from bot.core import lanes as H
 from bot.core.options import rules_for, summary
 from bot.core.room import Room
+from bot.core.round import rules_of
 from bot.core.state import Phase
+from bot.i18n import normalize_language, t
 from bot.rules.lanes import evaluate_lane
 from bot.rules.options import OptionError
 from bot.table import match
@@ -30,8 +32,6 @@ from bot.table.actions import Action, Actor, Outcome, Verb
 from bot.table.clock import FakeClock, RealClock
 from bot.table.manager import TableManager
 from bot.table.options import RULE_OPTIONS, TABLE_OPTIONS, parse_assignment
-from bot.table.round import round_rules
-from bot.views.i18n import normalize_language, t
 from bot.views.model import View, ViewKind
 from bot.views.render_common import category, option_reason
 
@@ -204,7 +204,7 @@ async def make_repo(url: str | None) -> Any:
 
 def lane_categories(lang: str, hand: dict[str, Any], rnd: dict[str, Any]) -> list[str | None]:
     """Each full lane's category in words (None: a lane still filling)."""
-    rules = round_rules(rnd)
+    rules = rules_of(rnd["rules"])
     cards = H.cards_of(hand)
     return [
         category(lang, evaluate_lane([cards[i] for i in lane], rules).category.slug)
@@ -389,7 +389,7 @@ class Console:
 
     async def match_over(self) -> bool:
         st = await self.state()
-        return bool(st and match.is_over(st))
+        return bool(st and match.is_over(Room.from_json(st)))
 
     async def arranging(self) -> bool:
         return await self.phase() == Phase.ARRANGING

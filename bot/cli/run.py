@@ -27,7 +27,6 @@ from bot.delivery.timers import TimerPoller
 from bot.rules import make_rules
 from bot.table.clock import RealClock
 from bot.table.manager import TableManager
-from bot.views import pictured
 from bot.views.model import View
 from storage.api import StorageError
 from storage.sql import SqlRepository
@@ -197,7 +196,6 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
     repo = await _open_repository(settings.database_url)
     if repo is None:
         return 1
-    pictured.set_enabled(settings.pictures)  # PICTURES=false: every room text only
     manager = TableManager(
         repo,
         clock=RealClock(),
@@ -207,6 +205,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         default_language=settings.default_language,
         default_preset=settings.default_preset,
         timezone=settings.timezone,
+        pictures=settings.pictures,  # PICTURES=false: every room text only
     )
     warming = asyncio.create_task(_warm_solver(settings))
     sinks: list[Sink] = []

@@ -1,9 +1,10 @@
-"""Read-only helpers over one hand's JSON state (the lanes placed so far).
+"""Read-only helpers over one hand as stored (its JSON: the lanes placed so
+far), for readers of a room's stored form (the console, tests); the table,
+the views and the pictures read the typed ``bot.core.hand.Hand``.
 
-A hand state holds the dealt card tokens (``cards``), the display order and
-the lanes as lists of indexes into ``cards``; with 13 cards the tail is the
-rest once head and middle are full. The table changes hands
-(``bot.table.hand``); the views only read them, through these helpers.
+A stored hand holds the dealt card tokens (``cards``), the display order
+and the lanes as lists of indexes into ``cards``; with 13 cards the tail is
+the rest once head and middle are full.
 """
 
 from __future__ import annotations
@@ -25,7 +26,13 @@ def cards_of(hand: dict[str, Any]) -> list[Card]:
 
 
 def sorted_order(hand: dict[str, Any], how: str) -> list[int]:
-    cards = cards_of(hand)
+    return order_of(hand["cards"], how)
+
+
+def order_of(tokens: Sequence[str], how: str) -> list[int]:
+    """The display order of dealt cards (indexes into them), sorted ``how``:
+    "rank", "suit" or "count"."""
+    cards = [card_of(t) for t in tokens]
     sorter = {"rank": sort_by_rank, "suit": sort_by_suit, "count": sort_by_count}[how]
     # Sort (card, index) pairs so equal cards of the 65-card deck keep their indexes.
     indexed = list(enumerate(cards))

@@ -40,6 +40,11 @@ def parse_rounds(text: str) -> int:
     )
 
 
+def current(room: Room) -> Match | None:
+    """The match in progress or just finished, or None (open-ended room)."""
+    return room.match
+
+
 def played(room: Room) -> int:
     """Rounds of the current match dealt so far (the one running included)."""
     m = room.match

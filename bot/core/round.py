@@ -16,6 +16,7 @@ from typing import Any, Final
 from bot.rules.options import DealStyle, Rules, make_rules
 
 from .hand import Hand
+from .review import SeatReview
 from .showdown import Showdown
 
 # The keys a stored round always has; "review" is added as it is paid, any
@@ -84,7 +85,7 @@ class Round:
     next_at: float | None = None  # when the next showdown step is due
     result: Showdown | None = None
     settled: bool = False  # paid
-    review: dict[str, dict[str, Any]] | None = None  # each person's 复盘, once paid
+    review: dict[str, SeatReview] | None = None  # each person's 复盘, once paid
     extra: dict[str, Any] = field(default_factory=dict)  # keys of a newer format
 
     def game_rules(self) -> Rules:
@@ -124,7 +125,9 @@ class Round:
             next_at=d["next_at"],
             result=None if result is None else Showdown.from_json(result),
             settled=d["settled"],
-            review=None if review is None else json.loads(json.dumps(review)),
+            review=None
+            if review is None
+            else {k: SeatReview.from_json(v) for k, v in review.items()},
             extra={k: v for k, v in d.items() if k not in _KEYS},
         )
 
@@ -153,6 +156,6 @@ class Round:
             "settled": self.settled,
         }
         if self.review is not None:
-            out["review"] = json.loads(json.dumps(self.review))
+            out["review"] = {k: v.to_json() for k, v in self.review.items()}
         out.update(self.extra)
         return out

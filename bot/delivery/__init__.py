@@ -9,8 +9,9 @@ a row is skipped, edited or posted; a platform supplies only its side of it
 errors mean).
 """
 
-from bot.delivery.engine import DeliveryEngine, Limits
+from bot.delivery.engine import DeliveryEngine
 from bot.delivery.entries import Durable, is_durable, view_entries
+from bot.delivery.limits import Limits
 from bot.delivery.payload import view_from_payload, view_to_payload
 from bot.delivery.transport import Permanent, RetryLater, Transport
 

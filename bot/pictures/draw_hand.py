@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.core.state import LANE_NAMES
+from bot.i18n import t
 from bot.rules.cards import Card
-from bot.views.i18n import t
 
 from . import cards as C
 from .canvas import GOLD, GOLD_INK, INK, MARGIN, SOFT, felt, overlay, pill, pill_width, title_bar

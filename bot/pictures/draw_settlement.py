@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from PIL import Image
 
-from bot.views.i18n import t
+from bot.i18n import t
 
 from .canvas import (
     BAND,

@@ -12,7 +12,7 @@ from PIL import Image
 
 from bot.core.paid import CAP
 from bot.core.state import LANE_NAMES
-from bot.views.i18n import t
+from bot.i18n import t
 
 from . import cards as C
 from .canvas import (

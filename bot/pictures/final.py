@@ -11,7 +11,7 @@ from typing import Any
 
 from PIL import Image
 
-from bot.views.i18n import t
+from bot.i18n import t
 
 from .canvas import (
     BAND,

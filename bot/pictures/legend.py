@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from bot.i18n import t
 from bot.rules.cards import SUIT_SYMBOLS, rank_char
-from bot.views.i18n import t
 
 from .cards import Marks
 

@@ -1,16 +1,17 @@
 """A player's presses on their own hand while the round is arranged: pick,
 lay, undo, reset, sort, suggest, apply, declare, confirm (the page's with
 its split, laid and confirmed at once) — one function each,
-found by the verb (``PRESSES``). Pure transitions on the room's JSON state
-(plus solver calls), like round.py's."""
+found by the verb (``PRESSES``). Pure transitions on the typed room (plus
+solver calls), like round.py's."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
 
+from bot.core.hand import Hand, Refusal
+from bot.core.room import Room
 from bot.core.state import LANE_NAMES, Phase
 from bot.core.verbs import Verb
 from bot.rules.cards import parse_card
@@ -30,26 +31,26 @@ class Pressed:
     """One press: the room's state, who pressed, their hand, the round's
     rules, the button's argument and the effects being gathered."""
 
-    state: dict[str, Any]
+    room: Room
     key: str
-    hand: dict[str, Any]
+    hand: Hand
     rules: Rules
     arg: str | None
     fx: Effects
 
 
-def my_hand(state: dict[str, Any], key: str) -> dict[str, Any]:
-    rnd = state.get("round")
-    if state["phase"] != Phase.ARRANGING or rnd is None:
+def my_hand(room: Room, key: str) -> Hand:
+    rnd = room.round
+    if room.phase != Phase.ARRANGING or rnd is None:
         raise Refused("err.not_arranging")
-    hand = rnd["hands"].get(key)
+    hand = rnd.hands.get(key)
     if hand is None:
         raise Refused("err.not_in_round")
     return hand
 
 
-def _open(hand: dict[str, Any]) -> None:
-    if hand["done"]:
+def _open(hand: Hand) -> None:
+    if hand.done:
         raise Refused("err.already_done")
 
 
@@ -83,24 +84,24 @@ def _suggest(p: Pressed) -> None:
     _open(p.hand)
     if p.arg == FROM_PAGE:
         p.fx.hands.clear()
-    rnd = p.state["round"]
-    p.hand["suggestions"] = solving.suggestions(
-        H.cards_of(p.hand),
+    rnd = p.room.rnd
+    p.hand.suggestions = solving.suggestions(
+        p.hand.card_list(),
         p.rules,
-        len(rnd["seats"]),
-        banker=rnd["banker"] == p.key,
-        opponents=opponents_of(p.state, p.key),
+        len(rnd.seats),
+        banker=rnd.banker == p.key,
+        opponents=opponents_of(p.room, p.key),
     )
 
 
 def _apply(p: Pressed) -> None:
     _open(p.hand)
-    items = p.hand["suggestions"] or []
+    items = p.hand.suggestions or []
     n = small_number(p.arg, len(items) - 1)
     if n is None:
         raise Refused("err.no_suggestion")
     s = items[n]
-    arr = Arrangement.of(*([parse_card(t) for t in s[lane]] for lane in LANE_NAMES))
+    arr = Arrangement.of(*([parse_card(t) for t in s.lane(lane)] for lane in LANE_NAMES))
     H.set_arrangement(p.hand, arr)
 
 
@@ -119,13 +120,13 @@ def _confirm(p: Pressed) -> None:
     if p.arg is not None:
         H.lay(p.hand, p.arg)
         _judge(p.hand, p.rules)
-    if not H.complete(p.hand):
-        h, m, t = H.lanes(p.hand)
+    if not p.hand.complete():
+        h, m, t = p.hand.lanes()
         raise Refused("err.incomplete", placed=len(h) + len(m) + len(t))
-    foul = solving.foul_lanes(H.arrangement(p.hand), p.rules)
+    foul = solving.foul_lanes(p.hand.arrangement(), p.rules)
     if foul:
         raise Refused("err.foul", pairs=foul)
-    p.hand["done"] = True
+    p.hand.done = True
     p.fx.table = True
 
 
@@ -146,32 +147,32 @@ PRESSES: Mapping[Verb, Callable[[Pressed], None]] = MappingProxyType(
 _MOVES = frozenset({Verb.PICK, Verb.LAY, Verb.UNDO, Verb.RESET, Verb.APPLY})
 
 
-def _judge(hand: dict[str, Any], rules: Rules) -> None:
+def _judge(hand: Hand, rules: Rules) -> None:
     """After the cards moved: the split is judged again."""
-    complete = H.complete(hand)
-    if H.extra_cards(hand):
+    complete = hand.complete()
+    if hand.extra_cards():
         # 多三张: a special is judged on the 13 kept cards, once all are placed.
-        hand["special"] = solving.special_of(H.kept_cards(hand), rules) if complete else None
+        hand.special = solving.special_of(hand.kept_cards(), rules) if complete else None
     # A complete split that fouls says so at once, in the words a refused
     # confirm would use: the player sees it before pressing, and the
     # refusal then changes nothing on the hand (no second edit).
-    foul = solving.foul_lanes(H.arrangement(hand), rules) if complete else []
-    hand["refused"] = ["err.foul", {"pairs": foul}] if foul else None
+    foul = solving.foul_lanes(hand.arrangement(), rules) if complete else []
+    hand.refused = Refusal("err.foul", {"pairs": foul}) if foul else None
 
 
-def press(state: dict[str, Any], key: str, verb: Verb, arg: str | None, ctx: Ctx) -> Effects:
+def press(room: Room, key: str, verb: Verb, arg: str | None, ctx: Ctx) -> Effects:
     """Player ``key`` presses ``verb`` on their hand; the last hand done
     begins the showdown."""
     step = PRESSES.get(verb)
     if step is None:
         raise Refused("err.unknown")
-    hand = my_hand(state, key)
-    rnd = state["round"]
+    hand = my_hand(room, key)
+    rnd = room.rnd
     rules = round_rules(rnd)
     fx = Effects(hands=[key])
-    step(Pressed(state, key, hand, rules, arg, fx))
+    step(Pressed(room, key, hand, rules, arg, fx))
     if verb in _MOVES:
         _judge(hand, rules)
-    if all(h["done"] for h in rnd["hands"].values()):
-        begin_showdown(state, ctx, fx)
+    if all(h.done for h in rnd.hands.values()):
+        begin_showdown(room, ctx, fx)
     return fx

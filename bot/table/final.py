@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.core.room import Match, Room
 from bot.core.state import LANE_NAMES
 from bot.rules.types import Arrangement, Category
 from storage.api import SettlementRecord
@@ -21,9 +22,7 @@ from .round import rules_of
 _BY_SLUG = {c.slug: c for c in Category}
 
 
-def summary(
-    state: dict[str, Any], m: dict[str, Any], records: Sequence[SettlementRecord]
-) -> dict[str, Any]:
+def summary(room: Room, m: Match, records: Sequence[SettlementRecord]) -> dict[str, Any]:
     """The JSON-ready 大结算 of match ``m`` from its rounds' records."""
     rows: dict[str, dict[str, Any]] = {}
     biggest: dict[str, Any] | None = None
@@ -33,7 +32,7 @@ def summary(
         if r is None:
             r = rows[key] = {
                 "key": key,
-                "name": state.get("names", {}).get(key, name),
+                "name": room.names.get(key, name),
                 "total": 0,
                 "rounds": 0,
                 "wins": 0,
@@ -46,7 +45,7 @@ def summary(
         return r
 
     for rec in records:
-        k = rec.round_no - m["start"]
+        k = rec.round_no - m.start
         detail = rec.detail or {}
         lanes_of = {p["id"]: p.get("lanes") for p in detail.get("players", [])}
         rules = _round_rules(detail)
@@ -70,12 +69,12 @@ def summary(
     for i, r in enumerate(ranked):
         prev = ranked[i - 1] if i else None
         r["rank"] = prev["rank"] if prev and prev["total"] == r["total"] else i + 1
-    played = max((rec.round_no - m["start"] for rec in records), default=0)
+    played = max((rec.round_no - m.start for rec in records), default=0)
     return {
-        "seq": m["seq"],
-        "rounds": m["rounds"],
+        "seq": m.seq,
+        "rounds": m.rounds,
         "played": played,
-        "early": played < m["rounds"],
+        "early": played < m.rounds,
         "players": ranked,
         "biggest": biggest if biggest and biggest["points"] > 0 else None,
     }

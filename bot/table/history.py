@@ -10,16 +10,20 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.core.room import Room
+from bot.core.review import SeatReview
+from bot.core.room import Match, Room
 from bot.core.state import LANE_NAMES
+from bot.i18n import t
 from bot.views import render_match
-from bot.views.i18n import t
-from storage.api import Repository, RoomRecord, SettlementRecord
+from storage.api import Repository, SettlementRecord
 
 from . import final, match
 from .actions import MAX_ROUND_DIGITS, Action, Attachment, Outcome, small_number
 from .refused import Refused
 from .round import rules_of
+
+if TYPE_CHECKING:
+    from .rooms import Held
 
 if TYPE_CHECKING:
     from bot.views.model import View
@@ -29,44 +33,49 @@ ARRANGERS_MIN_ROUNDS = 20
 
 async def final_views(
     repo: Repository,
-    state: dict[str, Any],
-    m: dict[str, Any],
+    state: Room,
+    m: Match,
     pending: SettlementRecord | None = None,
+    *,
+    pictures: bool = True,
 ) -> list[View]:
     """The 大结算 of match ``m`` (over, or ended early) as one group view;
-    ``pending`` is a settlement being stored in the same transaction."""
-    first, last = match.round_span(m, state["round_no"])
+    ``pending`` is a settlement being stored in the same transaction;
+    ``pictures``: the bot's PICTURES setting (the manager's)."""
+    first, last = match.round_span(m, state.round_no)
     if last < first:
         return []
-    records = await repo.room_settlements(state["room_id"], first, last)
+    records = await repo.room_settlements(state.id, first, last)
     if pending is not None and first <= pending.round_no <= last:
         records = [r for r in records if r.round_no != pending.round_no] + [pending]
         records.sort(key=lambda r: r.round_no)
     if not records:
         return []
-    return [render_match.final_view(Room.from_json(state), final.summary(state, m, records))]
+    summary = final.summary(state, m, records)
+    return [render_match.final_view(state, summary, pictures=pictures)]
 
 
-async def review(repo: Repository, rec: RoomRecord, action: Action) -> Outcome:
+async def review(repo: Repository, rec: Held, action: Action) -> Outcome:
     """A person's review of the button's round: only after its showdown."""
-    state = rec.state
+    state = rec.room
     key = action.actor.key
-    no = action.round_no if action.round_no is not None else state["round_no"]
-    rnd = state.get("round")
-    data: dict[str, Any] | None
-    if rnd is not None and rnd["no"] == no:
-        if not rnd.get("settled"):
+    no = action.round_no if action.round_no is not None else state.round_no
+    rnd = state.round
+    data: SeatReview | None
+    if rnd is not None and rnd.no == no:
+        if not rnd.settled:
             raise Refused("err.review_not_yet")
-        data = (rnd.get("review") or {}).get(key)
-    elif 1 <= no < state["round_no"]:
+        data = (rnd.review or {}).get(key)
+    elif 1 <= no < state.round_no:
         records = await repo.room_settlements(rec.room_id, no, no)
-        data = (records[0].detail.get("review") or {}).get(key) if records else None
+        stored = (records[0].detail.get("review") or {}).get(key) if records else None
+        data = None if stored is None else SeatReview.from_json(stored)
     else:
         raise Refused("err.review_not_yet")
     if data is None:
         raise Refused("err.no_review")
-    view = render_match.review_view(Room.from_json(state), no, key, action.actor.user_id, data)
-    reply = t(state["language"], "toast.review_sent") if action.chat_id else None
+    view = render_match.review_view(state, no, key, action.actor.user_id, data)
+    reply = t(state.language, "toast.review_sent") if action.chat_id else None
     return Outcome(ok=True, reply=reply, views=(view,), room_id=rec.room_id)
 
 

@@ -7,12 +7,10 @@ import dataclasses
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Protocol
 
-from bot.core.room import Room
-from bot.core.state import LIVE_PHASES
+from bot.i18n import normalize_language, t
 from bot.views import render, render_match
-from bot.views.i18n import normalize_language, t
 from bot.views.render_common import commands
-from storage.api import Period, Repository, RoomRecord
+from storage.api import Period, Repository
 
 from . import history
 from .actions import MAX_ROUND_DIGITS, Action, Outcome, Verb, small_number
@@ -23,11 +21,13 @@ if TYPE_CHECKING:
     from bot.views.model import View
 
     from .clock import Clock
+    from .rooms import Held
 
 
 class Asked(Protocol):
     """What the answers read besides the room: the stored records, the
-    time and the bot's own language (the table manager is one)."""
+    time, the bot's own language and its PICTURES setting (the table
+    manager is one)."""
 
     @property
     def repo(self) -> Repository: ...
@@ -38,17 +38,19 @@ class Asked(Protocol):
     @property
     def default_language(self) -> str: ...
 
+    @property
+    def pictures(self) -> bool: ...
 
-async def roomless(ask: Asked, action: Action, verb: Verb, rec: RoomRecord | None) -> Outcome:
+
+async def roomless(ask: Asked, action: Action, verb: Verb, rec: Held | None) -> Outcome:
     # The room's language; with no room, the asker's own (docs/messages.md).
     if rec is not None:
-        lang = rec.state["language"]
+        lang = rec.room.language
     elif action.actor.language:
         lang = normalize_language(action.actor.language)
     else:
         lang = ask.default_language
-    state = rec.state if rec else None
-    room = Room.from_json(state) if state else None
+    room = rec.room if rec else None
     room_id = rec.room_id if rec else None
     platform = action.actor.platform
     if verb is Verb.HELP:
@@ -58,10 +60,10 @@ async def roomless(ask: Asked, action: Action, verb: Verb, rec: RoomRecord | Non
     elif verb is Verb.RULES:
         view = render.rules_view(lang, room, action.chat_id, action.actor)
     elif verb is Verb.REPLAY:
-        chat_id = state["chat_id"] if state else action.chat_id
+        chat_id = room.chat_id if room else action.chat_id
         return await history.replay(ask.repo, dataclasses.replace(action, chat_id=chat_id), lang)
     elif verb is Verb.LEADERBOARD and (action.arg or "").lower() == "skill":
-        chat_id = state["chat_id"] if state else action.chat_id
+        chat_id = room.chat_id if room else action.chat_id
         if not chat_id:
             raise Refused("err.no_chat")
         records = await ask.repo.settlement_details(platform, chat_id=chat_id)
@@ -74,7 +76,7 @@ async def roomless(ask: Asked, action: Action, verb: Verb, rec: RoomRecord | Non
             period = Period(period_text)
         except ValueError:
             raise Refused("err.bad_period", value=period_text[:24]) from None
-        chat_id = state["chat_id"] if state else action.chat_id
+        chat_id = room.chat_id if room else action.chat_id
         if not chat_id:
             raise Refused("err.no_chat")
         rows = await ask.repo.leaderboard(
@@ -94,18 +96,18 @@ async def roomless(ask: Asked, action: Action, verb: Verb, rec: RoomRecord | Non
     return Outcome(ok=True, views=(view,), room_id=room_id)
 
 
-async def in_room(ask: Asked, rec: RoomRecord, action: Action, verb: Verb) -> Outcome:
-    state = rec.state
+async def in_room(ask: Asked, rec: Held, action: Action, verb: Verb) -> Outcome:
+    room = rec.room
     key = action.actor.key
     if verb is Verb.SETTINGS:
-        if key != state["owner"]:
+        if key != room.owner:
             raise Refused("err.owner_only")
-        view = render.settings_view(Room.from_json(state), action.actor)
+        view = render.settings_view(room, action.actor)
     elif verb is Verb.SHOW_HAND:
-        rnd = state.get("round")
-        if rnd is None or state["phase"] not in LIVE_PHASES or key not in rnd["hands"]:
+        rnd = room.round
+        if rnd is None or not room.live or key not in rnd.hands:
             raise Refused("err.not_in_round")
-        view = render.hand_view(Room.from_json(state), key, now=ask.clock.now())
+        view = render.hand_view(room, key, now=ask.clock.now(), pictures=ask.pictures)
     elif verb is Verb.VERIFY:
         view = await _verify(ask, rec, action.arg, action)
     else:
@@ -113,8 +115,8 @@ async def in_room(ask: Asked, rec: RoomRecord, action: Action, verb: Verb) -> Ou
     return Outcome(ok=True, views=(view,), room_id=rec.room_id)
 
 
-async def _verify(ask: Asked, rec: RoomRecord, arg: str | None, action: Action) -> View:
-    state = rec.state
+async def _verify(ask: Asked, rec: Held, arg: str | None, action: Action) -> View:
+    room = rec.room
     if arg:
         # A typed /verify ² or a 30-digit round is "not valid", not a crash.
         number = small_number(arg, 10**MAX_ROUND_DIGITS - 1)
@@ -122,8 +124,8 @@ async def _verify(ask: Asked, rec: RoomRecord, arg: str | None, action: Action) 
             raise Refused("err.bad_round", value=arg[:24])
         no = number
     else:
-        rnd = state.get("round")
-        no = rnd["no"] if rnd and rnd.get("settled") else state["round_no"] - 1
+        rnd = room.round
+        no = rnd.no if rnd and rnd.settled else room.round_no - 1
     if no < 1:
         raise Refused("err.not_revealed")
     # A round's deck is revealed only after its showdown.
@@ -134,7 +136,7 @@ async def _verify(ask: Asked, rec: RoomRecord, arg: str | None, action: Action) 
         raise Refused("err.not_revealed")
     ok = verify(record.deck, record.salt, record.deck_hash)
     return render.verify_view(
-        Room.from_json(state),
+        room,
         no,
         list(record.deck),
         record.salt,

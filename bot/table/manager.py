@@ -1,7 +1,8 @@
 """The table manager: one async entry point (``handle``) for every action,
 and the timed transitions (``_on_timer``).
 
-Per room: an asyncio lock; the state is a JSON-ready dict stored through
+Per room: an asyncio lock; the room (the typed ``bot.core.room.Room``,
+JSON only in the repository: rooms.py converts) is stored through
 ``repo.save_room(expected_version)`` BEFORE any view is returned; on
 ``StaleVersion`` (another manager wrote first) the room is reloaded and the
 action re-applied. The manager dispatches and retries; its other jobs have
@@ -13,7 +14,7 @@ a change shows (present.py). What each verb needs is read from its
 
 Nothing slow runs on the event loop: a transition that may call the solver
 (the deadline's auto-arrange, a deal with AI seats, a suggestion, a player
-who leaves mid-round) runs in a worker thread on its copy of the state, as
+who leaves mid-round) runs in a worker thread on its copy of the room, as
 reviews do.
 """
 
@@ -22,32 +23,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import json
 import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from bot.core.review import SeatReview
 from bot.core.room import Room
 from bot.core.state import Phase
 from bot.core.verbs import VERBS
 from bot.delivery.entries import Durable
+from bot.i18n import t
 from bot.rules.options import OptionError
 from bot.views import render
 from bot.views.deadline import DEFAULT_TIMEZONE
-from bot.views.i18n import t
 from bot.views.model import View
-from storage.api import (
-    Repository,
-    RoomExists,
-    RoomRecord,
-    RoomStatus,
-    SettlementRecord,
-    StaleVersion,
-)
+from storage.api import Repository, RoomExists, RoomStatus, SettlementRecord, StaleVersion
 from storage.delivery import DeliveryStore, OutboxEntry, TimerChange
 
-from . import history, info, lobby, match, present, solving, transitions
+from . import history, info, lobby, present, solving, transitions
 from . import review as RV
 from . import round as R
 from . import timers as T
@@ -57,7 +51,7 @@ from .deal import SYSTEM_RANDOM
 from .effects import Effects
 from .options import rules_for
 from .refused import Refused
-from .rooms import Rooms, as_read
+from .rooms import Held, Rooms, as_read
 from .timers import Timers
 
 __all__ = ["Sink", "TableManager"]
@@ -67,10 +61,6 @@ log = logging.getLogger(__name__)
 Sink = Callable[[Sequence[View]], Awaitable[None]]
 
 MAX_ARG_CHARS = 64
-
-
-def _copy(state: dict[str, Any]) -> dict[str, Any]:
-    return json.loads(json.dumps(state))
 
 
 class TableManager:
@@ -88,6 +78,7 @@ class TableManager:
         timezone: str = DEFAULT_TIMEZONE,
         rng: random.Random | None = None,
         max_retries: int = 20,
+        pictures: bool = True,
     ) -> None:
         self.repo = repo
         self.clock: Clock = clock or RealClock()
@@ -100,6 +91,9 @@ class TableManager:
         self.timezone = timezone
         self.rng = rng or SYSTEM_RANDOM
         self.max_retries = max_retries
+        # The bot's PICTURES setting: False, every room text only whatever
+        # its own option; passed to every view rendered here.
+        self.pictures = pictures
         self._sink: Sink | None = None
         self.rooms = Rooms(repo)
         self.timers = Timers(self.clock, self._on_timer, showdown_step_seconds)
@@ -121,9 +115,9 @@ class TableManager:
         """Load open rooms and re-arm their deadlines and showdown steps."""
         for rec in await self.repo.load_open_rooms():
             try:
-                rec = as_read(rec)
-                self.rooms.remember(rec)
-                self.timers.arm(rec.room_id, rec.state)
+                held = as_read(rec)
+                self.rooms.remember(held)
+                self.timers.arm(held.room_id, held.room)
             except Exception:  # one unreadable room must not keep the others down
                 log.exception("room %s could not be restored; left as stored", rec.room_id)
                 self.rooms.forget(rec.room_id)
@@ -191,12 +185,12 @@ class TableManager:
         )
         made: list[View] = []
 
-        def table_post(stored: dict[str, Any]) -> list[OutboxEntry]:
+        def table_post(stored: Room) -> list[OutboxEntry]:
             # The table post goes to the outbox in the room's own
             # transaction: a crash right after can never leave a room
             # nobody was shown (docs/delivery.md §1).
-            view = render.table_view(Room.from_json(stored), self.clock.now(), fresh=True)
-            views, entries = self.durable.split([view], f"{stored['room_id']}.1")
+            view = render.table_view(stored, self.clock.now(), fresh=True, pictures=self.pictures)
+            views, entries = self.durable.split([view], f"{stored.id}.1")
             made[:] = views
             return entries
 
@@ -208,11 +202,11 @@ class TableManager:
             # Said in the open room's language, not the bot's default.
             existing = await self._resolve(dataclasses.replace(action, room_id=None))
             room = await self.rooms.load(existing) if existing else None
-            lang = room.state["language"] if room else self.default_language
+            lang = room.room.language if room else self.default_language
             return Outcome(ok=False, reply=t(lang, "err.room_exists"), room_id=existing)
         return Outcome(
             ok=True,
-            reply=t(rec.state["language"], "toast.opened"),
+            reply=t(rec.room.language, "toast.opened"),
             views=tuple(made),
             room_id=rec.room_id,
         )
@@ -221,7 +215,7 @@ class TableManager:
         facts = VERBS[verb]
         if verb is Verb.START and (rec := self.rooms.cached(room_id)) is not None:
             with contextlib.suppress(OptionError, KeyError):  # START itself explains
-                await solving.warm(rules_for(rec.state, max(2, len(rec.state["players"]))))
+                await solving.warm(rules_for(rec.room, max(2, len(rec.room.players))))
         async with self.rooms.lock(room_id):
             fresh = False
             for _ in range(self.max_retries):
@@ -233,7 +227,7 @@ class TableManager:
                     self._check(rec, action)
                     if facts.read_only:
                         return await self._answer(rec, action, verb)
-                    state = _copy(rec.state)
+                    state = rec.room.copy()
                     apply = transitions.apply
                     ctx = self._ctx()
                     if transitions.may_solve(state, action):
@@ -247,17 +241,17 @@ class TableManager:
                         continue
                     return Outcome(
                         ok=False,
-                        reply=render.reason(
-                            rec.state.get("language", self.default_language), r.key, r.params
+                        reply=render.reason(rec.room.language, r.key, r.params),
+                        views=present.refused_views(
+                            rec.room, action.actor.key, r, pictures=self.pictures
                         ),
-                        views=present.refused_views(rec.state, action.actor.key, r),
                         room_id=room_id,
                         refused=r.key,
                     )
-                views = present.views_of(state, fx, self.clock.now())
-                if verb is Verb.CANCEL and (m := match.current(rec.state)) and not m["over"]:
+                views = present.views_of(state, fx, self.clock.now(), pictures=self.pictures)
+                if verb is Verb.CANCEL and (m := rec.room.match) and not m.over:
                     # Closed mid-match: the 大结算 of the rounds played.
-                    views += await history.final_views(self.repo, state, m)
+                    views += await history.final_views(self.repo, state, m, pictures=self.pictures)
                 views = present.with_panel(state, action, views)
                 try:
                     saved, views = await self._store(rec, state, fx, views, action.actor.key)
@@ -265,47 +259,47 @@ class TableManager:
                     self.rooms.forget(room_id)
                     fresh = True
                     continue
-                reply = t(saved.state["language"], fx.toast[0], **fx.toast[1]) if fx.toast else None
+                reply = t(saved.room.language, fx.toast[0], **fx.toast[1]) if fx.toast else None
                 return Outcome(ok=True, reply=reply, views=tuple(views), room_id=room_id)
             return Outcome(ok=False, reply=t(self.default_language, "err.busy"), room_id=room_id)
 
-    async def _answer(self, rec: RoomRecord, action: Action, verb: Verb) -> Outcome:
+    async def _answer(self, rec: Held, action: Action, verb: Verb) -> Outcome:
         """A read-only verb: answered from the stored room, nothing written."""
         if verb is Verb.REVIEW:
             return await history.review(self.repo, rec, action)
         return await info.in_room(self, rec, action, verb)
 
-    def _check(self, rec: RoomRecord, action: Action) -> None:
-        state = rec.state
-        if rec.status is RoomStatus.CLOSED or state["phase"] == Phase.CLOSED:
+    def _check(self, rec: Held, action: Action) -> None:
+        state = rec.room
+        if rec.status is RoomStatus.CLOSED or state.phase == Phase.CLOSED:
             raise Refused("err.room_closed")
         informative = VERBS[action.verb].informative
         # Information buttons of an old post (rules, verify) still answer.
-        if action.round_no is not None and action.round_no != state["round_no"] and not informative:
+        if action.round_no is not None and action.round_no != state.round_no and not informative:
             raise Refused(STALE)
-        if action.actor.platform != state["platform"] and not informative:
+        if action.actor.platform != state.platform and not informative:
             raise Refused("err.not_player")
         lobby.check_chat(state, action)  # seats only for members of the room's chat
 
     async def _store(
         self,
-        rec: RoomRecord,
-        state: dict[str, Any],
+        rec: Held,
+        state: Room,
         fx: Effects,
         views: list[View],
         actor: str | None = None,
-    ) -> tuple[RoomRecord, list[View]]:
+    ) -> tuple[Held, list[View]]:
         """Store ``state`` with the views it produced (those of durable
         platforms go to the outbox in the same transaction) and arm its
         timer; the saved record and the views, marked where they were
         written."""
-        T.pace(rec.state, state, self.clock.now(), self.step_seconds)
-        closed = state["phase"] == Phase.CLOSED
+        T.pace(rec.room, state, self.clock.now(), self.step_seconds)
+        closed = state.phase == Phase.CLOSED
         private = await self.durable.private_chats(views, actor)
         views, entries = self.durable.split(views, f"{rec.room_id}.{rec.version + 1}", private)
         due = None if closed else T.next_event(state)
         # Stored where it moved, so any process can fire it (fire_due).
-        moved = TimerChange(due) if due != T.next_event(rec.state) else None
+        moved = TimerChange(due) if due != T.next_event(rec.room) else None
         saved = await self.rooms.save(
             rec,
             state,
@@ -335,26 +329,28 @@ class TableManager:
                 if rec is None or rec.status is RoomStatus.CLOSED:
                     return
                 ctx = self._ctx()
-                due = T.due(rec.state, ctx.now)
+                due = T.due(rec.room, ctx.now)
                 if due is None:
-                    self.timers.arm(room_id, rec.state)
+                    self.timers.arm(room_id, rec.room)
                     return
                 if due is T.Due.STEP:
                     wait = await self.timers.step_wait(rec, ctx.now, self._outbox_of(rec))
                     if wait is not None:
                         self.timers.retry(room_id, wait)
                         return
-                state = _copy(rec.state)
+                state = rec.room.copy()
                 if due is T.Due.STEP and R.finishing(state):
-                    state["round"]["review"] = await self._review(state)
+                    state.rnd.review = await self._review(state)
                 # In a worker thread: the deadline auto-arranges with the solver.
                 fx = await asyncio.to_thread(T.timed, due, state, ctx)
-                views = present.views_of(state, fx, self.clock.now())
+                views = present.views_of(state, fx, self.clock.now(), pictures=self.pictures)
                 if fx.settlement:
                     views = present.offer_review(state, views)
-                if fx.final and (m := match.current(state)):
+                if fx.final and (m := state.match):
                     # The last round's settlement is stored with these views.
-                    views += await history.final_views(self.repo, state, m, fx.settlement_record)
+                    views += await history.final_views(
+                        self.repo, state, m, fx.settlement_record, pictures=self.pictures
+                    )
                 try:
                     _, views = await self._store(rec, state, fx, views)
                 except StaleVersion:
@@ -367,22 +363,20 @@ class TableManager:
             except Exception:  # the adapter's failure must not stop the table
                 log.exception("sink failed for room %s", room_id)
 
-    def _outbox_of(self, rec: RoomRecord) -> DeliveryStore | None:
+    def _outbox_of(self, rec: Held) -> DeliveryStore | None:
         """The store the room's views are delivered from, where they go
         through the outbox (None: shown as they are made)."""
-        durable = rec.state["platform"] in self.durable.platforms
+        durable = rec.room.platform in self.durable.platforms
         return self.repo if durable and isinstance(self.repo, DeliveryStore) else None
 
     @staticmethod
-    async def _review(state: dict[str, Any]) -> dict[str, Any]:
+    async def _review(state: Room) -> dict[str, SeatReview]:
         """Each person's review, stored with the settlement: solver work, so
         in a worker thread. A failure costs the review, never the round's pay."""
         try:
             return await asyncio.to_thread(RV.review_round, state)
         except Exception:
-            log.exception(
-                "the review of room %s round %s failed", state.get("room_id"), state["round_no"]
-            )
+            log.exception("the review of room %s round %s failed", state.room_id, state.round_no)
             return {}
 
     async def fire_due(self, room_id: str) -> None:
@@ -396,14 +390,20 @@ class TableManager:
     # ------------------------------------------------------------ helpers for tests / console
 
     def peek(self, room_id: str) -> dict[str, Any] | None:
-        """The cached state of a room this manager holds (no I/O, not a copy:
-        do not change it). For drivers such as the console and benchmarks."""
+        """The cached room of this manager as stored (no I/O). For drivers
+        such as the console and benchmarks."""
         rec = self.rooms.cached(room_id)
-        return rec.state if rec else None
+        return rec.room.to_json() if rec else None
+
+    async def room(self, room_id: str) -> Room | None:
+        """The room as stored now (a copy: changing it changes nothing)."""
+        rec = await self.rooms.load(room_id, fresh=True)
+        return rec.room.copy() if rec else None
 
     async def room_state(self, room_id: str) -> dict[str, Any] | None:
+        """The room as stored now, as its JSON."""
         rec = await self.rooms.load(room_id, fresh=True)
-        return _copy(rec.state) if rec else None
+        return rec.room.to_json() if rec else None
 
     async def round_settlement(self, room_id: str, round_no: int) -> SettlementRecord | None:
         """The stored settlement of a room's round (None: never paid); what

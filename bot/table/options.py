@@ -1,19 +1,21 @@
 """Room options as the owner sets them (docs/rules.md §6), and the Rules of a round.
 
-A room stores its preset and the owner's overrides as a JSON-ready dict.
+A room keeps its preset and the owner's overrides (``Room.preset``,
+``RoomOptions``).
 Every change is validated through ``bot.rules.make_rules``; the
 ``OptionError`` sentence is the reply when a combination is not allowed.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
 
 from bot.config import MAX_ARRANGE_SECONDS, MIN_ARRANGE_SECONDS
-from bot.core.options import RULE_OPTIONS
+from bot.core.options import RULE_OPTIONS, rules_for
+from bot.core.room import Room, RoomOptions
+from bot.i18n import normalize_language
 from bot.rules.cards import parse_rank, rank_char
-from bot.rules.options import DealStyle, OptionError, Preset, Rules, make_rules
-from bot.views.i18n import normalize_language
+from bot.rules.options import DealStyle, OptionError, Preset
 
 __all__ = [
     "RULE_OPTIONS",
@@ -21,16 +23,8 @@ __all__ = [
     "check_possible",
     "default_options",
     "rules_for",
+    "rules_for",
 ]
-
-
-def rules_for(state: dict[str, Any], players: int, wild_rank: str | None = None) -> Rules:
-    """The validated Rules of this room at a number of players. With the
-    random wild rank (百变) on, ``wild_rank`` is the rank drawn for the round."""
-    overrides = dict(state["options"]["rules"])
-    if state["options"].get("random_wild_rank"):
-        overrides["wild_rank"] = wild_rank or "2"
-    return make_rules(state["preset"], players, overrides)
 
 
 # Rule options the owner may set, with their short aliases (action args are
@@ -55,14 +49,9 @@ _TRUE = {"on", "true", "yes", "1", "y", "开", "開"}
 _FALSE = {"off", "false", "no", "0", "n", "关", "關"}
 
 
-def default_options(arrange_seconds: int) -> dict[str, Any]:
+def default_options(arrange_seconds: int) -> RoomOptions:
     """The table options of a new room (rule overrides start empty)."""
-    return {
-        "rules": {},  # overrides of the preset, as make_rules takes them
-        "random_wild_rank": False,
-        "arrange_seconds": arrange_seconds,
-        "deal_style": DealStyle.ONE,
-    }
+    return RoomOptions(arrange_seconds=arrange_seconds)
 
 
 def _bool(name: str, text: str) -> bool:
@@ -87,21 +76,22 @@ def parse_assignment(arg: str | None) -> tuple[str, str]:
     return name, value.strip()
 
 
-def check_possible(state: dict[str, Any], seated: int) -> None:
+def check_possible(room: Room, seated: int) -> None:
     """Accept options that the players seated now, or more, can play (so the
     owner can set up a 5-player or banker table before everyone has joined,
     but never one that seated players would have to leave for). Otherwise
     raise the reason at the count the options themselves ask for (banker: 4,
     added suit: 5, 多三张: 3) when that is still reachable, else at the count
     seated, which names the real conflict."""
-    r = state["options"]["rules"]
+    r = room.options.rules
     low = min(5, max(2, seated))
     errors: dict[int, OptionError] = {}
     for n in range(low, 6):
-        trial = state
+        trial = room
         if n == 5 and not r.get("added_suit"):
             # The suit is still to be chosen; the deal asks for it.
-            trial = {**state, "options": {**state["options"], "rules": {**r, "added_suit": "s"}}}
+            options = dataclasses.replace(room.options, rules={**r, "added_suit": "s"})
+            trial = dataclasses.replace(room, options=options)
         try:
             rules_for(trial, n)
             return
@@ -118,14 +108,14 @@ def check_possible(state: dict[str, Any], seated: int) -> None:
     raise errors.get(wanted, errors[low])
 
 
-def apply_option(state: dict[str, Any], arg: str | None, current_players: int) -> tuple[str, str]:
-    """Set one option on ``state`` (a copy the caller may throw away).
+def apply_option(room: Room, arg: str | None, current_players: int) -> tuple[str, str]:
+    """Set one option on ``room`` (a copy the caller may throw away).
     Returns (name, shown value). Raises OptionError with the reason."""
     name, value = parse_assignment(arg)
-    opts = state["options"]
+    opts = room.options
     if name == "preset":
         try:
-            state["preset"] = Preset(value.lower()).value
+            room.preset = Preset(value.lower()).value
         except ValueError:
             raise OptionError(
                 f"unknown preset {value!r}: use classic or extended", "unknown_preset", value=value
@@ -135,8 +125,8 @@ def apply_option(state: dict[str, Any], arg: str | None, current_players: int) -
             raise OptionError(
                 f"unknown language {value!r}: use zh-Hans, zh-Hant or en", "language", value=value
             )
-        state["language"] = normalize_language(value)
-        return name, state["language"]
+        room.language = normalize_language(value)
+        return name, room.language
     elif name == "arrange_seconds":
         if not value.isdigit() or not MIN_ARRANGE_SECONDS <= int(value) <= MAX_ARRANGE_SECONDS:
             raise OptionError(
@@ -145,33 +135,33 @@ def apply_option(state: dict[str, Any], arg: str | None, current_players: int) -
                 low=MIN_ARRANGE_SECONDS,
                 high=MAX_ARRANGE_SECONDS,
             )
-        opts["arrange_seconds"] = int(value)
+        opts.arrange_seconds = int(value)
         return name, value
     elif name == "pictures":
         # Card pictures with the hand, showdown and settlement; off: text only.
-        opts["pictures"] = _bool(name, value)
-        return name, "on" if opts["pictures"] else "off"
+        opts.pictures = _bool(name, value)
+        return name, "on" if opts.pictures else "off"
     elif name == "rounds":
         from .match import parse_rounds, sync_option
 
-        opts["rounds"] = parse_rounds(value)
-        sync_option(state)
-        return name, str(opts["rounds"] or "off")
+        opts.rounds = parse_rounds(value)
+        sync_option(room)
+        return name, str(opts.rounds or "off")
     elif name == "deal_style":
         if value.lower() not in (*DealStyle, "1", "3"):
             raise OptionError("deal_style must be one or three", "deal_style")
-        opts["deal_style"] = (
+        opts.deal_style = (
             DealStyle.THREE if value.lower() in (DealStyle.THREE, "3") else DealStyle.ONE
         )
-        return name, opts["deal_style"]
+        return name, opts.deal_style
     elif name == "wild_rank":
         low = value.lower()
         if low in ("random", "rand", "百变", "百變"):
-            opts["random_wild_rank"] = True
-            opts["rules"].pop("wild_rank", None)
+            opts.random_wild_rank = True
+            opts.rules.pop("wild_rank", None)
         elif low in ("none", "off", "null", ""):
-            opts["random_wild_rank"] = False
-            opts["rules"].pop("wild_rank", None)
+            opts.random_wild_rank = False
+            opts.rules.pop("wild_rank", None)
         else:
             try:
                 rank = parse_rank(value)
@@ -181,10 +171,10 @@ def apply_option(state: dict[str, Any], arg: str | None, current_players: int) -
                     "wild_rank_table",
                     value=value,
                 ) from None
-            opts["random_wild_rank"] = False
-            opts["rules"]["wild_rank"] = rank_char(rank)
+            opts.random_wild_rank = False
+            opts.rules["wild_rank"] = rank_char(rank)
     elif name in BOOL_OPTIONS:
-        opts["rules"][name] = _bool(name, value)
+        opts.rules[name] = _bool(name, value)
     elif name in ("jokers", "base"):
         if not value.isdigit():
             raise OptionError(
@@ -193,10 +183,10 @@ def apply_option(state: dict[str, Any], arg: str | None, current_players: int) -
                 name=name,
                 value=value,
             )
-        opts["rules"][name] = int(value)
+        opts.rules[name] = int(value)
     elif name == "added_suit":
-        opts["rules"][name] = None if value.lower() in ("none", "off", "") else value
+        opts.rules[name] = None if value.lower() in ("none", "off", "") else value
     elif name == "wheel":
-        opts["rules"][name] = value.lower()
-    check_possible(state, current_players)
+        opts.rules[name] = value.lower()
+    check_possible(room, current_players)
     return name, value

@@ -5,7 +5,6 @@ showdown and the hand that shows why an arrangement was refused."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 from bot.core.room import Room
 from bot.core.state import Phase
@@ -19,47 +18,46 @@ from .effects import Effects
 from .refused import Refused
 
 
-def views_of(state: dict[str, Any], fx: Effects, now: float) -> list[View]:
-    """The views ``fx`` asks for, of ``state`` as it is now."""
+def views_of(room: Room, fx: Effects, now: float, *, pictures: bool = True) -> list[View]:
+    """The views ``fx`` asks for, of ``room`` as it is now; ``pictures``:
+    the bot's PICTURES setting (the manager's)."""
     out: list[View] = []
-    if not (fx.table or fx.settlement or fx.hands or fx.notices):
-        return [*fx.views]
-    room = Room.from_json(state)
     if fx.table:
-        out.append(render.table_view(room, now, fresh=fx.table_fresh))
+        out.append(render.table_view(room, now, fresh=fx.table_fresh, pictures=pictures))
     if fx.settlement:
-        out.append(render.settlement_view(room))
+        out.append(render.settlement_view(room, pictures=pictures))
     for key in fx.hands:
-        out.append(render.hand_view(room, key, now=now))
+        out.append(render.hand_view(room, key, now=now, pictures=pictures))
     for key, params in fx.notices:
         out.append(render.notice_view(room, key, params))
     out.extend(fx.views)
     return out
 
 
-def with_panel(state: dict[str, Any], action: Action, views: list[View]) -> list[View]:
+def with_panel(room: Room, action: Action, views: list[View]) -> list[View]:
     """After an owner's change the settings panel shows the new values too:
     its view comes with the others (the press on it edits it in place)."""
-    if VERBS[action.verb].panel and state["phase"] != Phase.CLOSED:
-        return [*views, render.settings_view(Room.from_json(state), action.actor)]
+    if VERBS[action.verb].panel and room.phase != Phase.CLOSED:
+        return [*views, render.settings_view(room, action.actor)]
     return views
 
 
-def refused_views(state: dict[str, Any], key: str, refused: Refused) -> tuple[View, ...]:
+def refused_views(
+    room: Room, key: str, refused: Refused, *, pictures: bool = True
+) -> tuple[View, ...]:
     """What a refusal shows besides its reason: a fouled arrangement's hand,
     with why."""
-    if refused.key == "err.foul" and state.get("round"):
-        room = Room.from_json(state)
-        return (render.hand_view(room, key, refused=(refused.key, refused.params)),)
+    if refused.key == "err.foul" and room.round:
+        why = (refused.key, refused.params)
+        return (render.hand_view(room, key, refused=why, pictures=pictures),)
     return ()
 
 
-def offer_review(state: dict[str, Any], views: list[View]) -> list[View]:
+def offer_review(room: Room, views: list[View]) -> list[View]:
     """After the showdown: a review button on the group's settlement (each
     presser gets their own review, privately). The private hands carry
     theirs since their confirm (render_hand), so they are not edited again."""
-    room = Room.from_json(state)
-    more = (review_button(room, state["round"]["no"]),)
+    more = (review_button(room, room.rnd.no),)
     return [
         dataclasses.replace(v, buttons=(*v.buttons, more)) if v.kind is ViewKind.SETTLEMENT else v
         for v in views

@@ -15,56 +15,57 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core.review import SeatReview
+from bot.core.room import Room
+from bot.core.round import Round
 from bot.rules.options import Rules
 from bot.rules.settlement_types import SpecialResult
 from bot.rules.types import Arrangement
 
-from . import hand as H
 from . import solving
 from .round import opponents_of, round_rules
 
 
-def review_round(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def review_round(room: Room) -> dict[str, SeatReview]:
     """The review of every person dealt into the current round (its hands
     all done: called at the end of the showdown)."""
-    rnd = state["round"]
+    rnd = room.rnd
     rules = round_rules(rnd)
     return {
-        key: review_seat(rnd, key, rules, opponents_of(state, key))
-        for key in rnd["seats"]
+        key: SeatReview.from_json(review_seat(rnd, key, rules, opponents_of(room, key)))
+        for key in rnd.seats
         if not key.startswith("ai:")
     }
 
 
-def review_seat(
-    rnd: dict[str, Any], key: str, rules: Rules, opponents: list[str | None]
-) -> dict[str, Any]:
+def review_seat(rnd: Round, key: str, rules: Rules, opponents: list[str | None]) -> dict[str, Any]:
+    """One person's review, as it is stored."""
     from bot.solver import suggest
     from bot.solver.review import expected_of, special_expected
 
-    hand = rnd["hands"][key]
-    cards = H.cards_of(hand)
-    players = len(rnd["seats"])
-    banker = rnd["banker"] == key
+    hand = rnd.hands[key]
+    cards = hand.card_list()
+    players = len(rnd.seats)
+    banker = rnd.banker == key
     s = suggest(cards, rules, players=players, top=1, banker=banker, opponents=opponents or None)
     best = s.items[0]
     best_special = s.special if s.special is not None and s.declare_recommended else None
     best_ev = s.special_score if best_special is not None else best.score
-    mine_special = solving.detect(H.kept_cards(hand), rules) if hand["declared"] else None
+    mine_special = solving.detect(hand.kept_cards(), rules) if hand.declared else None
     if mine_special is not None:
         mine_ev = special_expected(mine_special, rules, players=players, banker=banker)
     else:
         mine_ev = expected_of(
-            cards, H.arrangement(hand), rules, players=players, banker=banker, opponents=opponents
+            cards, hand.arrangement(), rules, players=players, banker=banker, opponents=opponents
         )
-    totals = rnd["result"]["settlement"]["totals"]
+    totals = rnd.showdown.settlement.totals
     best_tokens = best.arrangement.to_tokens()
     if best_special is not None and best_special.arrangement is not None:
         best_tokens = best_special.arrangement.to_tokens()
     return {
-        "mine": H.arrangement_tokens(hand),
-        "declared": hand["declared"],
-        "auto": bool(hand["auto"]),
+        "mine": hand.arrangement_tokens(),
+        "declared": hand.declared,
+        "auto": hand.auto,
         "mine_ev": round(mine_ev, 2),
         "best": {k: list(v) for k, v in best_tokens.items()},
         "best_declare": best_special.hand.value if best_special is not None else None,
@@ -76,7 +77,7 @@ def review_seat(
 
 
 def settle_instead(
-    rnd: dict[str, Any],
+    rnd: Round,
     rules: Rules,
     key: str,
     arrangement: Arrangement,
@@ -88,13 +89,13 @@ def settle_instead(
     from bot.rules.settlement_types import PlayerHand
 
     hands = []
-    for seat in rnd["seats"]:
+    for seat in rnd.seats:
         if seat == key:
             shown = special.arrangement if special and special.arrangement else arrangement
             hands.append(PlayerHand(id=seat, arrangement=shown, special=special))
             continue
-        hand = rnd["hands"][seat]
-        declared = solving.detect(H.kept_cards(hand), rules) if hand["declared"] else None
-        hands.append(PlayerHand(id=seat, arrangement=H.arrangement(hand), special=declared))
-    result = settle(hands, rules, banker=rnd["banker"], escaped=tuple(rnd["escaped"]))
+        hand = rnd.hands[seat]
+        declared = solving.detect(hand.kept_cards(), rules) if hand.declared else None
+        hands.append(PlayerHand(id=seat, arrangement=hand.arrangement(), special=declared))
+    result = settle(hands, rules, banker=rnd.banker, escaped=tuple(rnd.escaped))
     return int(result.totals.get(key, 0))

@@ -1,6 +1,11 @@
 """The room cache: each room's last stored record, the open room of each
 chat, one lock per room, and writing a room through to the repository.
 
+This is the one place a room is converted: read from the repository, its
+JSON becomes the typed ``Room`` (``load_room``: upgraded where older,
+``StoredRoomError`` where it cannot be run); written, ``Room.to_json``.
+Everything else in the table works on the typed room.
+
 A cached record may be behind the database when several processes share it;
 a write with a stale version fails (``StaleVersion``) and the caller reads
 the room afresh (``load(fresh=True)``) and applies its action again.
@@ -10,24 +15,39 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass
 from typing import Any
 
+from bot.core.room import Room
 from bot.core.state import Phase
 from storage.api import Repository, RoomRecord, RoomStatus, RoundRecord, SettlementRecord
 from storage.delivery import OutboxEntry, TimerChange
 
-from .state import room_from_json, room_to_json
+from .state import load_room
 
 
-def as_read(rec: RoomRecord) -> RoomRecord:
-    """A record read from the repository with its room in today's format
-    (``room_from_json``: ``StoredRoomError`` for a room it cannot run)."""
-    room = room_from_json(rec.state)
-    return rec if room is rec.state else replace(rec, state=room)
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A room as this process last stored or read it: its stored version
+    and status, and the typed room (never changed in place: a transition
+    works on ``room.copy()``)."""
+
+    room_id: str
+    platform: str
+    chat_id: str
+    room: Room
+    version: int
+    status: RoomStatus
 
 
-def _read(rec: RoomRecord | None) -> RoomRecord | None:
+def as_read(rec: RoomRecord) -> Held:
+    """A record read from the repository with its room typed
+    (``StoredRoomError`` for a room it cannot run)."""
+    room = load_room(rec.state)
+    return Held(rec.room_id, rec.platform, rec.chat_id, room, rec.version, rec.status)
+
+
+def _read(rec: RoomRecord | None) -> Held | None:
     return None if rec is None else as_read(rec)
 
 
@@ -35,7 +55,7 @@ class Rooms:
     def __init__(self, repo: Repository) -> None:
         self.repo = repo
         self._locks: dict[str, asyncio.Lock] = {}
-        self._records: dict[str, RoomRecord] = {}
+        self._records: dict[str, Held] = {}
         self._by_chat: dict[tuple[str, str], str] = {}  # (platform, chat) -> open room
 
     def lock(self, room_id: str) -> asyncio.Lock:
@@ -45,11 +65,11 @@ class Rooms:
             lock = self._locks[room_id] = asyncio.Lock()
         return lock
 
-    def cached(self, room_id: str) -> RoomRecord | None:
+    def cached(self, room_id: str) -> Held | None:
         """The room as this process last stored or read it (no I/O)."""
         return self._records.get(room_id)
 
-    async def load(self, room_id: str, fresh: bool = False) -> RoomRecord | None:
+    async def load(self, room_id: str, fresh: bool = False) -> Held | None:
         """The room, from the cache unless ``fresh`` (then from the database)."""
         rec = None if fresh else self._records.get(room_id)
         if rec is None:
@@ -58,7 +78,7 @@ class Rooms:
                 self.remember(rec)
         return rec
 
-    async def newer(self, rec: RoomRecord) -> RoomRecord | None:
+    async def newer(self, rec: Held) -> Held | None:
         """The room as stored now, when another process stored it since
         ``rec`` was read (None when ``rec`` is current)."""
         again = _read(await self.repo.load_room(rec.room_id))
@@ -78,9 +98,9 @@ class Rooms:
         self.remember(rec)
         return rec.room_id
 
-    def remember(self, rec: RoomRecord) -> None:
+    def remember(self, rec: Held) -> None:
         self._records[rec.room_id] = rec
-        if rec.status is RoomStatus.OPEN and rec.state.get("phase") != Phase.CLOSED:
+        if rec.status is RoomStatus.OPEN and rec.room.phase != Phase.CLOSED:
             self._by_chat[(rec.platform, rec.chat_id)] = rec.room_id
 
     def forget(self, room_id: str) -> None:
@@ -92,33 +112,39 @@ class Rooms:
         self,
         platform: str,
         chat_id: str,
-        state: dict[str, Any],
-        outbox: Callable[[dict[str, Any]], Sequence[OutboxEntry]],
-    ) -> RoomRecord:
+        room: Room,
+        outbox: Callable[[Room], Sequence[OutboxEntry]],
+    ) -> Held:
         """A new room (``RoomExists`` when the chat has an open one); its
-        first views go to the outbox with it."""
-        rec = await self.repo.create_room(platform, chat_id, room_to_json(state), outbox=outbox)
-        self.remember(rec)
-        return rec
+        first views go to the outbox with it (given the room as stored,
+        with its id)."""
+
+        def entries(stored: dict[str, Any]) -> Sequence[OutboxEntry]:
+            return outbox(Room.from_json(stored))
+
+        rec = await self.repo.create_room(platform, chat_id, room.to_json(), outbox=entries)
+        held = as_read(rec)
+        self.remember(held)
+        return held
 
     async def save(
         self,
-        rec: RoomRecord,
-        state: dict[str, Any],
+        rec: Held,
+        room: Room,
         *,
         round_record: RoundRecord | None = None,
         settlement: SettlementRecord | None = None,
         outbox: Sequence[OutboxEntry] = (),
         timer: TimerChange | None = None,
-    ) -> RoomRecord:
-        """Store ``state`` as the version after ``rec`` (``StaleVersion`` when
+    ) -> Held:
+        """Store ``room`` as the version after ``rec`` (``StaleVersion`` when
         another process wrote first), with what goes in the same
         transaction; a room that closed leaves the cache."""
-        closed = state["phase"] == Phase.CLOSED
+        closed = room.phase == Phase.CLOSED
         status = RoomStatus.CLOSED if closed else RoomStatus.OPEN
         version = await self.repo.save_room(
             rec.room_id,
-            room_to_json(state),
+            room.to_json(),
             rec.version,
             status=status,
             round_record=round_record,
@@ -126,7 +152,7 @@ class Rooms:
             outbox=outbox,
             timer=timer,
         )
-        saved = RoomRecord(rec.room_id, rec.platform, rec.chat_id, state, version, status)
+        saved = Held(rec.room_id, rec.platform, rec.chat_id, room, version, status)
         if closed:
             self.forget(rec.room_id)
         else:

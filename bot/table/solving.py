@@ -15,6 +15,9 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from bot.core.hand import Special, Suggestion
+from bot.core.round import Round
+from bot.core.showdown import Settlement
 from bot.core.state import LANE_NAMES
 from bot.rules.cards import Card, parse_card
 from bot.rules.options import Rules
@@ -30,9 +33,9 @@ def detect(cards: Sequence[Card], rules: Rules) -> SpecialResult | None:
     return detect_special(list(cards), rules)
 
 
-def special_of(cards: Sequence[Card], rules: Rules) -> dict[str, Any] | None:
+def special_of(cards: Sequence[Card], rules: Rules) -> Special | None:
     s = detect(cards, rules)
-    return {"hand": s.hand.value, "points": s.points} if s else None
+    return Special(s.hand.value, s.points) if s else None
 
 
 def foul_lanes(arr: Arrangement, rules: Rules) -> list[list[str]]:
@@ -68,8 +71,8 @@ def suggestions(
     top: int = 3,
     banker: bool = False,
     opponents: Sequence[str | None] = (),
-) -> list[dict[str, Any]]:
-    """The solver's best arrangements as JSON, each with its expected points
+) -> list[Suggestion]:
+    """The solver's best arrangements, each with its expected points
     against this table (``opponents``: the other seats' AI levels, None for a
     person). A 16-card hand gets 13-card arrangements; the cards left out
     are discarded."""
@@ -83,51 +86,55 @@ def suggestions(
         banker=banker,
         opponents=list(opponents) or None,
     )
-    out: list[dict[str, Any]] = []
+    out: list[Suggestion] = []
     # Declaring may be worth more than any arrangement: the hand view says so.
     out_tip = s.special is not None and s.declare_recommended
     for item in s.items[:top]:
-        entry: dict[str, Any] = dict(item.arrangement.to_tokens())
-        entry["score"] = round(float(item.score), 2)
-        entry["cats"] = [c.slug for c in item.lanes]
-        entry["declare_better"] = out_tip
-        out.append(entry)
+        tokens = item.arrangement.to_tokens()
+        out.append(
+            Suggestion(
+                head=tuple(tokens["head"]),
+                middle=tuple(tokens["middle"]),
+                tail=tuple(tokens["tail"]),
+                score=round(float(item.score), 2),
+                cats=tuple(c.slug for c in item.lanes),
+                declare_better=out_tip,
+            )
+        )
     return out
 
 
 def settle_round(
-    rnd: dict[str, Any], rules: Rules
-) -> tuple[dict[str, Any], dict[str, list[str]], list[str]]:
-    """Settle the round's hands: the settlement JSON, the reveal order of
+    rnd: Round, rules: Rules
+) -> tuple[Settlement, dict[str, tuple[str, ...]], list[str]]:
+    """Settle the round's hands: the settlement, the reveal order of
     each lane (weakest first, declared specials left out) and the declared
     specials (weakest first)."""
     from bot.rules.lanes import evaluate_lane
     from bot.rules.settlement import settle
     from bot.rules.settlement_types import PlayerHand
 
-    from .hand import arrangement, kept_cards
-
     hands = []
     values: dict[str, list[Any]] = {}
     specials: list[tuple[int, str]] = []
-    for key in rnd["seats"]:
-        hand = rnd["hands"][key]
-        arr = arrangement(hand)
+    for key in rnd.seats:
+        hand = rnd.hands[key]
+        arr = hand.arrangement()
         special = None
-        if hand["declared"]:
-            special = detect(kept_cards(hand), rules)
+        if hand.declared:
+            special = detect(hand.kept_cards(), rules)
         if special is not None:
             specials.append((special.points, key))
         else:
             values[key] = [evaluate_lane(arr.lane(lane), rules) for lane in Lane]
         hands.append(PlayerHand(id=key, arrangement=arr, special=special))
-    settlement = settle(hands, rules, banker=rnd["banker"], escaped=tuple(rnd["escaped"]))
+    settlement = settle(hands, rules, banker=rnd.banker, escaped=tuple(rnd.escaped))
 
-    def weakest_first(lane: Lane) -> list[str]:
-        return sorted(values, key=lambda k: (values[k][lane], rnd["seats"].index(k)))
+    def weakest_first(lane: Lane) -> tuple[str, ...]:
+        return tuple(sorted(values, key=lambda k: (values[k][lane], rnd.seats.index(k))))
 
     reveal = {LANE_NAMES[lane]: weakest_first(lane) for lane in Lane}
-    return settlement.to_json(), reveal, [k for _, k in sorted(specials)]
+    return Settlement.from_json(settlement.to_json()), reveal, [k for _, k in sorted(specials)]
 
 
 def parse_tokens(tokens: Sequence[str]) -> list[Card]:

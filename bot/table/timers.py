@@ -21,15 +21,18 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING
 
+from bot.core.room import Room
 from bot.core.state import Phase
-from storage.api import RoomRecord
 from storage.delivery import DeliveryStore, room_part
 
 from . import round as R
 from .clock import Clock, TimerHandle
 from .effects import Effects
+
+if TYPE_CHECKING:
+    from .rooms import Held
 
 log = logging.getLogger(__name__)
 
@@ -50,36 +53,36 @@ class Due(StrEnum):
     STEP = "step"
 
 
-def next_event(state: dict[str, Any]) -> float | None:
+def next_event(room: Room) -> float | None:
     """When the room's next timed transition is due (None: none is)."""
-    rnd = state.get("round")
+    rnd = room.round
     if rnd is None:
         return None
-    if state["phase"] == Phase.ARRANGING:
-        if rnd.get("remind_at") is not None and not rnd["reminded"]:
-            return min(rnd["remind_at"], rnd["deadline"])
-        return rnd["deadline"]
-    if state["phase"] == Phase.SHOWDOWN:
-        return rnd["next_at"]
+    if room.phase == Phase.ARRANGING:
+        if rnd.remind_at is not None and not rnd.reminded:
+            return min(rnd.remind_at, rnd.deadline)
+        return rnd.deadline
+    if room.phase == Phase.SHOWDOWN:
+        return rnd.next_at
     return None
 
 
-def due(state: dict[str, Any], now: float) -> Due | None:
+def due(room: Room, now: float) -> Due | None:
     """The timed transition due at ``now`` (None: nothing yet)."""
-    rnd = state.get("round")
+    rnd = room.round
     if rnd is None:
         return None
-    if state["phase"] == Phase.ARRANGING:
-        if now >= rnd["deadline"]:
+    if room.phase == Phase.ARRANGING:
+        if now >= rnd.deadline:
             return Due.DEADLINE
-        if rnd.get("remind_at") is not None and not rnd["reminded"] and now >= rnd["remind_at"]:
+        if rnd.remind_at is not None and not rnd.reminded and now >= rnd.remind_at:
             return Due.REMIND
-    if state["phase"] == Phase.SHOWDOWN and rnd["next_at"] is not None and now >= rnd["next_at"]:
+    if room.phase == Phase.SHOWDOWN and rnd.next_at is not None and now >= rnd.next_at:
         return Due.STEP
     return None
 
 
-def timed(what: Due, state: dict[str, Any], ctx: R.Ctx) -> Effects:
+def timed(what: Due, state: Room, ctx: R.Ctx) -> Effects:
     """Apply the timed transition ``what`` to ``state`` (the deadline's
     auto-arrange calls the solver)."""
     if what is Due.DEADLINE:
@@ -89,21 +92,25 @@ def timed(what: Due, state: dict[str, Any], ctx: R.Ctx) -> Effects:
     return R.showdown_step(state, ctx)
 
 
-def pace(before: dict[str, Any], state: dict[str, Any], now: float, step_seconds: float) -> None:
+def pace(before: Room, state: Room, now: float, step_seconds: float) -> None:
     """A showdown step that is about to be stored is shown for a whole
     step from now: the transitions time the next step from when they
     began (``Ctx.now``), which may be long ago when the solver ran first
     (a cold deadline's auto-arrange) or the timer fired late; from then,
     the next step could already be due and replace this one before it
     was sent."""
-    rnd = state.get("round")
-    if state["phase"] != Phase.SHOWDOWN or rnd is None or rnd.get("next_at") is None:
+    rnd = state.round
+    if state.phase != Phase.SHOWDOWN or rnd is None or rnd.next_at is None:
         return
-    old = before.get("round") or {}
-    stored = (old.get("no"), old.get("step")) if before["phase"] == Phase.SHOWDOWN else None
-    if stored == (rnd["no"], rnd["step"]):
+    old = before.round
+    stored = (
+        (old.no if old else None, old.step if old else None)
+        if before.phase == Phase.SHOWDOWN
+        else None
+    )
+    if stored == (rnd.no, rnd.step):
         return  # this step was stored before: its time stands
-    rnd["next_at"] = max(rnd["next_at"], now + step_seconds)
+    rnd.next_at = max(rnd.next_at, now + step_seconds)
 
 
 class Timers:
@@ -125,7 +132,7 @@ class Timers:
         self.armed.clear()
         self._late_steps.clear()
 
-    def arm(self, room_id: str, state: dict[str, Any]) -> None:
+    def arm(self, room_id: str, state: Room) -> None:
         """The room's timer at its next due time (none where nothing is due)."""
         when = next_event(state)
         current = self.armed.get(room_id)
@@ -161,9 +168,7 @@ class Timers:
         when = self.clock.now() + delay
         self.armed[room_id] = (when, self.clock.call_at(when, again))
 
-    async def step_wait(
-        self, rec: RoomRecord, now: float, store: DeliveryStore | None
-    ) -> float | None:
+    async def step_wait(self, rec: Held, now: float, store: DeliveryStore | None) -> float | None:
         """How long the showdown's next step waits (None: take it now).
 
         Where the room's views go through the outbox (``store``: the one it
@@ -178,12 +183,12 @@ class Timers:
         step is taken anyway."""
         if store is None:
             return None
-        state = rec.state
-        platform, rnd = state["platform"], state["round"]
+        room = rec.room
+        rnd = room.rnd
         # Every row not delivered yet: due now, or waiting for a retry.
         horizon = datetime.now(UTC) + timedelta(days=366)
-        rows = await store.lane_rows(platform, state["chat_id"], horizon)
-        step = (rnd["no"], rnd["step"])
+        rows = await store.lane_rows(room.platform, room.chat_id, horizon)
+        step = (rnd.no, rnd.step)
         waited = self._late_steps.pop(rec.room_id, None)
         since = waited[1] if waited is not None and waited[0] == step else now
         if any(room_part(row.key) == rec.room_id for row in rows):

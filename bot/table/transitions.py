@@ -1,5 +1,5 @@
 """What each verb that changes a room does to it: one transition per verb,
-found by the verb (``TRANSITIONS``), pure functions on the room's JSON state
+found by the verb (``TRANSITIONS``), pure functions on the typed room
 (lobby.py, arranging.py). Read-only verbs have none (info.py and
 history.py answer them)."""
 
@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any
 
+from bot.core.room import Room
+from bot.core.state import Phase
 from bot.core.verbs import VERBS, Verb
 
 from . import arranging, lobby
@@ -17,10 +18,10 @@ from .effects import Effects
 from .refused import Refused
 from .round import Ctx
 
-Transition = Callable[[dict[str, Any], Action, Ctx], Effects]
+Transition = Callable[[Room, Action, Ctx], Effects]
 
 
-def _press(state: dict[str, Any], action: Action, ctx: Ctx) -> Effects:
+def _press(state: Room, action: Action, ctx: Ctx) -> Effects:
     return arranging.press(state, action.actor.key, action.verb, action.arg, ctx)
 
 
@@ -40,7 +41,7 @@ TRANSITIONS: Mapping[Verb, Transition] = MappingProxyType(
 )
 
 
-def may_solve(state: dict[str, Any], action: Action) -> bool:
+def may_solve(state: Room, action: Action) -> bool:
     """Whether applying ``action`` to ``state`` may run the solver's search
     (the manager then applies it in a worker thread): a suggestion always,
     a start only with AI seats to arrange, a leave only of a hand being
@@ -50,16 +51,14 @@ def may_solve(state: dict[str, Any], action: Action) -> bool:
     if not VERBS[verb].solver:
         return False
     if verb == Verb.START:
-        return any(p.get("ai") for p in state["players"])
+        return any(p.ai for p in state.players)
     if verb == Verb.LEAVE:
-        rnd = state.get("round")
-        return (
-            state["phase"] == "arranging" and rnd is not None and action.actor.key in rnd["hands"]
-        )
+        rnd = state.round
+        return state.phase == Phase.ARRANGING and rnd is not None and action.actor.key in rnd.hands
     return True
 
 
-def apply(state: dict[str, Any], action: Action, ctx: Ctx) -> Effects:
+def apply(state: Room, action: Action, ctx: Ctx) -> Effects:
     """Apply ``action`` to ``state`` (a copy: a refusal leaves it half-changed)."""
     transition = TRANSITIONS.get(action.verb)
     if transition is None:

@@ -12,8 +12,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.core.room import Room
 from bot.core.state import DEFAULT_TIMEZONE
-
-from .i18n import t
+from bot.i18n import t
 
 __all__ = ["DEFAULT_TIMEZONE", "clock_text", "deadline_text", "utc_offset", "zone"]
 

@@ -1,8 +1,10 @@
 """Which messages carry a card picture, and the picture's input.
 
 A room shows pictures unless its owner turned them off (the room option
-``pictures``) or the bot's PICTURES setting is off (``set_enabled(False)``
-at start: then every room is text only). With pictures, the private hand,
+``pictures``) or the bot's PICTURES setting is off: the table manager is
+built with ``pictures=settings.pictures`` and passes it to every renderer
+here as the keyword ``pictures`` (False: every room is text only). With
+pictures, the private hand,
 the showdown (one message of its own, revealed step by step) and the
 settlement each carry a :class:`~bot.views.model.Picture`; the text stays as
 the caption / embed text.
@@ -26,33 +28,26 @@ from bot.pictures.final import final_picture, render_final
 
 from .model import Picture, View, ViewKind
 
-_enabled = [True]
+
+def pictures_on(room: Room, *, pictures: bool = True) -> bool:
+    """Pictures for this room: the bot's setting (``pictures``) and the
+    room's own option."""
+    return pictures and room.pictures_on
 
 
-def set_enabled(flag: bool) -> None:
-    """The PICTURES setting: False makes every room text only."""
-    _enabled[0] = bool(flag)
-
-
-def enabled() -> bool:
-    return _enabled[0]
-
-
-def pictures_on(room: Room) -> bool:
-    """Pictures for this room: the setting and the room's own option."""
-    return _enabled[0] and room.pictures_on
-
-
-def with_hand(view: View, room: Room, key: str) -> View:
-    if not pictures_on(room) or not room.live:
+def with_hand(view: View, room: Room, key: str, *, pictures: bool = True) -> View:
+    if not pictures_on(room, pictures=pictures) or not room.live:
         return view
     return dataclasses.replace(view, picture=Picture(render_hand, hand_picture(room, key)))
 
 
-def showdown_view(view: View, room: Room) -> View:
+def showdown_view(view: View, room: Room, *, pictures: bool = True) -> View:
     """The showdown as its own group message with the picture of the lanes
     revealed so far (``show:<room>:<round>``, edited at each step); the
-    table message is left as it was until the round is paid."""
+    table message is left as it was until the round is paid. Without
+    pictures (the setting or the room's option), ``view`` as it is."""
+    if not pictures_on(room, pictures=pictures):
+        return view
     rnd = room.rnd
     return dataclasses.replace(
         view,
@@ -65,15 +60,15 @@ def showdown_view(view: View, room: Room) -> View:
     )
 
 
-def with_settlement(view: View, room: Room) -> View:
-    if not pictures_on(room):
+def with_settlement(view: View, room: Room, *, pictures: bool = True) -> View:
+    if not pictures_on(room, pictures=pictures):
         return view
     return dataclasses.replace(view, picture=Picture(render_settlement, settlement_picture(room)))
 
 
-def with_final(view: View, room: Room, final: dict[str, Any]) -> View:
+def with_final(view: View, room: Room, final: dict[str, Any], *, pictures: bool = True) -> View:
     """The 大结算 with its picture: totals, ranking and the match's counts."""
-    if not pictures_on(room):
+    if not pictures_on(room, pictures=pictures):
         return view
     picture = Picture(render_final, final_picture(view.language, final), "final.png")
     return dataclasses.replace(view, picture=picture)

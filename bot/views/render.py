@@ -34,23 +34,26 @@ def hand_view(
     *,
     refused: tuple[str, dict[str, Any]] | None = None,
     now: float | None = None,
+    pictures: bool = True,
 ) -> View:
-    """A player's private hand; with pictures, the hand's picture too."""
-    return pictured.with_hand(_hand_view(room, key, refused=refused, now=now), room, key)
+    """A player's private hand; with pictures (``pictures``, the bot's
+    setting, and the room's option), the hand's picture too."""
+    view = _hand_view(room, key, refused=refused, now=now)
+    return pictured.with_hand(view, room, key, pictures=pictures)
 
 
-def table_view(room: Room, now: float, fresh: bool = False) -> View:
+def table_view(room: Room, now: float, fresh: bool = False, *, pictures: bool = True) -> View:
     """The room's table message; with pictures, the showdown is a message of
     its own with the picture of the lanes revealed so far."""
     view = _table_view(room, now, fresh)
-    if room.phase == Phase.SHOWDOWN and pictured.pictures_on(room):
-        return pictured.showdown_view(view, room)
+    if room.phase == Phase.SHOWDOWN and pictured.pictures_on(room, pictures=pictures):
+        return pictured.showdown_view(view, room, pictures=pictures)
     return view
 
 
-def settlement_view(room: Room) -> View:
+def settlement_view(room: Room, *, pictures: bool = True) -> View:
     """A round's result post; with pictures, the settlement table's picture."""
-    return pictured.with_settlement(_settlement_view(room), room)
+    return pictured.with_settlement(_settlement_view(room), room, pictures=pictures)
 
 
 def reason(lang: str, key: str, params: dict[str, Any]) -> str:

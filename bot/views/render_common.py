@@ -9,11 +9,11 @@ from typing import Any
 
 from bot.core.actions import Verb, encode
 from bot.core.room import Room
+from bot.i18n import t
 from bot.rules.cards import BIG_JOKER, Card, parse_card, sort_by_count
 from bot.rules.cards import rank_char as card_rank_char
 from bot.rules.options import DealStyle, OptionError
 
-from .i18n import t
 from .model import Button, ButtonStyle
 
 MAX_ROW = 5  # Discord: at most 5 buttons a row ...

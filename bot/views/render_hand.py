@@ -10,10 +10,10 @@ from bot.core.actions import Verb
 from bot.core.hand import Hand, Suggestion
 from bot.core.room import Room
 from bot.core.state import Phase
+from bot.i18n import t
 from bot.rules.cards import parse_card
 
 from .deadline import deadline_text
-from .i18n import t
 from .model import Audience, Button, ButtonStyle, View, ViewKind
 from .render_common import (
     BIG_JOKER_TEXT,

@@ -8,12 +8,12 @@ from typing import Any
 from bot.core.actions import Actor, Verb
 from bot.core.options import rules_for, summary
 from bot.core.room import Room
+from bot.i18n import t
 from bot.rules.options import DealStyle, OptionError, Preset, Rules, make_rules
 from bot.rules.specials import special_points
 from bot.rules.types import SpecialHand
 
 from . import render_match
-from .i18n import t
 from .model import Audience, Button, ButtonStyle, View, ViewKind
 from .render_common import (
     button,
@@ -34,7 +34,7 @@ def _notice(
     key: str,
     title: str,
     lines: list[str],
-    state: Room | None,
+    room: Room | None,
     chat_id: str = "",
     audience: Audience = Audience.GROUP,
     user_id: str | None = None,
@@ -48,8 +48,8 @@ def _notice(
         title=title,
         lines=tuple(lines),
         buttons=buttons,
-        platform=state.platform if state else platform,
-        chat_id=state.chat_id if state else chat_id,
+        platform=room.platform if room else platform,
+        chat_id=room.chat_id if room else chat_id,
         user_id=user_id,
         language=lang,
     )
@@ -60,7 +60,7 @@ def _answer(
     key: str,
     title: str,
     lines: list[str],
-    state: Room | None,
+    room: Room | None,
     chat_id: str,
     reader: Actor | None,
 ) -> View:
@@ -69,13 +69,13 @@ def _answer(
     post in the group every time someone asks; to the group only when no
     person asked (``reader`` None)."""
     if reader is None:
-        return _notice(lang, key, title, lines, state, chat_id)
+        return _notice(lang, key, title, lines, room, chat_id)
     return _notice(
         lang,
         f"{key}:{reader.user_id}",
         title,
         lines,
-        state,
+        room,
         chat_id,
         audience=Audience.PLAYER,
         user_id=reader.user_id,
@@ -83,38 +83,36 @@ def _answer(
     )
 
 
-def _where(state: Room | None, chat_id: str) -> str:
-    return state.id if state else (chat_id or "-")
+def _where(room: Room | None, chat_id: str) -> str:
+    return room.id if room else (chat_id or "-")
 
 
-def help_view(
-    lang: str, state: Room | None, chat_id: str = "", reader: Actor | None = None
-) -> View:
-    platform = state.platform if state else (reader.platform if reader else "")
+def help_view(lang: str, room: Room | None, chat_id: str = "", reader: Actor | None = None) -> View:
+    platform = room.platform if room else (reader.platform if reader else "")
     cmds = commands(platform)
     lines = [t(lang, f"help.{i}", **cmds) for i in range(1, 9)]
     return _answer(
-        lang, f"help:{_where(state, chat_id)}", t(lang, "help.title"), lines, state, chat_id, reader
+        lang, f"help:{_where(room, chat_id)}", t(lang, "help.title"), lines, room, chat_id, reader
     )
 
 
-def _table_rules(state: Room | None, preset: str) -> Rules:
+def _table_rules(room: Room | None, preset: str) -> Rules:
     """The room's rules at its player count (4 for a summary without a room,
     or while the options only fit another count)."""
-    if state:
-        for players in (len(state.players), 4, 5, 3, 2):
+    if room:
+        for players in (len(room.players), 4, 5, 3, 2):
             try:
-                return rules_for(state, max(2, min(5, players)))
+                return rules_for(room, max(2, min(5, players)))
             except OptionError:
                 continue
     return make_rules(preset, 4)
 
 
 def rules_view(
-    lang: str, state: Room | None, chat_id: str = "", reader: Actor | None = None
+    lang: str, room: Room | None, chat_id: str = "", reader: Actor | None = None
 ) -> View:
-    preset = state.preset if state else Preset.CLASSIC.value
-    rules = _table_rules(state, preset)
+    preset = room.preset if room else Preset.CLASSIC.value
+    rules = _table_rules(room, preset)
     # The specials this table plays, in docs/rules.md order, at its own points.
     specials = [
         f"{t(lang, f'special.{hand.value}')} {points}"
@@ -123,14 +121,14 @@ def rules_view(
     ]
     lines = [t(lang, f"rules.{i}") for i in range(1, 7)]
     lines.append(t(lang, "rules.specials", list=listed(lang, specials)))
-    if state:
-        lines += options_lines(state)
+    if room:
+        lines += options_lines(room)
     return _answer(
         lang,
-        f"rules:{_where(state, chat_id)}",
+        f"rules:{_where(room, chat_id)}",
         t(lang, "rules.title", preset=t(lang, f"preset.{preset}")),
         lines,
-        state,
+        room,
         chat_id,
         reader,
     )
@@ -202,7 +200,7 @@ def stats_view(lang: str, stats: Any, actor: Actor) -> View:
 
 
 def verify_view(
-    state: Room,
+    room: Room,
     round_no: int,
     deck: list[str],
     salt: str,
@@ -210,7 +208,7 @@ def verify_view(
     ok: bool,
     reader: Actor | None = None,
 ) -> View:
-    lang = lang_of(state)
+    lang = lang_of(room)
     lines = [
         t(lang, "verify.hash", hash=hash_hex),
         t(lang, "verify.salt", salt=salt),
@@ -221,27 +219,27 @@ def verify_view(
     ]
     return _answer(
         lang,
-        f"verify:{state.id}:{round_no}",
+        f"verify:{room.id}:{round_no}",
         t(lang, "verify.title", round=round_no),
         lines,
-        state,
+        room,
         "",
         reader,
     )
 
 
-def notice_view(state: Room, key: str, params: dict[str, Any]) -> View:
-    lang = lang_of(state)
-    return _notice(lang, f"notice:{state.id}:{key}", "", [t(lang, key, **params)], state)
+def notice_view(room: Room, key: str, params: dict[str, Any]) -> View:
+    lang = lang_of(room)
+    return _notice(lang, f"notice:{room.id}:{key}", "", [t(lang, key, **params)], room)
 
 
-def _remove_buttons(state: Room, lang: str) -> list[Button]:
+def _remove_buttons(room: Room, lang: str) -> list[Button]:
     """One button per seat but the owner's: take that player (or AI) off the
     table before the deal. At most 4, so the panel keeps within 25 buttons."""
-    rid, no = state.id, state.round_no
+    rid, no = room.id, room.round_no
     out = []
-    for p in state.players:
-        if p.key == state.owner:
+    for p in room.players:
+        if p.key == room.owner:
             continue
         label = t(lang, "btn.remove_seat", name=p.name[:12])
         if p.ai:
@@ -255,14 +253,14 @@ def _remove_buttons(state: Room, lang: str) -> list[Button]:
 TIMES = (60, 120, 180, 300)  # the arranging times the panel cycles through
 
 
-def settings_view(state: Room, actor: Actor) -> View:
+def settings_view(room: Room, actor: Actor) -> View:
     """The owner's panel: one button per option, each labelled with the
     option's CURRENT value (``Jokers: 1``); a tap moves it to the next value.
     The languages are choices side by side, the current one ticked. At most
     24 buttons (Discord allows 25 a message)."""
-    lang = lang_of(state)
-    rid, no = state.id, state.round_no
-    s = summary(state)
+    lang = lang_of(room)
+    rid, no = room.id, room.round_no
+    s = summary(room)
     on, off = t(lang, "opt.on"), t(lang, "opt.off")
 
     def cycle(option: str, arg: str, current: Any) -> Button:
@@ -314,40 +312,40 @@ def settings_view(state: Room, actor: Actor) -> View:
         cycle("base", f"base={base_next}", s["base"]),
         cycle("rounds", f"rounds={match_next or 'off'}", option_value(lang, "rounds", s["rounds"])),
         *(
-            choice(label, state.language == code, Verb.LANGUAGE, code)
+            choice(label, room.language == code, Verb.LANGUAGE, code)
             for code, label in (("zh-Hans", "简体"), ("zh-Hant", "繁體"), ("en", "English"))
         ),
         button(t(lang, "btn.add_ai_easy"), rid, no, Verb.ADD_AI, "easy"),
         button(t(lang, "btn.add_ai_normal"), rid, no, Verb.ADD_AI, "normal"),
         button(t(lang, "btn.add_ai_strong"), rid, no, Verb.ADD_AI, "strong"),
-        *_remove_buttons(state, lang),
+        *_remove_buttons(room, lang),
     ]
     return View(
         kind=ViewKind.NOTICE,
         audience=Audience.PLAYER,
         key=f"settings:{rid}",
         title=t(lang, "set.title"),
-        lines=tuple(options_lines(state) + [t(lang, "set.hint")]),
+        lines=tuple(options_lines(room) + [t(lang, "set.hint")]),
         buttons=tuple(rows(buttons)),
-        platform=state.platform,
-        chat_id=state.chat_id,
+        platform=room.platform,
+        chat_id=room.chat_id,
         user_id=actor.user_id,
         language=lang,
     )
 
 
-def close_confirm_view(state: Room, actor: Actor) -> View:
+def close_confirm_view(room: Room, actor: Actor) -> View:
     """Asked before a round in play is thrown away: for the owner alone, one
     red button that closes, nothing else (ignoring it keeps playing)."""
-    lang = lang_of(state)
-    rid, no = state.id, state.round_no
+    lang = lang_of(room)
+    rid, no = room.id, room.round_no
     yes = button(t(lang, "btn.close_confirm"), rid, no, Verb.CANCEL, "yes", ButtonStyle.DANGER)
     return _notice(
         lang,
         f"close:{rid}",
         t(lang, "close.title"),
         [t(lang, "close.body", round=no)],
-        state,
+        room,
         audience=Audience.PLAYER,
         user_id=actor.user_id,
         buttons=((yes,),),

@@ -8,11 +8,12 @@ from typing import Any
 
 from bot.core import match
 from bot.core.actions import Verb
+from bot.core.review import LaneTokens, SeatReview
 from bot.core.room import Room
 from bot.core.state import LANE_NAMES, Phase
+from bot.i18n import t
 
 from . import pictured
-from .i18n import t
 from .model import Audience, Button, ButtonStyle, View, ViewKind
 from .render_common import (
     button,
@@ -57,8 +58,10 @@ def next_rounds(now: int) -> int:
     return later[0] if later else 0
 
 
-def final_view(room: Room, final: dict[str, Any]) -> View:
-    """The 大结算 posted in the group after a match's last round."""
+def final_view(room: Room, final: dict[str, Any], *, pictures: bool = True) -> View:
+    """The 大结算 posted in the group after a match's last round; with
+    pictures (``pictures``, the bot's setting, and the room's option), its
+    picture."""
     lang = lang_of(room)
     lines = [
         t(lang, "final.played_early", played=final["played"], rounds=final["rounds"])
@@ -132,7 +135,7 @@ def final_view(room: Room, final: dict[str, Any]) -> View:
         fresh=True,
         meta={"final": "1"},
     )
-    return pictured.with_final(view, room, final)
+    return pictured.with_final(view, room, final, pictures=pictures)
 
 
 def review_button(room: Room, round_no: int) -> Button:
@@ -145,42 +148,40 @@ def review_button(room: Room, round_no: int) -> Button:
     )
 
 
-def _arr_lines(lang: str, arr: dict[str, list[str]]) -> list[str]:
+def _arr_lines(lang: str, arr: LaneTokens) -> list[str]:
     return ["  " + labelled(lang, lane(lang, n), lane_text(arr[n])) for n in LANE_NAMES]
 
 
-def review_view(room: Room, round_no: int, key: str, user_id: str, review: dict[str, Any]) -> View:
+def review_view(room: Room, round_no: int, key: str, user_id: str, review: SeatReview) -> View:
     """One person's 复盘 of one round, privately."""
     lang = lang_of(room)
     lines = [t(lang, "review.mine")]
-    if review["declared"]:
-        lines.append("  " + t(lang, "review.declared", special=special(lang, review["declared"])))
-    lines += _arr_lines(lang, review["mine"])
-    if review.get("auto"):
+    if review.declared:
+        lines.append("  " + t(lang, "review.declared", special=special(lang, review.declared)))
+    lines += _arr_lines(lang, review.mine)
+    if review.auto:
         lines.append("  " + t(lang, "review.auto"))
     lines.append(t(lang, "review.best"))
-    if review["best_declare"]:
-        lines.append(
-            "  " + t(lang, "review.declared", special=special(lang, review["best_declare"]))
-        )
-    lines += _arr_lines(lang, review["best"])
+    if review.best_declare:
+        lines.append("  " + t(lang, "review.declared", special=special(lang, review.best_declare)))
+    lines += _arr_lines(lang, review.best)
     lines.append(
         t(
             lang,
             "review.expected",
-            mine=signed(float(review["mine_ev"])),
-            best=signed(float(review["best_ev"])),
+            mine=signed(float(review.mine_ev)),
+            best=signed(float(review.best_ev)),
         )
     )
     lines.append(
         t(
             lang,
             "review.actual",
-            mine=signed(int(review["actual"])),
-            best=signed(int(review["best_actual"])),
+            mine=signed(int(review.actual)),
+            best=signed(int(review.best_actual)),
         )
     )
-    given = float(review["given_up"])
+    given = float(review.given_up)
     lines.append(
         t(lang, "review.given_up", points=f"{given:.2f}")
         if given > 0.005

@@ -8,8 +8,8 @@ from bot.core.actions import Verb
 from bot.core.room import Room
 from bot.core.showdown import PairScore
 from bot.core.state import LANE_NAMES, Phase
+from bot.i18n import t
 
-from .i18n import t
 from .model import Audience, ButtonStyle, View, ViewKind
 from .render_common import (
     button,

@@ -11,10 +11,10 @@ from bot.core.paid import CAP, special_paid
 from bot.core.room import Room, Seat
 from bot.core.showdown import SPECIALS_STEP
 from bot.core.state import LANE_NAMES, Phase
+from bot.i18n import t
 
 from . import render_match
 from .deadline import deadline_text
-from .i18n import t
 from .model import Audience, Button, ButtonStyle, View, ViewKind
 from .render_common import (
     button,

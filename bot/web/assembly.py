@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.config import Settings
 from bot.core.actions import Action
+from bot.core.room import Room
 
 from .desk import Desk, Table
 from .links import PageLinks
@@ -39,8 +40,8 @@ class Announcing:
                 log.exception("could not hand the page's views to the platforms")
         return outcome
 
-    async def room_state(self, room_id: str) -> dict[str, Any] | None:
-        return await self.table.room_state(room_id)
+    async def room(self, room_id: str) -> Room | None:
+        return await self.table.room(room_id)
 
     async def round_settlement(self, room_id: str, round_no: int) -> Any:
         return await self.table.round_settlement(room_id, round_no)

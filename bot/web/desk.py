@@ -17,17 +17,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bot.core import lanes as lanes_of
 from bot.core.actions import Action, Actor, Verb
+from bot.core.hand import Hand, Special
+from bot.core.room import Room
+from bot.core.round import Round
 from bot.core.state import LANE_NAMES, Phase
+from bot.i18n import t
 from bot.rules.cards import parse_card
 from bot.rules.foul import check_foul
 from bot.rules.lanes import evaluate_lane
 from bot.rules.types import Arrangement, LaneValue
 from bot.table.arranging import FROM_PAGE
 from bot.table.hand import lay_arg
-from bot.table.round import round_rules
-from bot.views.i18n import t
 from bot.views.render_common import category, clauses
 from bot.views.render_common import lane as lane_word
 
@@ -47,7 +48,7 @@ class Table(Protocol):
 
     async def handle(self, action: Action) -> Any: ...
 
-    async def room_state(self, room_id: str) -> dict[str, Any] | None: ...
+    async def room(self, room_id: str) -> Room | None: ...
 
     async def round_settlement(self, room_id: str, round_no: int) -> Any: ...
 
@@ -98,68 +99,67 @@ class Desk:
     clock: Callable[[], float] = time.time
 
     # ---- reading ------------------------------------------------------------------
-    async def _seat(self, grant: Pass) -> tuple[dict[str, Any], dict[str, Any]]:
+    async def _seat(self, grant: Pass) -> tuple[Room, Hand]:
         """The room and this player's hand; DeskError when the pass does not
         (or no longer) open one."""
-        state = await self.table.room_state(grant.room_id)
-        if state is None:
+        room = await self.table.room(grant.room_id)
+        if room is None:
             raise DeskError("web.err.no_room", 404)
-        rnd = state.get("round") or {}
-        hand = (rnd.get("hands") or {}).get(grant.actor_key)
-        if rnd.get("no") != grant.round_no or hand is None:
+        rnd = room.round
+        hand = rnd.hands.get(grant.actor_key) if rnd else None
+        if rnd is None or rnd.no != grant.round_no or hand is None:
             raise DeskError("web.err.not_seated", 403)
-        return state, hand
+        return room, hand
 
     async def hand(self, grant: Pass) -> dict[str, Any]:
-        state, hand = await self._seat(grant)
-        return self._hand_json(state, hand)
+        room, hand = await self._seat(grant)
+        return self._hand_json(room, hand)
 
-    def _hand_json(self, state: dict[str, Any], hand: dict[str, Any]) -> dict[str, Any]:
-        rnd = state["round"]
-        language = str(state.get("language") or "zh-Hans")
-        head, middle, tail = lanes_of.lanes(hand)
-        hands = rnd["hands"]
+    def _hand_json(self, room: Room, hand: Hand) -> dict[str, Any]:
+        rnd = room.rnd
+        language = room.language or "zh-Hans"
+        head, middle, tail = hand.lanes()
+        hands = rnd.hands
         out: dict[str, Any] = {
-            "room": state["room_id"],
-            "round": rnd["no"],
-            "phase": state["phase"],
+            "room": room.id,
+            "round": rnd.no,
+            "phase": room.phase.value,
             "language": language,
-            "cards": list(hand["cards"]),
-            "order": list(hand["order"]),
+            "cards": list(hand.cards),
+            "order": list(hand.order),
             "lanes": {"head": head, "middle": middle, "tail": tail},
             "keep": 13,
             # The round's rules hold the wild rank whether the room fixed it or
-            # it was drawn for this round (rnd["wild_rank"] is only the drawn one).
-            "wild_rank": (rnd["rules"] or {}).get("wild_rank"),
-            "added_suit": (rnd["rules"] or {}).get("added_suit"),
-            "done": bool(hand["done"]),
-            "declared": bool(hand.get("declared")),  # done by declaring the special
-            "special": _special_json(language, hand.get("special")),
+            # it was drawn for this round (rnd.wild_rank is only the drawn one).
+            "wild_rank": rnd.rules.get("wild_rank"),
+            "added_suit": rnd.rules.get("added_suit"),
+            "done": hand.done,
+            "declared": bool(hand.declared),  # done by declaring the special
+            "special": _special_json(language, hand.special),
             "suggestions": _suggestions_json(hand),
-            "deadline": rnd.get("deadline"),
+            "deadline": rnd.deadline,
             "now": self.clock(),
             "ready": {
-                "done": sum(1 for h in hands.values() if h["done"]),
+                "done": sum(1 for h in hands.values() if h.done),
                 "seated": len(hands),
             },
         }
         out.update(
-            self._evaluate(rnd, hand["cards"], Draft(*map(tuple, (head, middle, tail))), language)
+            self._evaluate(rnd, hand.cards, Draft(*map(tuple, (head, middle, tail))), language)
         )
         return out
 
     async def evaluate(self, grant: Pass, draft: Draft) -> dict[str, Any]:
         """Each full lane's category and whether the split fouls: the rules
         engine's answer for a draft, nothing stored."""
-        state, hand = await self._seat(grant)
+        room, hand = await self._seat(grant)
         self._check_cards(hand, draft)
-        language = str(state.get("language") or "zh-Hans")
-        return self._evaluate(state["round"], hand["cards"], draft, language)
+        return self._evaluate(room.rnd, hand.cards, draft, room.language or "zh-Hans")
 
     def _evaluate(
-        self, rnd: dict[str, Any], tokens: Sequence[str], draft: Draft, language: str
+        self, rnd: Round, tokens: Sequence[str], draft: Draft, language: str
     ) -> dict[str, Any]:
-        rules = round_rules(rnd)
+        rules = rnd.game_rules()
         cards = [parse_card(x) for x in tokens]
         labels: dict[str, str | None] = {}
         values: dict[str, LaneValue | None] = {}
@@ -191,19 +191,19 @@ class Desk:
         being shown: every seat's lanes as the showdown reveals them, never
         before (``bot.web.showdown``). The pass's round may be one the room
         has moved past: its stored settlement then says who sat in it."""
-        state = await self.table.room_state(grant.room_id)
-        if state is None:
+        room = await self.table.room(grant.room_id)
+        if room is None:
             raise DeskError("web.err.no_room", 404)
-        language = str(state.get("language") or "zh-Hans")
-        rnd = state.get("round") or {}
+        language = room.language or "zh-Hans"
+        rnd = room.round
         source: showdown.Source | None
-        if rnd.get("no") == grant.round_no:
-            if grant.actor_key not in (rnd.get("hands") or {}):
+        if rnd is not None and rnd.no == grant.round_no:
+            if grant.actor_key not in rnd.hands:
                 raise DeskError("web.err.not_seated", 403)
-            source = showdown.from_state(state)
+            source = showdown.from_state(room)
             if source is None:
                 raise DeskError("web.err.no_showdown", 409)
-        elif 1 <= grant.round_no < int(rnd.get("no") or 0):
+        elif 1 <= grant.round_no < (rnd.no if rnd else 0):
             record = await self.table.round_settlement(grant.room_id, grant.round_no)
             source = showdown.from_record(record.detail if record is not None else None)
             if source is None or grant.actor_key not in source.seats:
@@ -214,9 +214,9 @@ class Desk:
         return {**out, "room": grant.room_id, "now": self.clock()}
 
     # ---- changing the hand ----------------------------------------------------------
-    def _check_cards(self, hand: dict[str, Any], draft: Draft) -> None:
+    def _check_cards(self, hand: Hand, draft: Draft) -> None:
         indexes = draft.indexes()
-        dealt = len(hand["cards"])
+        dealt = len(hand.cards)
         if len(set(indexes)) != len(indexes) or any(not 0 <= i < dealt for i in indexes):
             raise DeskError("web.err.bad_cards")
 
@@ -234,10 +234,10 @@ class Desk:
         return outcome
 
     async def suggest(self, grant: Pass) -> dict[str, Any]:
-        state, hand = await self._seat(grant)
-        if hand["done"]:
+        _, hand = await self._seat(grant)
+        if hand.done:
             raise DeskError("web.err.already_done", 409)
-        if hand.get("suggestions") is None:
+        if hand.suggestions is None:
             await self._act(grant, Verb.SUGGEST, FROM_PAGE)  # no chat edit for them
         return await self.hand(grant)
 
@@ -246,16 +246,16 @@ class Desk:
         action (CONFIRM with the split): accepted once, refused as a whole,
         and a keyboard tap meanwhile cannot change what is confirmed. The
         stored hand then shows it in the chat too."""
-        state, hand = await self._seat(grant)
-        if hand["done"]:
+        room, hand = await self._seat(grant)
+        if hand.done:
             raise DeskError("web.err.already_done", 409)
-        if state["phase"] != Phase.ARRANGING:
+        if room.phase != Phase.ARRANGING:
             raise DeskError("web.err.not_arranging", 409)
         self._check_cards(hand, draft)
         if not draft.complete:
             raise DeskError("web.err.incomplete")
-        rules = round_rules(state["round"])
-        cards = [parse_card(x) for x in hand["cards"]]
+        rules = room.rnd.game_rules()
+        cards = [parse_card(x) for x in hand.cards]
         split = Arrangement.of(
             *([cards[i] for i in lane] for lane in (draft.head, draft.middle, draft.tail))
         )
@@ -268,28 +268,28 @@ class Desk:
         """Store the page's draft on the hand (partial lanes too), as the
         page closes: the private hand in the chat then shows it. A draft the
         hand already shows changes nothing (no action, no view)."""
-        state, hand = await self._seat(grant)
-        if hand["done"]:
+        room, hand = await self._seat(grant)
+        if hand.done:
             raise DeskError("web.err.already_done", 409)
-        if state["phase"] != Phase.ARRANGING:
+        if room.phase != Phase.ARRANGING:
             raise DeskError("web.err.not_arranging", 409)
         self._check_cards(hand, draft)
         if await self._lay(grant, hand, draft):
             return await self.hand(grant)
-        return self._hand_json(state, hand)
+        return self._hand_json(room, hand)
 
     async def declare(self, grant: Pass) -> dict[str, Any]:
         _, hand = await self._seat(grant)
-        if hand["done"]:
+        if hand.done:
             raise DeskError("web.err.already_done", 409)
         await self._act(grant, Verb.DECLARE)
         return await self.hand(grant)
 
-    async def _lay(self, grant: Pass, hand: dict[str, Any], draft: Draft) -> bool:
+    async def _lay(self, grant: Pass, hand: Hand, draft: Draft) -> bool:
         """Place the draft on the stored hand in one action (the table's
         LAY), unless the hand already shows it (False: nothing done)."""
-        head, middle, tail = lanes_of.lanes(hand)
-        sixteen = len(hand["cards"]) > 13
+        head, middle, tail = hand.lanes()
+        sixteen = len(hand.cards) > 13
         if (head, middle) == (list(draft.head), list(draft.middle)) and (
             not sixteen or tail == list(draft.tail)
         ):
@@ -298,39 +298,39 @@ class Desk:
         return True
 
 
-def _lay_arg(hand: dict[str, Any], draft: Draft) -> str:
+def _lay_arg(hand: Hand, draft: Draft) -> str:
     """The table's encoding of a draft. With 13 cards the stored tail is
     "the rest" of a full head and middle (as with taps): the draft's tail is
     not sent, so a partial draft with cards in the tail stores its head and
     middle."""
-    tail = draft.tail if len(hand["cards"]) > 13 else ()
+    tail = draft.tail if len(hand.cards) > 13 else ()
     return lay_arg(draft.head, draft.middle, tail)
 
 
-def _special_json(language: str, special: dict[str, Any] | None) -> dict[str, Any] | None:
+def _special_json(language: str, special: Special | None) -> dict[str, Any] | None:
     if not special:
         return None
     return {
-        "name": t(language, f"special.{special['hand']}"),
-        "points": special.get("points"),
+        "name": t(language, f"special.{special.hand}"),
+        "points": special.points,
     }
 
 
-def _suggestions_json(hand: dict[str, Any]) -> list[dict[str, Any]] | None:
-    items = hand.get("suggestions")
+def _suggestions_json(hand: Hand) -> list[dict[str, Any]] | None:
+    items = hand.suggestions
     if items is None:
         return None
-    tokens = hand["cards"]
+    tokens = hand.cards
     out = []
     for item in items:
         free = list(range(len(tokens)))
         lanes: dict[str, list[int]] = {}
         for lane in LANE_NAMES:
             picked = []
-            for token in item[lane]:
+            for token in item.lane(lane):
                 index = next(i for i in free if tokens[i] == token)
                 free.remove(index)
                 picked.append(index)
             lanes[lane] = picked
-        out.append({**lanes, "score": item.get("score")})
+        out.append({**lanes, "score": item.score})
     return out

@@ -40,7 +40,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from aiohttp.web import ContentCoding
 
-from bot.views.i18n import LANGUAGES, catalog, normalize_language, t
+from bot.i18n import LANGUAGES, catalog, normalize_language, t
 
 from . import initdata, passes
 from .desk import Desk, DeskError, Draft

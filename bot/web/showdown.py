@@ -18,11 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot.core.room import Room
 from bot.core.state import LANE_NAMES, Phase
+from bot.i18n import t
 from bot.rules.cards import parse_card
 from bot.rules.lanes import evaluate_lane
 from bot.table.round import replay_detail, rules_of
-from bot.views.i18n import t
 from bot.views.render_common import category
 
 # The review's "your split was the best": what the chat's review says too.
@@ -45,24 +46,28 @@ class Source:
         return list(self.info["seats"])
 
 
-def from_state(state: dict[str, Any]) -> Source | None:
+def from_state(room: Room) -> Source | None:
     """The current round's result, once it is being shown (None before the
     showdown, and for a round the room closed before showing it)."""
-    rnd = state.get("round")
-    if not rnd or not rnd.get("result"):
+    rnd = room.round
+    if rnd is None or rnd.result is None:
         return None
-    settled = bool(rnd.get("settled"))
-    if not settled and state["phase"] != Phase.SHOWDOWN:
+    settled = rnd.settled
+    if not settled and room.phase != Phase.SHOWDOWN:
         return None
-    result = rnd["result"]
-    steps = list(result["steps"])
-    shown = steps if settled else steps[: max(0, int(rnd["step"])) + 1]
+    result = rnd.result
+    steps = list(result.steps)
+    shown = steps if settled else steps[: max(0, rnd.step) + 1]
+    reviews = {k: v.to_json() for k, v in (rnd.review or {}).items()}
     return Source(
-        settlement=result["settlement"],
-        info=replay_detail(state),
-        reviews=dict(rnd.get("review") or {}) if settled else {},
+        settlement=result.settlement.to_json(),
+        info=replay_detail(room),
+        reviews=reviews if settled else {},
         revealed=tuple(shown),
-        reveal={**result["reveal"], "specials": list(result["specials"])},
+        reveal={
+            **{lane: list(keys) for lane, keys in result.reveal.items()},
+            "specials": list(result.specials),
+        },
         settled=settled,
     )
 

@@ -16,10 +16,10 @@ import pytest
 
 from bot.cli import console, play
 from bot.cli.console import LineReader, parse
+from bot.i18n import t
 from bot.table.actions import Verb
 from bot.table.clock import FakeClock
 from bot.table.manager import TableManager
-from bot.views.i18n import t
 from storage.memory import MemoryRepository
 
 from .terminal import ENV, GAME, ROOT, play_cli

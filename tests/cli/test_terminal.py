@@ -18,7 +18,7 @@ import pytest
 from bot.cli import play
 from bot.cli.console import Words, cols, unformat, wrap
 from bot.core.match import MAX_ROUNDS
-from bot.views.i18n import t
+from bot.i18n import t
 from bot.views.model import Audience, View, ViewKind
 
 from .terminal import ENV, GAME, PROMPT, ROOT, Terminal

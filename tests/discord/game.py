@@ -13,11 +13,12 @@ from typing import Any
 
 import simcord
 
+from bot.core.hand import Hand
+from bot.core.round import rules_of
 from bot.table import hand as H
 from bot.table.actions import Verb, decode
 from bot.table.clock import FakeClock
 from bot.table.manager import TableManager
-from bot.table.round import round_rules
 from bot.table.solving import auto_arrange, parse_tokens
 from storage.sql import SqlRepository
 
@@ -92,10 +93,11 @@ class Game:
             hand = await self.hand_state(member)
         assert not hand["head"] and not hand["middle"]
         state = await self.state()
-        arrangement = auto_arrange(parse_tokens(hand["cards"]), round_rules(state["round"]))
+        arrangement = auto_arrange(parse_tokens(hand["cards"]), rules_of(state["round"]["rules"]))
         taken: set[int] = set()
-        picks = H.indexes_for(hand, [str(c) for c in arrangement.head], taken)
-        picks += H.indexes_for(hand, [str(c) for c in arrangement.middle], taken)
+        typed = Hand.from_json(hand)
+        picks = H.indexes_for(typed, [str(c) for c in arrangement.head], taken)
+        picks += H.indexes_for(typed, [str(c) for c in arrangement.middle], taken)
         for index in picks:
             result = await member.click(
                 hand_msg, custom_id=button_id(hand_msg, Verb.PICK, str(index))

@@ -22,9 +22,9 @@ from simcord.backend.models import Overwrite
 from simcord.enums import OverwriteType
 from simcord.http import router
 
+from bot.i18n import t
 from bot.platforms.discord.attach import MISSING_PERMISSIONS, AttachGuard
 from bot.table.actions import Verb
-from bot.views.i18n import t
 
 from .game import Game, game_on_sqlite, restart, seat_everyone
 from .harness import button_id, embed_text

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from bot.delivery import view_entries
+from bot.i18n import t
 from bot.table.actions import Verb
-from bot.views.i18n import t
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import OutboxState
 

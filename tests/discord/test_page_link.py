@@ -18,8 +18,8 @@ from aiohttp import web
 from playwright.async_api import expect
 
 from bot.core.lanes import arrangement_tokens
+from bot.i18n import t
 from bot.table.actions import Verb
-from bot.views.i18n import t
 from bot.views.render_common import sym
 from bot.web.assembly import arranging_page
 from storage.memory import MemoryRepository

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.i18n import t
 from bot.table.actions import Verb
-from bot.views.i18n import t
 from storage.memory import MemoryRepository
 
 from .game import Game, deal, open_game

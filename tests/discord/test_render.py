@@ -87,7 +87,7 @@ def test_links_titles_and_empty_views() -> None:
 def test_discord_catalogs_have_the_same_keys_and_placeholders() -> None:
     import string
 
-    root = Path(__file__).resolve().parents[2] / "bot" / "views" / "locales"
+    root = Path(__file__).resolve().parents[2] / "bot" / "i18n" / "locales"
     catalogs = {
         lang: json.loads((root / lang / "discord.json").read_text("utf-8"))
         for lang in ("zh-Hans", "zh-Hant", "en")

@@ -111,7 +111,7 @@ def test_readme_lists_every_group_command_of_both_bots() -> None:
     assert listed == set(GROUP_COMMANDS), listed ^ set(GROUP_COMMANDS)
     (subcommands,) = re.findall(r"`/thirteen ([\w|]+)`", discord_part)
     catalog: dict[str, str] = {}
-    for part in sorted((ROOT / "bot/views/locales/en").glob("*.json")):
+    for part in sorted((ROOT / "bot/i18n/locales/en").glob("*.json")):
         catalog.update(json.loads(part.read_text("utf-8")))
     names = {
         value

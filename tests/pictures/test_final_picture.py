@@ -8,11 +8,12 @@ import io
 import pytest
 from PIL import Image
 
+from bot.core.room import Room
+from bot.i18n import LANGUAGES
 from bot.pictures.canvas import GOLD
 from bot.pictures.final import HEAD_H, ROW_H, final_picture, render_final, size
 from bot.pictures.fonts import missing_glyphs
 from bot.table.final import summary
-from bot.views.i18n import LANGUAGES
 from tests.table.helpers import make_manager, open_table, play_round
 
 
@@ -23,7 +24,8 @@ async def test_final_picture_of_a_played_match(repo, clock, lang):
     for _ in range(2):
         st = await play_round(mgr, clock, rid, actors)
     records = await repo.room_settlements(rid, 1, 2)
-    final = summary(st, st["match"], records)
+    room = Room.from_json(st)
+    final = summary(room, room.match, records)
     pic = final_picture(lang, final)
     assert len(pic.rows) == 4 and [r.total for r in pic.rows] == sorted(
         (r.total for r in pic.rows), reverse=True

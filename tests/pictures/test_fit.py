@@ -15,6 +15,7 @@ from PIL import Image, ImageChops
 from bot.cli.jsonl import rules_from
 from bot.cli.judge import judge
 from bot.cli.picture import _hands, picture
+from bot.i18n import LANGUAGES, t
 from bot.pictures import draw_settlement as D
 from bot.pictures import draw_showdown as S
 from bot.pictures import judged_pictures, render_settlement, render_showdown
@@ -22,7 +23,6 @@ from bot.pictures.canvas import GOLD, GOLD_INK, SOFT, felt, pill
 from bot.pictures.fonts import draw_text, fitting_size, text_width
 from bot.pictures.model import PairScore, SettlementPicture, SettleSeat
 from bot.rules.types import Category, SpecialHand
-from bot.views.i18n import LANGUAGES, t
 from tests.docs.judge_examples import examples
 
 from .pixels import decode

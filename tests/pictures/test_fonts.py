@@ -11,8 +11,8 @@ import pytest
 from fontTools.ttLib import TTFont
 from PIL import Image, ImageChops, ImageDraw
 
+from bot.i18n import LANGUAGES, catalog
 from bot.pictures import fonts as F
-from bot.views.i18n import LANGUAGES, catalog
 
 NAMES = [
     "张伟",
@@ -148,7 +148,7 @@ def test_control_characters_never_reach_a_picture():
 
 
 def test_the_catalog_files_are_all_read():
-    locales = Path(F.__file__).resolve().parents[1] / "views" / "locales"
+    locales = Path(F.__file__).resolve().parents[1] / "i18n" / "locales"
     for lang in LANGUAGES:
         keys = set()
         for path in (locales / lang).glob("*.json"):

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from bot.core.room import Room
+from bot.i18n import LANGUAGES
 from bot.pictures import HandPicture, Marks, draw_hand, hand_picture, render_hand
 from bot.pictures import cards as C
 from bot.rules.cards import BIG, SMALL, parse_card, parse_cards
 from bot.rules.types import Category, SpecialHand
 from bot.table.actions import Verb
-from bot.views.i18n import LANGUAGES
 from tests.table.helpers import make_manager, ok, open_table, state_of
 
 from .pixels import black, decode, red, same_as_sprite, share_of

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from bot.i18n import t
 from bot.table.actions import Verb
-from bot.views.i18n import t
 from bot.web.initdata import sign
 from storage.sql import SqlRepository
 from tests.telegram.fakebotapi import FakeBotAPI, StoredMessage

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.i18n import t
 from bot.table.actions import Verb
-from bot.views.i18n import t
 from tests.procs.botproc import (
     ANN,
     BO,

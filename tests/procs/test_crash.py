@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from bot.i18n import t
 from bot.table.actions import Verb
-from bot.views.i18n import t
 from storage.api import Period
 from storage.sql import SqlRepository
 from tests.procs.botproc import (

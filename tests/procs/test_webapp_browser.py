@@ -14,8 +14,8 @@ from typing import Any
 
 from playwright.async_api import expect
 
+from bot.i18n import t
 from bot.table.actions import Verb
-from bot.views.i18n import t
 from bot.views.render_common import sym
 from tests.procs.botproc import (
     ANN,

@@ -138,13 +138,13 @@ async def state_of(mgr: TableManager, rid: str) -> dict[str, Any]:
 async def press_arrangement(mgr: TableManager, rid: str, actor: Actor) -> Outcome:
     """Arrange one hand by tapping cards (the solver's choice), then confirm
     (its outcome returned)."""
+    from bot.core.round import rules_of
     from bot.solver import auto_arrange
-    from bot.table.round import round_rules
 
     st = await state_of(mgr, rid)
     rnd = st["round"]
     hand = rnd["hands"][actor.key]
-    rules = round_rules(rnd)
+    rules = rules_of(rnd["rules"])
     arr = auto_arrange([parse_card(t) for t in hand["cards"]], rules)
     taken: set[int] = set()
     lanes = [arr.head, arr.middle] + ([arr.tail] if len(hand["cards"]) > 13 else [])

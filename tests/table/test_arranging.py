@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
+from bot.core.lanes import lanes
 from bot.table.actions import Verb, decode
 from bot.table.deal import deal_order, deck_hash, make_deal, verify
-from bot.table.hand import lanes
 from bot.views.model import ViewKind
 
 from .helpers import RiggedRandom, act, make_manager, ok, open_table, state_of

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.core import lanes as stored_lanes
 from bot.table import hand as H
 from bot.table.actions import Verb
 from bot.table.refused import Refused
@@ -19,10 +20,10 @@ EXTRA = [*TOKENS, "3c", "3d", "6h"]
 
 def test_a_full_draft_is_the_taps_result_in_one_action() -> None:
     hand = H.new_hand(TOKENS)
-    rest = [i for i in hand["order"] if i not in range(8)]
+    rest = [i for i in hand.order if i not in range(8)]
     H.lay(hand, H.lay_arg([0, 1, 2], [3, 4, 5, 6, 7], rest))
     assert H.lanes(hand) == ([0, 1, 2], [3, 4, 5, 6, 7], rest)
-    assert hand["tail"] == []  # 13 cards: the tail stays "the rest"
+    assert hand.tail == []  # 13 cards: the tail stays "the rest"
     H.undo(hand)
     assert H.lanes(hand) == ([], [], [])
 
@@ -54,7 +55,7 @@ def test_with_thirteen_cards_a_tail_is_only_the_rest() -> None:
         H.lay(hand, H.lay_arg([0, 1], [], [2, 3, 4]))
     with pytest.raises(Refused, match="err.tail_is_rest"):
         H.lay(hand, H.lay_arg([0, 1, 2], [3, 4, 5, 6, 7], [8, 9, 10, 11]))
-    hand["done"] = True
+    hand.done = True
     with pytest.raises(Refused, match="err.already_done"):
         H.lay(hand, H.lay_arg([0], [], []))
 
@@ -88,7 +89,7 @@ async def test_a_confirm_with_a_split_lays_and_confirms_it_in_one_transition(rep
     assert (await repo.load_room(rid)).version == before + 1  # one write
     hand = (await state_of(mgr, rid))["round"]["hands"][p0.key]
     assert hand["done"] is True and hand["refused"] is None
-    stored = H.arrangement_tokens(hand)
+    stored = stored_lanes.arrangement_tokens(hand)
     assert stored["head"] == head and stored["middle"] == middle
     assert sorted(stored["tail"]) == sorted(tail)  # 13 cards: the tail is the rest
     # one view of the private hand, the confirmed one (and the table's)
@@ -116,4 +117,4 @@ async def test_a_refused_confirm_with_a_split_stores_none_of_it(repo, dealt, spl
     for bad in ("0z1-34567-", "000-12345-", "0123-4-"):  # not the hand's cards, a lane too long
         await refused(mgr, repo, rid, p0, Verb.CONFIRM, bad, **kw)
     hand = (await state_of(mgr, rid))["round"]["hands"][p0.key]
-    assert hand["done"] is False and H.lanes(hand)[0] == [4]
+    assert hand["done"] is False and stored_lanes.lanes(hand)[0] == [4]

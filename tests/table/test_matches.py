@@ -3,6 +3,7 @@ closing early, and the option's validation."""
 
 from __future__ import annotations
 
+from bot.core.room import Room
 from bot.table import match
 from bot.table.actions import Verb
 from bot.views.model import Audience
@@ -23,10 +24,10 @@ async def test_four_round_match_to_its_final(any_repo, clock):
     assert before == {}
     for k in range(1, 5):
         st = await play_round(mgr, clock, rid, actors)
-        assert match.position(st) == (k, 4)
+        assert match.position(Room.from_json(st)) == (k, 4)
         assert finals(sink.views) == ([] if k < 4 else finals(sink.views))
     st = await state_of(mgr, rid)
-    assert match.is_over(st)
+    assert match.is_over(Room.from_json(st))
     [final] = finals(sink.views)
     assert final.audience is Audience.GROUP and final.fresh
     records = await repo.room_settlements(rid, 1, 4)
@@ -39,7 +40,8 @@ async def test_four_round_match_to_its_final(any_repo, clock):
     assert sums == st["totals"]
     from bot.table.final import summary
 
-    s = summary(st, st["match"], records)
+    room = Room.from_json(st)
+    s = summary(room, room.match, records)
     assert {p["key"]: p["total"] for p in s["players"]} == sums
     totals = [p["total"] for p in s["players"]]
     assert totals == sorted(totals, reverse=True)
@@ -71,7 +73,7 @@ async def test_four_round_match_to_its_final(any_repo, clock):
     assert st2["match"] == {"seq": 2, "start": 4, "rounds": 4, "over": False}
     assert [p["key"] for p in st2["players"]] == players_before
     assert st2["options"] == st["options"]
-    assert match.position(st2) == (1, 4)
+    assert match.position(Room.from_json(st2)) == (1, 4)
 
 
 async def test_restart_mid_match_keeps_the_match(any_repo, clock):
@@ -85,10 +87,10 @@ async def test_restart_mid_match_keeps_the_match(any_repo, clock):
     mgr2, sink2 = make_manager(repo, clock)
     await mgr2.start()
     st = await state_of(mgr2, rid)
-    assert match.position(st) == (2, 2) and not match.is_over(st)
+    assert match.position(Room.from_json(st)) == (2, 2) and not match.is_over(Room.from_json(st))
     await clock.advance(500)  # the deadline passes: auto-arranged, showdown, paid
     st = await state_of(mgr2, rid)
-    assert match.is_over(st)
+    assert match.is_over(Room.from_json(st))
     [final] = finals(sink2.views)
     records = await repo.room_settlements(rid, 1, 2)
     assert len(records) == 2
@@ -110,7 +112,7 @@ async def test_open_ended_room_has_no_match(repo, clock):
     rid, actors = await open_table(mgr, 2)
     for _ in range(2):
         st = await play_round(mgr, clock, rid, actors)
-    assert match.current(st) is None and not finals(sink.views)
+    assert match.current(Room.from_json(st)) is None and not finals(sink.views)
 
 
 async def test_rounds_option_values(repo, clock):
@@ -131,7 +133,7 @@ async def test_rounds_option_values(repo, clock):
     assert "3/6" in table_lines
     # off: open-ended again, no final
     await ok(mgr, actors[0], Verb.SET_OPTION, "rounds=off")
-    assert match.current(await state_of(mgr, rid)) is None
+    assert match.current(Room.from_json(await state_of(mgr, rid))) is None
     # only the owner
     assert not (await act(mgr, actors[1], Verb.SET_OPTION, "rounds=8")).ok
 
@@ -154,12 +156,15 @@ async def test_leaving_mid_match_escapes_and_still_counts(repo, clock):
     assert actors[2].key in st["round"]["escaped"]
     await clock.advance(500)  # deadline, showdown, paid: the match's last round
     st = await state_of(mgr, rid)
-    assert match.is_over(st) and actors[2].key not in [p["key"] for p in st["players"]]
+    assert match.is_over(Room.from_json(st)) and actors[2].key not in [
+        p["key"] for p in st["players"]
+    ]
     [final] = finals(sink.views)
     records = await repo.room_settlements(rid, 1, 2)
     from bot.table.final import summary
 
-    s = summary(st, st["match"], records)
+    room = Room.from_json(st)
+    s = summary(room, room.match, records)
     gone = next(p for p in s["players"] if p["key"] == actors[2].key)
     assert gone["rounds"] == 2
     assert gone["total"] == sum(

@@ -170,7 +170,7 @@ async def test_a_second_room_is_refused_in_the_open_rooms_language(repo, clock) 
 
 
 def test_no_doubled_word_in_the_traditional_chinese_catalog() -> None:
-    root = Path(__file__).resolve().parents[2] / "bot" / "views" / "locales" / "zh-Hant"
+    root = Path(__file__).resolve().parents[2] / "bot" / "i18n" / "locales" / "zh-Hant"
     for path in root.glob("*.json"):
         for text in json.loads(path.read_text(encoding="utf-8")).values():
             assert "群組組" not in text

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from bot.core import lanes as L
+from bot.core.room import Room
+from bot.core.round import rules_of
+from bot.core.showdown import Showdown
 from bot.rules import Arrangement, PlayerHand, settle
 from bot.rules.cards import parse_card
 from bot.solver import suggest
@@ -13,7 +17,7 @@ from bot.solver.review import expected_of
 from bot.table import hand as H
 from bot.table.actions import Verb
 from bot.table.review import review_seat
-from bot.table.round import opponents_of, round_rules
+from bot.table.round import opponents_of
 from bot.views.model import Audience, ViewKind
 
 from .helpers import act, make_manager, ok, open_table, press_arrangement, state_of
@@ -101,13 +105,13 @@ async def test_review_numbers_equal_suggest_and_settle(repo, clock, humans, opti
     await clock.advance(30)
     st = await state_of(mgr, rid)
     rnd = st["round"]
-    rules = round_rules(rnd)
+    rules = rules_of(rnd["rules"])
     n = len(rnd["seats"])
     for a in actors:
         rv = rnd["review"][a.key]
         hand = rnd["hands"][a.key]
-        cards = H.cards_of(hand)
-        opps = opponents_of(st, a.key)
+        cards = L.cards_of(hand)
+        opps = opponents_of(Room.from_json(st), a.key)
         s = suggest(cards, rules, players=n, top=1, opponents=opps)
         best = s.items[0]
         declare = s.special is not None and s.declare_recommended
@@ -119,7 +123,7 @@ async def test_review_numbers_equal_suggest_and_settle(repo, clock, humans, opti
             pytest.approx(best.score, abs=1e-9)
         )
         if not hand["declared"]:
-            mine = expected_of(cards, H.arrangement(hand), rules, players=n, opponents=opps)
+            mine = expected_of(cards, L.arrangement(hand), rules, players=n, opponents=opps)
             assert rv["mine_ev"] == pytest.approx(round(mine, 2), abs=1e-9)
             assert rv["given_up"] == pytest.approx(round(rv["best_ev"] - mine, 2), abs=0.011)
         # settle: the player's actual points, and the best's against the hands played
@@ -127,7 +131,7 @@ async def test_review_numbers_equal_suggest_and_settle(repo, clock, humans, opti
         shown = []
         for seat in rnd["seats"]:
             h = rnd["hands"][seat]
-            arr = arr_of(rv["best"]) if seat == a.key else H.arrangement(h)
+            arr = arr_of(rv["best"]) if seat == a.key else L.arrangement(h)
             shown.append(PlayerHand(seat, arr))
         if not any(rnd["hands"][k]["declared"] for k in rnd["seats"]) and not declare:
             expect = settle(shown, rules, banker=None, escaped=()).totals[a.key]
@@ -142,19 +146,19 @@ async def test_a_worse_arrangement_gives_up_points(repo, clock):
     mgr, _ = make_manager(repo, clock)
     rid, actors = await open_table(mgr, 2, 2)
     await ok(mgr, actors[0], Verb.START)
-    st = await state_of(mgr, rid)
-    rnd = st["round"]
-    rules = round_rules(rnd)
+    room = Room.from_json(await state_of(mgr, rid))
+    rnd = room.rnd
+    rules = rnd.game_rules()
     for a in actors:
-        hand = rnd["hands"][a.key]
+        hand = rnd.hands[a.key]
         H.set_arrangement(hand, strongest_tail_first(H.cards_of(hand), rules), undoable=False)
-        hand["done"] = True
+        hand.done = True
     from bot.table.solving import settle_round
 
-    settlement, _, _ = settle_round(rnd, rules)
-    rnd["result"] = {"settlement": settlement}
+    settlement, reveal, specials = settle_round(rnd, rules)
+    rnd.result = Showdown(settlement, reveal, tuple(specials), ())
     for a in actors:
-        rv = review_seat(rnd, a.key, rules, opponents_of(st, a.key))
+        rv = review_seat(rnd, a.key, rules, opponents_of(room, a.key))
         assert rv["given_up"] >= -0.01
         assert rv["best_ev"] >= rv["mine_ev"] - 0.01
 

@@ -99,18 +99,18 @@ async def test_showdown_order_weakest_first_then_specials(repo, clock):
     result = st["round"]["result"]
     assert result["steps"] == ["head", "middle", "tail", "specials"]
     assert result["specials"] == [actors[0].key]
+    from bot.core.round import rules_of
     from bot.rules.cards import parse_cards
     from bot.rules.lanes import evaluate_lane
-    from bot.table.round import round_rules
 
-    rules = round_rules(st["round"])
+    rules = rules_of(st["round"]["rules"])
     for lane in ("head", "middle", "tail"):
         keys = result["reveal"][lane]
         assert actors[0].key not in keys
         values = []
         for k in keys:
             h = st["round"]["hands"][k]
-            from bot.table.hand import arrangement_tokens
+            from bot.core.lanes import arrangement_tokens
 
             values.append(evaluate_lane(parse_cards(arrangement_tokens(h)[lane]), rules))
         assert values == sorted(values)

@@ -11,13 +11,13 @@ import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from bot.i18n import t
 from bot.solver.api import strongest_tail_first
 from bot.table import review as RV
 from bot.table import solving
 from bot.table.actions import Verb
 from bot.table.clock import RealClock
 from bot.table.timers import STEP_WAIT_LIMIT
-from bot.views.i18n import t
 
 from .helpers import CHAT, make_manager, ok, open_table, press_arrangement, state_of
 

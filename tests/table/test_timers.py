@@ -41,11 +41,11 @@ async def test_reminder_then_deadline_auto_arranges(repo, clock):
     hands = st["round"]["hands"]
     assert not hands[actors[0].key]["auto"]
     assert hands[actors[1].key]["auto"] and hands[actors[2].key]["auto"]
+    from bot.core.lanes import arrangement
+    from bot.core.round import rules_of
     from bot.rules.foul import check_foul
-    from bot.table.hand import arrangement
-    from bot.table.round import round_rules
 
-    rules = round_rules(st["round"])
+    rules = rules_of(st["round"]["rules"])
     for key in (actors[1].key, actors[2].key):
         assert check_foul(arrangement(hands[key]), rules) is None  # auto-arrange is legal
     # the auto-arranged players got their hand views, through the sink
@@ -76,11 +76,11 @@ async def test_escape_after_deal_pays_penalty(repo, clock):
     assert st["phase"] == "lobby"
     assert actors[2].key not in [p["key"] for p in st["players"]]  # the leaver is gone
     # the table's totals are those of bot.rules.settle with the leaver escaped
+    from bot.core.lanes import arrangement_tokens
+    from bot.core.round import rules_of
     from bot.rules.settlement import settle
     from bot.rules.settlement_types import PlayerHand
     from bot.rules.types import Arrangement
-    from bot.table.hand import arrangement_tokens
-    from bot.table.round import round_rules
 
     rnd = st["round"]
     hands = []
@@ -91,7 +91,7 @@ async def test_escape_after_deal_pays_penalty(repo, clock):
                 key, Arrangement.of(*(parse_cards(tok[x]) for x in ("head", "middle", "tail")))
             )
         )
-    expected = settle(hands, round_rules(rnd), escaped=(actors[2].key,)).totals
+    expected = settle(hands, rules_of(rnd["rules"]), escaped=(actors[2].key,)).totals
     assert rnd["result"]["settlement"]["totals"] == expected
     assert sum(expected.values()) < 0  # the penalty leaves the table
     lb = await repo.leaderboard("telegram", "chat-1", Period.ALL, datetime.now(UTC))

@@ -4,6 +4,7 @@ one has, and a card tap costs the table one database round trip."""
 
 from __future__ import annotations
 
+from bot.core.state import Phase
 from bot.core.verbs import VERBS, Private, Verb, VerbInfo
 from bot.table.transitions import TRANSITIONS
 
@@ -44,15 +45,29 @@ async def test_a_card_tap_is_one_database_round_trip(repo, clock) -> None:
 
 
 def test_only_a_transition_that_may_search_runs_in_a_worker_thread() -> None:
+    from bot.core.hand import Hand
+    from bot.core.room import Room, RoomOptions, Seat
+    from bot.core.round import Round
+    from bot.rules.options import DealStyle
     from bot.table.actions import Action
     from bot.table.transitions import may_solve
 
     from .helpers import human
 
     ann = human(0)
-    lobby = {"phase": "lobby", "players": [{"key": ann.key}], "round": None}
-    with_ai = {**lobby, "players": [{"key": ann.key}, {"key": "ai:1", "ai": "normal"}]}
-    arranging = {**lobby, "phase": "arranging", "round": {"hands": {ann.key: {}}}}
+
+    def room_of(seats: list[Seat], phase: Phase = Phase.LOBBY, dealt: bool = False) -> Room:
+        hands = {ann.key: Hand(cards=(), order=[])} if dealt else {}
+        rnd = Round(
+            1, (ann.key,), (1, 1), 0, DealStyle.ONE, "", (), "", None, {}, None, hands, 0, None
+        )
+        room = Room("telegram", "c", ann.key, phase, "en", "classic", RoomOptions(), seats, {})
+        room.round = rnd if dealt else None
+        return room
+
+    lobby = room_of([Seat(ann.key, "Ann")])
+    with_ai = room_of([Seat(ann.key, "Ann"), Seat("ai:1", "AI-1", "normal")])
+    arranging = room_of([Seat(ann.key, "Ann")], Phase.ARRANGING, dealt=True)
     assert not may_solve(lobby, Action(ann, Verb.START))  # a deal of people only
     assert may_solve(with_ai, Action(ann, Verb.START))  # the AI seats arrange
     assert not may_solve(lobby, Action(ann, Verb.LEAVE))

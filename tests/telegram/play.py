@@ -31,10 +31,10 @@ NEWGAME, JOIN, STARTGAME = "/newgame", "/join", "/startgame"
 
 @asynccontextmanager
 async def table(
-    api: FakeBotAPI, repo=None, clock=None
+    api: FakeBotAPI, repo=None, clock=None, *, pictures: bool = True
 ) -> AsyncIterator[tuple[Harness, TableManager, FakeClock]]:
     """The bot as `thirteen run` assembles it, on ``repo`` (in memory by
-    default) and a fake clock."""
+    default) and a fake clock; ``pictures``: the PICTURES setting."""
     repo = repo or MemoryRepository()
     clock = clock or FakeClock(start=1_700_000_000)
     await repo.init()
@@ -45,6 +45,7 @@ async def table(
         reminder_seconds=30,
         showdown_step_seconds=STEP,
         default_language="en",
+        pictures=pictures,
     )
     async with Harness(api, manager) as h:
         await manager.start()  # after the sink is installed

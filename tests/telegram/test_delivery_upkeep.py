@@ -10,8 +10,8 @@ import asyncio
 
 import pytest
 
+from bot.i18n import t
 from bot.table.actions import Verb
-from bot.views.i18n import t
 from storage.sql import SqlRepository
 from tests.storage.conftest import pg_schema_url  # noqa: F401 - a fixture
 from tests.telegram.fakebotapi import FakeBotAPI

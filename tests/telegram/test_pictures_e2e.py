@@ -12,7 +12,6 @@ from collections import Counter
 import pytest
 
 from bot.table.actions import Verb
-from bot.views import pictured
 from tests.telegram.fakebotapi import FakeBotAPI, StoredMessage
 from tests.telegram.harness import buttons_of
 from tests.telegram.play import (
@@ -29,13 +28,16 @@ from tests.telegram.play import (
 PNG = b"\x89PNG"
 
 
-async def _round(api: FakeBotAPI, pictures: str) -> tuple[Counter[str], dict[str, object]]:
-    """One whole two-player round; the Bot API calls from the deal to the
-    settlement by method, and what the test checks afterwards."""
+async def _round(
+    api: FakeBotAPI, pictures: str, *, setting: bool = True
+) -> tuple[Counter[str], dict[str, object]]:
+    """One whole two-player round, on a bot whose PICTURES setting is
+    ``setting``; the Bot API calls from the deal to the settlement by
+    method, and what the test checks afterwards."""
     ann, bo = USERS[:2]
     api.opened |= {ann.id, bo.id}
     seen: dict[str, object] = {}
-    async with table(api) as (h, manager, clock):
+    async with table(api, pictures=setting) as (h, manager, clock):
         await open_room(h, ann, bo)
         if pictures == "room-off":
             await h.command(ann, "/settings")
@@ -91,12 +93,7 @@ async def test_a_game_with_pictures_sends_and_edits_photos(api: FakeBotAPI) -> N
 
 @pytest.mark.parametrize("how", ["room-off", "setting-off"])
 async def test_text_only_still_works(api: FakeBotAPI, how: str) -> None:
-    if how == "setting-off":
-        pictured.set_enabled(False)
-    try:
-        calls, seen = await _round(api, how)
-    finally:
-        pictured.set_enabled(True)
+    calls, seen = await _round(api, how, setting=how != "setting-off")
     assert seen["hand_photo"] is None and seen["settle_photo"] is None
     assert not seen["shows"]
     assert calls["sendPhoto"] == 0 and calls["editMessageMedia"] == 0
@@ -110,11 +107,7 @@ async def test_pictures_cost_no_more_calls_than_text() -> None:
     await text_api.start()
     await picture_api.start()
     try:
-        pictured.set_enabled(False)
-        try:
-            text_calls, _ = await _round(text_api, "text")
-        finally:
-            pictured.set_enabled(True)
+        text_calls, _ = await _round(text_api, "text", setting=False)
         picture_calls, _ = await _round(picture_api, "on")
     finally:
         await text_api.stop()

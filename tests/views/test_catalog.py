@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.views.i18n import LANGUAGES
+from bot.i18n import LANGUAGES
 
-LOCALES = Path(__file__).resolve().parents[2] / "bot" / "views" / "locales"
+LOCALES = Path(__file__).resolve().parents[2] / "bot" / "i18n" / "locales"
 AREAS = sorted({p.name for lang in LANGUAGES for p in (LOCALES / lang).glob("*.json")})
 
 

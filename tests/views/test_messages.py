@@ -8,9 +8,9 @@ import pytest
 from bot.core.room import Room, RoomOptions
 from bot.core.showdown import PairScore
 from bot.core.state import Phase
+from bot.i18n import t
 from bot.table.actions import Verb, decode
 from bot.views.deadline import clock_text
-from bot.views.i18n import t
 from bot.views.model import Audience, ViewKind
 from bot.views.render_common import command, option_name, option_value, signed
 from bot.views.render_settle import pair_text as _pair_text
@@ -346,19 +346,55 @@ async def test_pictures_ride_with_hand_showdown_and_settlement(repo, clock) -> N
 
 @pytest.mark.parametrize("how", ["room", "setting"])
 async def test_text_only_rooms(repo, clock, how) -> None:
-    from bot.views import pictured
-
-    mgr, sink = make_manager(repo, clock)
+    # "setting": the bot's PICTURES=false, the manager built without pictures
+    mgr, sink = make_manager(repo, clock, pictures=how != "setting")
     rid, actors = await open_table(mgr, 2, options=("pics=off",) if how == "room" else ())
-    if how == "setting":
-        pictured.set_enabled(False)
-    try:
-        st = await play_round(mgr, clock, rid, actors)
-    finally:
-        pictured.set_enabled(True)
+    st = await play_round(mgr, clock, rid, actors)
     assert st["phase"] == "lobby"
     assert not any(v.picture for v in sink.views)
     assert not any(v.kind is ViewKind.SHOWDOWN for v in sink.views)
     assert any(
         v.kind is ViewKind.TABLE and "showdown" in v.meta.get("phase", "") for v in sink.views
     )
+
+
+async def test_two_managers_in_one_process_each_with_its_own_setting(repo, clock) -> None:
+    """The PICTURES setting belongs to a manager, not to the process: two
+    bots side by side, one with pictures and one text only, rounds
+    interleaved on one clock, each renders as its own setting says: the
+    hand, the showdown, the settlement and the 大结算 of a match closed
+    early."""
+    from storage.memory import MemoryRepository
+
+    other = MemoryRepository()
+    await other.init()
+    try:
+        pics, pics_sink = make_manager(repo, clock)
+        text, text_sink = make_manager(other, clock, pictures=False)
+        assert pics.pictures and not text.pictures
+        rooms = {m: await open_table(m, 2, options=("rounds=2",)) for m in (pics, text)}
+        hands = {}
+        for m, (rid, actors) in rooms.items():
+            await ok(m, actors[0], Verb.START)
+            out = await ok(m, actors[1], Verb.SHOW_HAND, room_id=rid, round_no=1)
+            hands[m] = _hand(out, actors[1])
+        for m, (rid, actors) in rooms.items():
+            for a in actors:
+                await press_arrangement(m, rid, a)
+        await clock.advance(30)  # both showdowns, stepped together
+        assert hands[pics].picture is not None and hands[text].picture is None
+        settled = {
+            m: next(v for v in sink.views if v.kind is ViewKind.SETTLEMENT)
+            for m, sink in ((pics, pics_sink), (text, text_sink))
+        }
+        assert settled[pics].picture is not None and settled[text].picture is None
+        assert settled[pics].text and settled[text].text
+        assert any(v.kind is ViewKind.SHOWDOWN for v in pics_sink.views)
+        assert not any(v.kind is ViewKind.SHOWDOWN or v.picture for v in text_sink.views)
+        finals = {}
+        for m, (rid, actors) in rooms.items():
+            out = await ok(m, actors[0], Verb.CANCEL, room_id=rid)  # the match ends early
+            [finals[m]] = [v for v in out.views if v.meta.get("final")]
+        assert finals[pics].picture is not None and finals[text].picture is None
+    finally:
+        await other.close()

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.i18n import LANGUAGES, catalog
 from bot.rules.options import OptionError, make_rules
-from bot.views.i18n import LANGUAGES, catalog
 from bot.views.render_common import option_reason
 
 ROOT = Path(__file__).resolve().parents[2]

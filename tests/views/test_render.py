@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bot.core.hand import Suggestion
+from bot.i18n import LANGUAGES
 from bot.table.actions import Verb, decode
-from bot.views.i18n import LANGUAGES
 from bot.views.model import Audience, View, ViewKind
 from bot.views.render_common import sym
 from bot.views.render_hand import lane_gist

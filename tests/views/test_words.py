@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from bot.core.room import Room
+from bot.i18n import LANGUAGES
 from bot.table.actions import Verb
-from bot.views.i18n import LANGUAGES
 from bot.views.model import View
 from bot.views.render import hand_view, table_view
 from bot.views.render_info import help_view, rules_view
@@ -27,7 +27,7 @@ from tests.table.helpers import (
     state_of,
 )
 
-LOCALES = Path(__file__).resolve().parents[2] / "bot" / "views" / "locales"
+LOCALES = Path(__file__).resolve().parents[2] / "bot" / "i18n" / "locales"
 CHINESE = ("zh-Hans", "zh-Hant")
 HAN = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 ASCII_MARKS = re.compile(r"[:;,()?!]")

@@ -25,6 +25,7 @@ from urllib.parse import urlencode
 from aiohttp import web
 
 from bot.core.lanes import arrangement_tokens
+from bot.i18n import t
 from bot.rules import make_rules
 from bot.rules.cards import parse_card
 from bot.rules.foul import FoulReport, check_foul
@@ -32,7 +33,6 @@ from bot.rules.lanes import evaluate_lane
 from bot.rules.types import Arrangement
 from bot.table.actions import Actor, Verb
 from bot.table.clock import FakeClock
-from bot.views.i18n import t
 from bot.web import initdata, passes
 from bot.web.desk import Desk
 from bot.web.server import WebApp, WebConfig

@@ -15,7 +15,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.config import Settings
 from bot.core.actions import Action
 from bot.core.verbs import Verb
-from bot.views.i18n import LANGUAGES, catalog, t
+from bot.i18n import LANGUAGES, catalog, t
 from bot.views.render_common import clauses
 from bot.web.assembly import arranging_page
 from bot.web.desk import Desk

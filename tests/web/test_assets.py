@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.views.i18n import LANGUAGES, catalog
+from bot.i18n import LANGUAGES, catalog
 from bot.web import server
 from bot.web.server import IMMUTABLE, Asset, accepts_gzip, versioned_page
 
@@ -217,7 +217,7 @@ async def test_the_page_asks_for_its_words_with_the_session_and_again_after_a_wr
     after, and the page speaks the room's language either way."""
     from playwright.async_api import expect
 
-    from bot.views.i18n import t
+    from bot.i18n import t
 
     from .harness import open_url, stage, stub_config
 

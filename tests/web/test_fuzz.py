@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.views.i18n import catalog
+from bot.i18n import catalog
 
 from .harness import Stage, stage
 

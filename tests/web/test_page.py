@@ -11,8 +11,8 @@ from typing import Any
 from playwright.async_api import expect
 
 from bot.core.lanes import arrangement_tokens
+from bot.i18n import t
 from bot.table.actions import Verb
-from bot.views.i18n import t
 from tests.table.helpers import act
 
 from .gestures import calls, lanes_on_page, mouse_drag, tap, touch_drag

@@ -13,8 +13,8 @@ import pytest
 from playwright.async_api import expect
 
 from bot.core.lanes import arrangement_tokens
+from bot.i18n import t
 from bot.rules.cards import DeckSpec
-from bot.views.i18n import t
 
 from .gestures import lanes_on_page, tap
 from .harness import open_page, stage

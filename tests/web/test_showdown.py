@@ -15,8 +15,8 @@ from typing import Any
 from playwright.async_api import expect
 
 from bot.core.lanes import arrangement_tokens
+from bot.i18n import t
 from bot.table.actions import Verb
-from bot.views.i18n import t
 from bot.views.render_common import category, special
 from bot.web import passes
 from bot.web.links import GRACE_SECONDS

@@ -30,8 +30,8 @@ from bot.delivery.engine import DEFAULT_RETENTION
 from bot.delivery.entries import is_durable
 from bot.delivery.outbox import Pacing
 from bot.delivery.superseded import rounds_of
+from bot.i18n import t
 from bot.table.actions import Action, ActionIdError, Attachment, Outcome, Verb, decode
-from bot.views.i18n import t
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import DeliveryStore
 from storage.delivery_memory import MemoryDelivery

@@ -28,7 +28,7 @@ from typing import TypeVar
 import discord
 
 from bot.delivery.outbox import Outbox
-from bot.views.i18n import t
+from bot.i18n import t
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import DeliveryStore
 

@@ -17,7 +17,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.views.i18n import t
+from bot.i18n import t
 
 from .items import ACTION_TEMPLATE, HAND_DM_TEMPLATE
 from .turn import language_of

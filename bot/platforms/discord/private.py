@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.i18n import t
 from bot.table.actions import Verb
-from bot.views.i18n import t
 from bot.views.model import View, ViewKind
 
 from .refs import DM_CLOSED, HAND_DM, HandRef, Registry, dm_chat

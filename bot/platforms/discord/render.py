@@ -18,9 +18,9 @@ from typing import Any, TypedDict
 
 import discord
 
+from bot.i18n import t
 from bot.pictures import render_async
 from bot.table.actions import Verb
-from bot.views.i18n import t
 from bot.views.model import Button, ButtonStyle, View, ViewKind
 from bot.web.links import PageLinks
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.views.i18n import catalog
+from bot.i18n import catalog
 
 LOCALES: dict[discord.Locale, str] = {
     discord.Locale.chinese: "zh-Hans",  # zh-CN

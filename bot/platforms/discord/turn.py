@@ -7,8 +7,8 @@ from typing import Any
 
 import discord
 
+from bot.i18n import normalize_language
 from bot.table.actions import Actor, Verb
-from bot.views.i18n import normalize_language
 
 from .render import Rendered
 

@@ -18,13 +18,13 @@ from telegram.ext import ContextTypes
 
 from bot.core.verbs import VERBS, Private
 from bot.delivery.superseded import rounds_of
+from bot.i18n import normalize_language, t
 from bot.platforms.telegram.deeplink import Payload, parse_payload
 from bot.platforms.telegram.errors import call_once_more
 from bot.platforms.telegram.membership import can_write_to, is_member
 from bot.platforms.telegram.render import NOOP
 from bot.platforms.telegram.transport import TelegramPlatform, buttons_shown
 from bot.table.actions import Action, ActionIdError, Actor, Outcome, Verb, decode
-from bot.views.i18n import normalize_language, t
 from bot.views.model import Audience, View, ViewKind
 
 log = logging.getLogger(__name__)

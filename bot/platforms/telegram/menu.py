@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from telegram import Bot, BotCommand
 
+from bot.i18n import t
 from bot.table.actions import Verb
-from bot.views.i18n import t
 
 # group command -> verb; the command's first word (if any) is the verb's arg
 GROUP_COMMANDS: dict[str, Verb] = {

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import json
 
+from bot.i18n import t
 from bot.platforms.telegram.deeplink import Payload, deep_link
-from bot.views.i18n import t
 from bot.views.model import Audience, Button, View, ViewKind
 from storage.delivery import DeliveryStore
 

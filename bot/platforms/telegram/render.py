@@ -13,9 +13,9 @@ import json
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.constants import MessageLimit
 
+from bot.i18n import t
 from bot.platforms.telegram.deeplink import Payload, deep_link
 from bot.table.actions import Verb
-from bot.views.i18n import t
 from bot.views.model import Audience, Button, View, ViewKind
 from bot.web.links import PageLinks
 
