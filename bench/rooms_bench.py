@@ -28,6 +28,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.core.round import rules_of  # noqa: E402
+from bot.core.state import Phase  # noqa: E402
 from bot.rules.cards import parse_card, sort_by_count, sort_by_rank, sort_by_suit  # noqa: E402
 from bot.rules.foul import check_foul  # noqa: E402
 from bot.rules.types import Arrangement  # noqa: E402
@@ -116,7 +117,7 @@ class Driver:
             assert state is not None and state["phase"] == "arranging"
             no = state["round_no"]
             await asyncio.gather(*(self.player(rid, p, no) for p in people))
-            while (st := self.mgr.peek(rid)) is not None and st["phase"] != "lobby":
+            while self.mgr.phase(rid) not in (None, Phase.LOBBY):
                 await asyncio.sleep(0.1)
         await self.handle(Action(people[0], Verb.CANCEL, chat_id=chat))
 

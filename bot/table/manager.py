@@ -395,6 +395,12 @@ class TableManager:
         rec = self.rooms.cached(room_id)
         return rec.room.to_json() if rec else None
 
+    def phase(self, room_id: str) -> Phase | None:
+        """The cached room's phase (no I/O, no copy): for drivers that wait
+        for a round to end, as benchmarks do for a thousand rooms at once."""
+        rec = self.rooms.cached(room_id)
+        return rec.room.phase if rec else None
+
     async def room(self, room_id: str) -> Room | None:
         """The room as stored now (a copy: changing it changes nothing)."""
         rec = await self.rooms.load(room_id, fresh=True)
