@@ -33,6 +33,10 @@ async def drop_point(page: Any, lane: str) -> tuple[float, float]:
 
 
 async def _arrived(page: Any, token: str, lane: str) -> None:
+    """The drop has landed: the page has decided it (a full lane swaps) and
+    drawn the lanes again, which it marks by ending ``html.is-dragging``;
+    before that the card sits where Sortable put it, a lane maybe over full."""
+    await page.locator("html:not(.is-dragging)").wait_for(timeout=3000)
     await page.locator(f'[data-lane="{lane}"] [data-card="{token}"]').wait_for(timeout=3000)
 
 

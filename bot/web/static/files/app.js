@@ -1110,13 +1110,20 @@
         },
         onEnd: function (evt) {
           page.dragging = false;
-          document.documentElement.classList.remove("is-dragging");
           if (supports("7.7")) telegram(function (w) { w.enableVerticalSwipes(); });
           var index = Number(evt.item.dataset.index);
           var to = evt.to.dataset.lane;
           var position = evt.newDraggableIndex != null ? evt.newDraggableIndex : evt.newIndex;
-          // Sortable moved the element; the draft decides (caps, swaps), then redraws.
-          setTimeout(function () { move(index, to, position); }, 0);
+          // Sortable moved the element; the draft decides (caps, swaps), then
+          // redraws. Until then the drag is not over: the class stays, so what
+          // reads the lanes (a test, a style) never sees Sortable's interim.
+          setTimeout(function () {
+            try {
+              move(index, to, position);
+            } finally {
+              document.documentElement.classList.remove("is-dragging");
+            }
+          }, 0);
         },
       }));
     });
