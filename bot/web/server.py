@@ -369,6 +369,10 @@ class WebApp:
         room, round_no = body.get("room"), body.get("round")
         if not room and (pointer := room_and_round(user.start_param)):
             room, round_no = pointer  # opened from the group's t.me link
+        elif not room and not round_no:
+            # Opened with nothing saying which hand: the bot's Mini App from its
+            # profile or a link without startapp. Say where the page opens from.
+            return _error(request, "web.err.open_from_hand", 400)
         if (
             not isinstance(room, str)
             or not ROOM_ID.fullmatch(room)

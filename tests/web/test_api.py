@@ -95,6 +95,27 @@ async def test_a_telegram_user_who_is_not_seated_gets_no_session() -> None:
 
 
 @pytest.mark.parametrize(
+    "pointer",
+    [
+        pytest.param({"room": "", "round": 0}, id="the-page-with-no-query"),
+        pytest.param({}, id="no-fields"),
+    ],
+)
+async def test_launch_data_that_names_no_hand_is_told_where_the_page_opens(pointer: Any) -> None:
+    """The bot's Mini App opened from its profile, or a t.me link without
+    startapp: signed launch data and nothing saying which room. The answer
+    says where the page opens from; no pass is issued."""
+    async with served() as (st, client):
+        before = await st.state()
+        response = await client.post(
+            "/api/session", json={"init_data": st.launch_data(0), **pointer}
+        )
+        body = await refused(response, 400, "web.err.open_from_hand")
+        assert "pass" not in body
+        assert await st.state() == before
+
+
+@pytest.mark.parametrize(
     "room",
     [
         pytest.param(lambda st: st.room + "x" * 16, id="over-long"),  # was cut to 16

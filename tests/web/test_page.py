@@ -324,3 +324,17 @@ async def test_a_special_hand_is_declared_from_a_discord_link_in_traditional_chi
         # Confirmed cards are no longer buttons.
         await expect(page.locator('[data-card][role="button"]')).to_have_count(0)
         assert page.problems == []
+
+
+async def test_the_page_opened_with_no_room_says_where_it_opens_from(browser):
+    """Opened as the bot's Mini App with no pointer to a hand (no room in the
+    address, no startapp): the page says, in the player's language, to open
+    it from the hand's button or the group's table, and offers nothing to do."""
+    from .harness import open_url, stub_config
+
+    async with stage() as st:
+        page = await open_url(browser, f"{st.base}/app/", stub_config(st, telegram=True))
+        fatal = page.locator("[data-fatal]")
+        await expect(fatal).to_have_text(t("zh-Hans", "web.err.open_from_hand"))
+        await expect(page.locator("[data-card]")).to_have_count(0)
+        assert await page.locator("html").get_attribute("lang") == "zh-Hans"
