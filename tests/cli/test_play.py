@@ -14,8 +14,9 @@ import time
 
 import pytest
 
-from bot.cli import console, play
-from bot.cli.console import LineReader, parse
+from bot.cli import play, play_console, play_options
+from bot.cli.screen import LineReader
+from bot.cli.typed import Typed, parse, parse_between
 from bot.i18n import t
 from bot.table.actions import Verb
 from bot.table.clock import FakeClock
@@ -114,7 +115,7 @@ def test_bad_arguments_are_refused_with_one_line(
     args: list[str], words: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit) as exit_:
-        play.parse_args(args)
+        play_options.parse_args(args)
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert words in err and "Traceback" not in err
@@ -148,38 +149,38 @@ def test_auto_one_round_without_a_match(capsys: pytest.CaptureFixture[str]) -> N
     ("line", "expected"),
     [
         ("", None),
-        ("1 2, 3", console.Typed(picks=(1, 2, 3))),
-        ("13", console.Typed(picks=(13,))),
-        ("１", console.Typed(problem=("cli.unknown", {"word": "１"}))),  # not an ASCII number
-        ("2 ²", console.Typed(problem=("cli.card_range", {"word": "²", "count": 13}))),
-        ("a 2", console.Typed(verb=Verb.APPLY, arg="1")),
-        ("apply 3", console.Typed(verb=Verb.APPLY, arg="2")),
-        ("a 4", console.Typed(problem=("cli.suggestion_range", {"count": 3}))),
-        ("s", console.Typed(verb=Verb.SORT, arg="suit")),
-        ("sort rank", console.Typed(verb=Verb.SORT, arg="rank")),
-        ("C", console.Typed(verb=Verb.CONFIRM)),
-        ("c now", console.Typed(problem=("cli.no_args", {"word": "c"}))),
-        ("g 2", console.Typed(problem=("cli.suggest_number", {"word": "g", "n": 2}))),
-        ("show", console.Typed(info="show")),
-        ("v", console.Typed(info="verify")),
-        ("verify 2", console.Typed(info="verify", arg="2")),
-        ("v x", console.Typed(problem=("cli.verify_how", {}))),
+        ("1 2, 3", Typed(picks=(1, 2, 3))),
+        ("13", Typed(picks=(13,))),
+        ("１", Typed(problem=("cli.unknown", {"word": "１"}))),  # not an ASCII number
+        ("2 ²", Typed(problem=("cli.card_range", {"word": "²", "count": 13}))),
+        ("a 2", Typed(verb=Verb.APPLY, arg="1")),
+        ("apply 3", Typed(verb=Verb.APPLY, arg="2")),
+        ("a 4", Typed(problem=("cli.suggestion_range", {"count": 3}))),
+        ("s", Typed(verb=Verb.SORT, arg="suit")),
+        ("sort rank", Typed(verb=Verb.SORT, arg="rank")),
+        ("C", Typed(verb=Verb.CONFIRM)),
+        ("c now", Typed(problem=("cli.no_args", {"word": "c"}))),
+        ("g 2", Typed(problem=("cli.suggest_number", {"word": "g", "n": 2}))),
+        ("show", Typed(info="show")),
+        ("v", Typed(info="verify")),
+        ("verify 2", Typed(info="verify", arg="2")),
+        ("v x", Typed(problem=("cli.verify_how", {}))),
     ],
 )
-def test_typed_lines(line: str, expected: console.Typed | None) -> None:
+def test_typed_lines(line: str, expected: Typed | None) -> None:
     assert parse(line, 13, 3) == expected
 
 
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        ("a 2", console.Typed(verb=Verb.APPLY, arg="1")),  # asks for the suggestions first
-        ("a", console.Typed(problem=("cli.apply_how", {}))),
-        ("a 0", console.Typed(problem=("cli.apply_how", {}))),
-        ("a 99999999999999999999", console.Typed(problem=("cli.apply_how", {}))),
+        ("a 2", Typed(verb=Verb.APPLY, arg="1")),  # asks for the suggestions first
+        ("a", Typed(problem=("cli.apply_how", {}))),
+        ("a 0", Typed(problem=("cli.apply_how", {}))),
+        ("a 99999999999999999999", Typed(problem=("cli.apply_how", {}))),
     ],
 )
-def test_typed_lines_before_any_suggestion(line: str, expected: console.Typed) -> None:
+def test_typed_lines_before_any_suggestion(line: str, expected: Typed) -> None:
     assert parse(line, 13, 0) == expected
 
 
@@ -187,14 +188,14 @@ def test_typed_lines_before_any_suggestion(line: str, expected: console.Typed) -
     ("line", "expected"),
     [
         ("", None),
-        ("q", console.Typed(info="quit")),
-        ("v 1", console.Typed(info="verify", arg="1")),
-        ("rules", console.Typed(info="rules")),
-        ("1 2", console.Typed(problem=("cli.unknown", {"word": "1"}))),
+        ("q", Typed(info="quit")),
+        ("v 1", Typed(info="verify", arg="1")),
+        ("rules", Typed(info="rules")),
+        ("1 2", Typed(problem=("cli.unknown", {"word": "1"}))),
     ],
 )
-def test_lines_between_rounds(line: str, expected: console.Typed | None) -> None:
-    assert console.parse_between(line) == expected
+def test_lines_between_rounds(line: str, expected: Typed | None) -> None:
+    assert parse_between(line) == expected
 
 
 async def test_the_deadline_closes_a_waiting_prompt(capsys: pytest.CaptureFixture[str]) -> None:
@@ -202,10 +203,10 @@ async def test_the_deadline_closes_a_waiting_prompt(capsys: pytest.CaptureFixtur
     repo = MemoryRepository()
     await repo.init()
     mgr = TableManager(repo, clock=clock, arrange_seconds=30, default_language="en")
-    con = play.Console(mgr, "en")
+    con = play_console.Console(mgr, "en")
     mgr.set_sink(con.sink)
     await mgr.start()
-    args = play.parse_args(["--players", "2", "--lang", "en", "--time", "30"])
+    args = play_options.parse_args(["--players", "2", "--lang", "en", "--time", "30"])
     assert await con.setup(args, seats_for_you=True)
     assert (await con.send(Verb.START, button=True)).ok
     read_end, write_end = os.pipe()  # nothing is ever typed

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import play
-from bot.cli.console import Words, cols, unformat, wrap
+from bot.cli import play_options
+from bot.cli.screen import cols, wrap
+from bot.cli.terminal_words import Words, unformat
 from bot.core.match import MAX_ROUNDS
 from bot.i18n import t
 from bot.views.model import Audience, View, ViewKind
@@ -228,19 +229,19 @@ def test_an_option_the_seats_cannot_play_is_refused_before_the_deal(lang: str) -
 
 
 def test_rounds_help_and_check_agree(capsys: pytest.CaptureFixture[str]) -> None:
-    assert play.parse_args(["--rounds", str(MAX_ROUNDS)]).rounds == MAX_ROUNDS
+    assert play_options.parse_args(["--rounds", str(MAX_ROUNDS)]).rounds == MAX_ROUNDS
     for bad in ("0", str(MAX_ROUNDS + 1), "150"):
         with pytest.raises(SystemExit):
-            play.parse_args(["--rounds", bad])
+            play_options.parse_args(["--rounds", bad])
         assert f"a whole number from 1 to {MAX_ROUNDS}" in capsys.readouterr().err
-    assert f"(1-{MAX_ROUNDS})" in " ".join(play.parser().format_help().split())
+    assert f"(1-{MAX_ROUNDS})" in " ".join(play_options.parser().format_help().split())
 
 
 def test_every_play_option_has_help_and_language_has_one_name_everywhere() -> None:
-    for action in play.parser()._actions:
+    for action in play_options.parser()._actions:
         assert action.help, action.option_strings
-    assert play.parse_args(["--lang", "en"]).language == "en"
-    assert play.parse_args(["--language", "zh-Hant"]).language == "zh-Hant"
+    assert play_options.parse_args(["--lang", "en"]).language == "en"
+    assert play_options.parse_args(["--language", "zh-Hant"]).language == "zh-Hant"
     for command in ("play", "picture"):
         proc = subprocess.run(
             [sys.executable, "-m", "bot", command, "--help"],
@@ -255,8 +256,8 @@ def test_every_play_option_has_help_and_language_has_one_name_everywhere() -> No
 
 
 def test_an_option_of_language_is_the_consoles_language_too() -> None:
-    args = play.parse_args(["-o", "language=en"])
-    play._language_of(args)
+    args = play_options.parse_args(["-o", "language=en"])
+    play_options._language_of(args)
     assert args.language == "en"
 
 

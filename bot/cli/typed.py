@@ -1,0 +1,131 @@
+"""Typed commands of ``thirteen play``: what one line typed at the
+terminal asks for (card numbers, one verb, information, or a problem to
+show), checked as a whole before anything is sent to the table: a line that
+places cards either places all of them or none.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from bot.table.actions import Verb
+
+_NUMBER = re.compile(r"[+-]?\d+", re.ASCII)
+
+
+@dataclass(frozen=True, slots=True)
+class Typed:
+    """What one typed line asks for: card numbers, one verb, information, or
+    a problem to show (a catalog key and its values)."""
+
+    picks: tuple[int, ...] = ()
+    verb: Verb | None = None
+    arg: str | None = None
+    info: str | None = None  # help | rules | show | verify | quit
+    problem: tuple[str, dict[str, Any]] | None = None
+
+
+SIMPLE = {
+    "u": Verb.UNDO,
+    "undo": Verb.UNDO,
+    "r": Verb.RESET,
+    "reset": Verb.RESET,
+    "g": Verb.SUGGEST,
+    "suggest": Verb.SUGGEST,
+    "d": Verb.DECLARE,
+    "declare": Verb.DECLARE,
+    "c": Verb.CONFIRM,
+    "confirm": Verb.CONFIRM,
+}
+INFO = {
+    "h": "help",
+    "help": "help",
+    "?": "help",
+    "rules": "rules",
+    "show": "show",
+    "l": "show",
+    "q": "quit",
+    "quit": "quit",
+    "exit": "quit",
+}
+VERIFY = ("v", "verify")
+SORTS = ("rank", "suit", "count")
+MAX_TYPED_NUMBER = 9999  # longer numbers are not a card, a suggestion or a round
+
+
+def _small(word: str) -> int | None:
+    """A typed whole number from 1 to MAX_TYPED_NUMBER, else None."""
+    if not _NUMBER.fullmatch(word) or len(word) > 5:
+        return None
+    n = int(word)
+    return n if 1 <= n <= MAX_TYPED_NUMBER else None
+
+
+def parse(line: str, cards: int, suggestions: int) -> Typed | None:
+    """Read one typed line against a hand of ``cards`` cards and the
+    ``suggestions`` on offer (0: none yet; ``a N`` then asks for them
+    first); None for an empty line."""
+    words = line.replace(",", " ").split()
+    if not words:
+        return None
+    head, rest = words[0].lower(), words[1:]
+    if _NUMBER.fullmatch(head):
+        return _picks(words, cards)
+    if head in VERIFY:
+        return _verify(words)
+    if head in SIMPLE or head in INFO:
+        if rest:
+            if SIMPLE.get(head) is Verb.SUGGEST and _small(rest[0]) is not None:
+                return Typed(problem=("cli.suggest_number", {"word": head, "n": _small(rest[0])}))
+            return Typed(problem=("cli.no_args", {"word": head}))
+        return Typed(verb=SIMPLE[head]) if head in SIMPLE else Typed(info=INFO[head])
+    if head in ("s", "sort") and len(rest) <= 1:
+        how = rest[0].lower() if rest else "suit"
+        if how not in SORTS:
+            return Typed(problem=("cli.sort_how", {}))
+        return Typed(verb=Verb.SORT, arg=how)
+    if head in ("a", "apply"):
+        n = _small(rest[0]) if len(rest) == 1 else None
+        if suggestions:
+            if n is None or n > suggestions:
+                return Typed(problem=("cli.suggestion_range", {"count": suggestions}))
+        elif n is None:
+            return Typed(problem=("cli.apply_how", {}))
+        return Typed(verb=Verb.APPLY, arg=str(n - 1))
+    return Typed(problem=("cli.unknown", {"word": words[0][:20]}))
+
+
+def parse_between(line: str) -> Typed | None:
+    """Read a line typed between rounds: None (an empty line) goes on."""
+    words = line.replace(",", " ").split()
+    if not words:
+        return None
+    head = words[0].lower()
+    if head in VERIFY:
+        return _verify(words)
+    if INFO.get(head) in ("help", "rules", "quit"):
+        if len(words) > 1:
+            return Typed(problem=("cli.no_args", {"word": head}))
+        return Typed(info=INFO[head])
+    return Typed(problem=("cli.unknown", {"word": words[0][:20]}))
+
+
+def _verify(words: list[str]) -> Typed:
+    if len(words) == 1:
+        return Typed(info="verify")
+    if len(words) == 2 and _small(words[1]) is not None:
+        return Typed(info="verify", arg=str(_small(words[1])))
+    return Typed(problem=("cli.verify_how", {}))
+
+
+def _picks(words: list[str], cards: int) -> Typed:
+    numbers: list[int] = []
+    for w in words:
+        if not _NUMBER.fullmatch(w) or not 1 <= int(w) <= cards:
+            return Typed(problem=("cli.card_range", {"word": w[:20], "count": cards}))
+        if int(w) in numbers:
+            return Typed(problem=("cli.card_twice", {"number": int(w)}))
+        numbers.append(int(w))
+    return Typed(picks=tuple(numbers))
