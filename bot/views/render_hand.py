@@ -207,13 +207,18 @@ def _buttons(hand: Hand, lang: str, rid: str, no: int) -> tuple[tuple[Button, ..
         button(t(lang, "btn.undo"), rid, no, Verb.UNDO),
         button(t(lang, "btn.reset"), rid, no, Verb.RESET),
         button(t(lang, f"btn.sort_{nxt}"), rid, no, Verb.SORT, nxt),
-        button(t(lang, "btn.suggest"), rid, no, Verb.SUGGEST),
     ]
     if hand.special:
         controls.append(
             button(t(lang, "btn.declare"), rid, no, Verb.DECLARE, style=ButtonStyle.PRIMARY)
         )
-    for n, _ in enumerate((hand.suggestions or [])[:3]):
+    # Once the suggestions are shown, their buttons take Suggest's place (asked
+    # again it gives the same three): 16 cards, 报道, three suggestions and
+    # the page's button still fit Discord's 25.
+    shown = (hand.suggestions or [])[:3]
+    for n, _ in enumerate(shown):
         controls.append(button(t(lang, "btn.apply", n=n + 1), rid, no, Verb.APPLY, str(n)))
+    if not shown:
+        controls.append(button(t(lang, "btn.suggest"), rid, no, Verb.SUGGEST))
     controls.append(Button(t(lang, "btn.open_page"), style=ButtonStyle.PRIMARY, web_app=True))
     return grid(card_buttons, controls)

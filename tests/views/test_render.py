@@ -133,4 +133,30 @@ async def test_sixteen_card_hand_fits(repo, clock):
     ]
     assert len(picks) == 16
     verbs = {decode(b.action_id)[2] for r in hand.buttons for b in r if b.action_id}
-    assert {Verb.CONFIRM, Verb.UNDO, Verb.RESET, Verb.SORT, Verb.SUGGEST, Verb.APPLY} <= verbs
+    # The suggestions shown, their buttons stand in Suggest's place.
+    assert {Verb.CONFIRM, Verb.UNDO, Verb.RESET, Verb.SORT, Verb.APPLY} <= verbs
+    assert Verb.SUGGEST not in verbs
+
+
+async def test_sixteen_cards_with_a_special_and_three_suggestions_fit():
+    """多三张, three suggestions shown, and the 13 cards placed make 六对半:
+    16 cards, Confirm, Undo, Reset, Sort, 报道, three suggestions and the
+    page's button in Discord's 5 rows of 5, where Suggest stood before."""
+    from bot.table.hand import lay_arg
+    from tests.web.harness import HAND_16, SIX_PAIRS_16, SIX_PAIRS_SPLIT, stage
+
+    hands = (SIX_PAIRS_16, HAND_16)
+    async with stage(hands, options=["extra3=on"], serve=False) as st:
+        kw = {"room_id": st.room, "round_no": st.round_no}
+        await ok(st.manager, st.players[0], Verb.SUGGEST, **kw)
+        cards = (await st.hand(0))["cards"]
+        head, middle, tail = (
+            [cards.index(x) for x in SIX_PAIRS_SPLIT[lane]] for lane in ("head", "middle", "tail")
+        )
+        out = await ok(st.manager, st.players[0], Verb.LAY, lay_arg(head, middle, tail), **kw)
+        hand = next(v for v in out.views if v.kind is ViewKind.HAND)
+        check_view(hand)
+        verbs = [decode(b.action_id)[2] for r in hand.buttons for b in r if b.action_id]
+        assert verbs.count(Verb.PICK) == 16 and verbs.count(Verb.APPLY) == 3
+        assert Verb.DECLARE in verbs and Verb.SUGGEST not in verbs
+        assert sum(b.web_app for r in hand.buttons for b in r) == 1
