@@ -44,7 +44,9 @@ class Verb(StrEnum):
     SORT = "so"  # arg: rank | suit | count
     SUGGEST = "sg"  # show suggestions; arg "page": the arranging page's (no chat edit)
     APPLY = "ap"  # arg: suggestion number (0-based)
-    DECLARE = "d"  # declare the special hand (报道)
+    DECLARE = (
+        "d"  # declare the special hand (报道); the page with 16 cards: the kept split, laid at once
+    )
     CONFIRM = "c"  # the keyboard: no arg; the arranging page: hand.lay_arg's lanes, laid at once
     LAY = "ly"  # the arranging page's draft placed at once; arg: hand.lay_arg's lanes
     # information

@@ -106,7 +106,13 @@ def _apply(p: Pressed) -> None:
 
 
 def _declare(p: Pressed) -> None:
+    """Declare the hand's special (报道); with an argument (the arranging
+    page's, 多三张), lay that split first in the same transition: the
+    special is of the 13 cards it keeps, and a refusal stores nothing."""
     _open(p.hand)
+    if p.arg is not None:
+        H.lay(p.hand, p.arg)
+        _judge(p.hand, p.rules)
     declare_hand(p.hand, p.rules)
     p.fx.table = True
 

@@ -29,6 +29,7 @@ from bot.rules.lanes import evaluate_lane
 from bot.rules.types import Arrangement, LaneValue
 from bot.table.arranging import FROM_PAGE
 from bot.table.hand import lay_arg
+from bot.table.solving import special_of
 from bot.views.render_common import category, clauses
 from bot.views.render_common import lane as lane_word
 
@@ -36,6 +37,7 @@ from . import showdown
 from .passes import Pass
 
 SIZES = {"head": 3, "middle": 5, "tail": 5}
+KEEP = sum(SIZES.values())  # the cards a split keeps (多三张 deals 16)
 # The table's refusals that mean the hand or round moved on, as the page's codes.
 _MOVED_ON = {
     "err.already_done": "web.err.already_done",
@@ -135,7 +137,6 @@ class Desk:
             "added_suit": rnd.rules.get("added_suit"),
             "done": hand.done,
             "declared": bool(hand.declared),  # done by declaring the special
-            "special": _special_json(language, hand.special),
             "suggestions": _suggestions_json(hand),
             "deadline": rnd.deadline,
             "now": self.clock(),
@@ -147,14 +148,20 @@ class Desk:
         out.update(
             self._evaluate(rnd, hand.cards, Draft(*map(tuple, (head, middle, tail))), language)
         )
+        out["special"] = _special_json(language, hand.special)  # the stored hand's
         return out
 
     async def evaluate(self, grant: Pass, draft: Draft) -> dict[str, Any]:
-        """Each full lane's category and whether the split fouls: the rules
-        engine's answer for a draft, nothing stored."""
+        """Each full lane's category, whether the split fouls and the special
+        the hand may declare (with 16 cards, of the 13 a complete draft
+        keeps): the rules engine's answer for a draft, nothing stored."""
         room, hand = await self._seat(grant)
         self._check_cards(hand, draft)
-        return self._evaluate(room.rnd, hand.cards, draft, room.language or "zh-Hans")
+        language = room.language or "zh-Hans"
+        out = self._evaluate(room.rnd, hand.cards, draft, language)
+        if len(hand.cards) <= KEEP:
+            out["special"] = _special_json(language, hand.special)  # whatever the split
+        return out
 
     def _evaluate(
         self, rnd: Round, tokens: Sequence[str], draft: Draft, language: str
@@ -184,7 +191,12 @@ class Desk:
                     for a, b in pairs
                 ),
             )
-        return {"labels": labels, "foul": foul}
+        # 多三张: which special the 13 kept cards make is the draft's to say
+        # (the stored hand knows it only once laid).
+        special = None
+        if len(tokens) > KEEP and draft.complete:
+            special = special_of([cards[i] for i in draft.indexes()], rules)
+        return {"labels": labels, "foul": foul, "special": _special_json(language, special)}
 
     async def showdown(self, grant: Pass) -> dict[str, Any]:
         """The round's showdown and this player's review, once the round is
@@ -278,11 +290,20 @@ class Desk:
             return await self.hand(grant)
         return self._hand_json(room, hand)
 
-    async def declare(self, grant: Pass) -> dict[str, Any]:
+    async def declare(self, grant: Pass, draft: Draft | None = None) -> dict[str, Any]:
+        """Declare the hand's special. With 16 cards (多三张) the special is of
+        the 13 the draft keeps: the draft is laid and declared in one table
+        action, so it must be complete."""
         _, hand = await self._seat(grant)
         if hand.done:
             raise DeskError("web.err.already_done", 409)
-        await self._act(grant, Verb.DECLARE)
+        if len(hand.cards) > KEEP:
+            if draft is None or not draft.complete:
+                raise DeskError("web.err.incomplete")
+            self._check_cards(hand, draft)
+            await self._act(grant, Verb.DECLARE, _lay_arg(hand, draft))
+        else:
+            await self._act(grant, Verb.DECLARE)
         return await self.hand(grant)
 
     async def _lay(self, grant: Pass, hand: Hand, draft: Draft) -> bool:

@@ -408,7 +408,9 @@ class WebApp:
         return web.json_response(await self.desk.confirm(grant, draft))
 
     async def _declare(self, request: web.Request, grant: passes.Pass) -> web.StreamResponse:
-        return web.json_response(await self.desk.declare(grant))
+        # 多三张: the page's draft says which 13 cards make the special.
+        draft = Draft.from_json(await self._json(request)) if request.can_read_body else None
+        return web.json_response(await self.desk.declare(grant, draft))
 
     async def _showdown(self, request: web.Request, grant: passes.Pass) -> web.StreamResponse:
         return web.json_response(await self.desk.showdown(grant))

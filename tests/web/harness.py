@@ -68,6 +68,17 @@ THEME = {
 # it; seat 1's is nothing special.
 HAND = ["As", "Ks", "Qs", "Js", "9s", "8h", "8d", "7c", "6c", "5h", "4d", "3s", "2c"]
 OTHER = ["Ah", "Kh", "Qh", "Jh", "Th", "9h", "7h", "6h", "5d", "4h", "3h", "2h", "Td"]
+# 多三张: six pairs and a king among 16 cards (六对半 when these 13 are kept),
+# and the other seat's 16.
+SIX_PAIRS = ["2s", "2h", "3d", "3h", "4s", "4h", "5c", "5d", "7s", "7h", "9c", "9d", "Kc"]
+SIX_PAIRS_16 = SIX_PAIRS + ["Ac", "Jd", "8s"]
+HAND_16 = HAND + ["Qc", "Tc", "6d"]
+# A split of SIX_PAIRS (it fouls; a declared special is not judged by lanes).
+SIX_PAIRS_SPLIT = {
+    "head": ["2s", "2h", "Kc"],
+    "middle": ["3d", "3h", "4s", "4h", "5c"],
+    "tail": ["5d", "7s", "7h", "9c", "9d"],
+}
 
 
 def chromium() -> str | None:

@@ -14,6 +14,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.config import Settings
 from bot.core.actions import Action
+from bot.core.lanes import arrangement_tokens
 from bot.core.verbs import Verb
 from bot.i18n import LANGUAGES, catalog, t
 from bot.views.render_common import clauses
@@ -22,7 +23,7 @@ from bot.web.desk import Desk
 from bot.web.server import BURST, CSP, MAX_BODY, WebApp, WebConfig
 
 from .api import FOULED, GOOD, bearer, indexes, refused, served
-from .harness import HAND, OTHER, SECRET, TOKEN
+from .harness import HAND, HAND_16, OTHER, SECRET, SIX_PAIRS_16, SIX_PAIRS_SPLIT, TOKEN
 
 # ---------------------------------------------------------------- Telegram's launch data
 
@@ -354,6 +355,39 @@ async def test_a_declare_without_a_special_is_the_table_s_refusal() -> None:
         body = await response.json()
         assert body["error"] == "web.err.refused" and body["message"]
         assert await st.state() == before
+
+
+async def test_sixteen_cards_offer_and_declare_the_special_of_the_thirteen_kept() -> None:
+    """多三张: the special is of the 13 cards the draft keeps. The page's
+    evaluate says which (none while a draft keeps other cards); a declare
+    carries the draft and lays and declares it in one action; without a
+    complete draft, or with one that makes no special, nothing changes."""
+    async with served(hands=(SIX_PAIRS_16, HAND_16), options=["extra3=on"]) as (st, client):
+        auth = bearer(st.pass_for(0))
+        cards = (await st.hand(0))["cards"]
+        six = indexes(SIX_PAIRS_SPLIT, cards)
+        other = {**six, "head": [cards.index("Ac"), *six["head"][1:]]}  # a pair broken
+        name = t("zh-Hans", "special.six_pairs")
+        response = await client.post("/api/evaluate", json=six, headers=auth)
+        assert response.status == 200
+        assert (await response.json())["special"]["name"] == name
+        for draft in (other, {**six, "tail": six["tail"][:4]}):
+            response = await client.post("/api/evaluate", json=draft, headers=auth)
+            assert (await response.json())["special"] is None
+        before = await st.state()
+        await refused(await client.post("/api/declare", headers=auth), 400, "web.err.incomplete")
+        response = await client.post("/api/declare", json=other, headers=auth)
+        assert response.status == 409 and (await response.json())["error"] == "web.err.refused"
+        assert await st.state() == before
+        response = await client.post("/api/declare", json=six, headers=auth)
+        assert response.status == 200, await response.text()
+        body = await response.json()
+        assert body["done"] and body["declared"] and body["special"]["name"] == name
+        stored = await st.hand(0)
+        assert stored["done"] and stored["declared"] == "six_pairs"
+        assert {k: sorted(v) for k, v in arrangement_tokens(stored).items()} == {
+            k: sorted(v) for k, v in SIX_PAIRS_SPLIT.items()
+        }
 
 
 # ---------------------------------------------------------------- the draft kept as the page closes

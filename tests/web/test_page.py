@@ -16,7 +16,7 @@ from bot.table.actions import Verb
 from tests.table.helpers import act
 
 from .gestures import calls, lanes_on_page, mouse_drag, tap, touch_drag
-from .harness import HAND, OTHER, stage
+from .harness import HAND, OTHER, SIX_PAIRS, stage
 
 # A fouled split of HAND: a pair of eights in the head over an ace-high
 # middle over a jack-high tail.
@@ -25,7 +25,6 @@ FOULED = {
     "middle": ["Ks", "Qs", "7c", "5h", "3s"],
     "tail": ["Js", "9s", "6c", "4d", "2c"],
 }
-SIX_PAIRS = ["2s", "2h", "3d", "3h", "4s", "4h", "5c", "5d", "7s", "7h", "9c", "9d", "Kc"]
 
 
 def tokens_of(hand: dict[str, Any], lanes: dict[str, list[int]]) -> dict[str, list[str]]:
@@ -286,6 +285,9 @@ async def test_the_chat_keyboard_shows_in_the_page_and_main_button_confirms(brow
 
         await expect(page.locator('[data-lane-label="tail"]')).to_have_text(t(zh, "cat.flush"))
         await expect(page.locator('[data-action="confirm"]')).to_be_enabled()
+        # The page shows the stored hand: closing it loses nothing, so
+        # Telegram is not asked to confirm a close.
+        assert ["enableClosingConfirmation"] not in await calls(page)
         main = [c for c in await calls(page) if c[0].startswith("MainButton.")]
         assert main[-3:] == [
             ["MainButton.setText", t(zh, "web.confirm")],

@@ -158,3 +158,39 @@ async def test_five_players_the_added_suit_is_marked_and_its_twin_cards_placed(
             t(zh, "web.ready", done=1, seated=5)
         )
         assert page.problems == []
+
+
+async def test_sixteen_cards_offer_the_special_of_the_thirteen_placed_and_declare_it(
+    browser: Any,
+) -> None:
+    """多三张 in Telegram: 报道 is offered once the 13 placed cards make a
+    special (the rules engine's answer for the draft, nothing stored), goes
+    when a card of it is swapped out for a discarded one, and declares the
+    placed cards."""
+    from .harness import HAND_16, SIX_PAIRS_16, SIX_PAIRS_SPLIT
+
+    zh = "zh-Hans"
+    async with stage((SIX_PAIRS_16, HAND_16), options=["extra3=on"]) as st:
+        page = await open_page(browser, st)
+        page.set_default_timeout(5000)
+        await expect(page.locator('[data-lane="hand"] [data-card]')).to_have_count(16)
+        offer = page.locator("[data-special]")
+        await place(page, SIX_PAIRS_SPLIT)
+        name = t(zh, "special.six_pairs")
+        await expect(offer).to_be_visible()
+        await expect(offer).to_contain_text(name)
+        # A pair's card swapped for a discarded ace: no special, no offer.
+        await tap(page, '[data-lane="discard"] [data-card="Ac"]')
+        await tap(page, '[data-lane="head"] [data-card="2s"]')
+        await expect(offer).to_be_hidden()
+        await tap(page, '[data-action="undo"]')
+        await expect(offer).to_be_visible()
+        assert (await st.hand(0))["done"] is False  # nothing stored yet
+        await page.locator('[data-action="declare"]').click()
+        await expect(page.locator("[data-status]")).to_have_text(
+            t(zh, "web.declared", special=name)
+        )
+        stored = await st.hand(0)
+        assert stored["done"] is True and stored["declared"] == "six_pairs"
+        assert multiset(arrangement_tokens(stored)) == multiset(SIX_PAIRS_SPLIT)
+        assert page.problems == []

@@ -39,6 +39,7 @@
     offset: 0, // server clock minus ours, seconds
     labels: { head: null, middle: null, tail: null },
     foul: null,
+    draftSpecial: null, // 多三张: the special of the 13 cards the draft keeps (POST /api/evaluate)
     evalSeq: 0,
     evalTimer: 0,
     suggestions: null,
@@ -153,6 +154,17 @@
   /** The draft's place drawn as ``place``. */
   function draftPlace(place) {
     return place === "discard" ? "hand" : place;
+  }
+
+  function draftKey() {
+    return JSON.stringify([page.lanes.head, page.lanes.middle, page.lanes.tail]);
+  }
+
+  /** The draft is the page's alone: the table stores other lanes, and it was
+   * not sent as the page was hidden. */
+  function unsent() {
+    var key = draftKey();
+    return key !== page.serverLanes && key !== page.laid;
   }
 
   function serverKey(hand) {
@@ -364,6 +376,7 @@
       if (before[lane].join() !== next[lane].join()) page.labels[lane] = null;
     });
     if (!complete()) page.foul = null;
+    page.draftSpecial = null; // until the server says what these lanes make
     render();
     evaluateSoon();
   }
@@ -455,6 +468,7 @@
     page.selected = null;
     page.labels = { head: null, middle: null, tail: null };
     page.foul = null;
+    page.draftSpecial = null;
     render();
     evaluateSoon();
   }
@@ -485,6 +499,7 @@
         var fouled = !page.foul && out.foul;
         page.labels = out.labels || { head: null, middle: null, tail: null };
         page.foul = out.foul || null;
+        page.draftSpecial = out.special || null;
         if (fouled) haptic("notification", "error");
         render();
       },
@@ -544,7 +559,8 @@
     if (page.busy || page.mode !== "arranging") return;
     setBusy("declare");
     render();
-    api("POST", "../api/declare").then(
+    // 多三张: the special is of the cards the draft keeps; they go with it.
+    api("POST", "../api/declare", page.hand.cards.length > KEEP ? draft() : undefined).then(
       function (hand) {
         setBusy(null);
         haptic("notification", "success");
@@ -570,9 +586,9 @@
    * fetch outlives the page (sendBeacon cannot carry the pass's header). */
   function saveDraft() {
     if (!page.hand || !page.pass || page.mode !== "arranging" || page.hand.done || page.busy === "confirm") return;
+    if (!unsent()) return;
     var body = draft();
-    var key = JSON.stringify([body.head, body.middle, body.tail]);
-    if (key === page.serverLanes || key === page.laid) return;
+    var key = draftKey();
     page.laid = key;
     try {
       fetch("../api/lay", {
@@ -609,6 +625,7 @@
       // The server's answer for these very lanes.
       page.labels = hand.labels || { head: null, middle: null, tail: null };
       page.foul = hand.foul || null;
+      page.draftSpecial = hand.special || null; // the stored lanes' own
       page.evalSeq++;
     }
     page.serverLanes = key;
@@ -722,9 +739,15 @@
     $("[data-notes]").textContent = notes.join("  ");
   }
 
+  /** The special to offer: the dealt hand's; with 16 cards, that of the 13
+   * the draft keeps, once they are placed. */
+  function offeredSpecial() {
+    return page.hand.cards.length > KEEP ? (complete() ? page.draftSpecial : null) : page.hand.special;
+  }
+
   function renderSpecial() {
     var box = $("[data-special]");
-    var special = page.hand.special;
+    var special = offeredSpecial();
     var show = !!special && page.mode === "arranging";
     box.hidden = !show;
     if (show) $("[data-special-text]").textContent = word("web.special_offer", { special: special.name, points: special.points });
@@ -846,7 +869,8 @@
         button.show();
       });
     }
-    var closing = page.mode === "arranging" && placedCount() > 0;
+    // Telegram asks before closing only while closing would lose something.
+    var closing = page.mode === "arranging" && unsent();
     if (closing !== page.closing && supports("6.2")) {
       page.closing = closing;
       telegram(function (w) {
