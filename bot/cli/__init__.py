@@ -39,6 +39,22 @@ def command_parser(
     return parser
 
 
+def add_language(parser: argparse.ArgumentParser, words: str) -> None:
+    """``--language`` / ``--lang``: the language of the command's ``words``
+    ("words at the table", "words in the picture")."""
+    from bot.i18n import LANGUAGES
+
+    parser.add_argument(
+        "--language",
+        "--lang",
+        dest="language",
+        default="zh-Hans",
+        choices=LANGUAGES,
+        metavar="LANGUAGE",
+        help=f"{words}: zh-Hans (default), zh-Hant or en",
+    )
+
+
 def settings_or_exit() -> Settings:
     """The validated settings; a bad one ends the command here, before
     anything is created, with one line per bad setting."""

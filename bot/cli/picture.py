@@ -16,10 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.state import LANE_NAMES
-from bot.i18n import LANGUAGES
 from bot.rules import Arrangement, CardError, OptionError, PlayerHand, detect_special, parse_cards
 
-from . import command_parser
+from . import add_language, command_parser
 from .jsonl import InputError, TooLongLine, parse_line, read_lines, rules_from
 from .judge import judge
 
@@ -68,15 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "and settlement picture (PNG).",
     )
     parser.add_argument("--out", required=True, type=Path, help="the PNG file to write")
-    parser.add_argument(
-        "--language",
-        "--lang",
-        dest="language",
-        default="zh-Hans",
-        choices=LANGUAGES,
-        metavar="LANGUAGE",
-        help="words in the picture: zh-Hans (default), zh-Hant or en",
-    )
+    add_language(parser, "words in the picture")
     args = parser.parse_args(argv)
     # Bytes, so that no locale can garble the input (a replaced stdin may be text).
     stdin = getattr(sys.stdin, "buffer", None) or io.BytesIO(sys.stdin.read().encode())

@@ -9,7 +9,7 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
-from bot.cli import command_parser
+from bot.cli import add_language, command_parser
 from bot.config import MAX_ARRANGE_SECONDS, MIN_ARRANGE_SECONDS, check_database_url
 from bot.i18n import normalize_language, t
 from bot.rules.options import OptionError
@@ -18,7 +18,6 @@ from bot.table.options import RULE_OPTIONS, TABLE_OPTIONS, parse_assignment
 from bot.views.render_common import option_reason
 
 MAX_MATCH = match.MAX_ROUNDS  # --rounds: a match (局数) with its 大结算
-LANGUAGES = ("zh-Hans", "zh-Hant", "en")
 OPTION_NAMES = (*RULE_OPTIONS, *TABLE_OPTIONS)
 
 
@@ -61,15 +60,7 @@ def parser() -> argparse.ArgumentParser:
         help="the rules the table plays: classic or extended (default classic)",
     )
     p.add_argument("--jokers", type=int, choices=[0, 1, 2], default=None, help="0, 1 or 2")
-    p.add_argument(
-        "--language",
-        "--lang",
-        dest="language",
-        default="zh-Hans",
-        choices=LANGUAGES,
-        metavar="LANGUAGE",
-        help="words at the table: zh-Hans (default), zh-Hant or en",
-    )
+    add_language(p, "words at the table")
     p.add_argument("--seed", type=int, default=None, help="reproducible deals (not secret!)")
     p.add_argument(
         "--ai",

@@ -75,6 +75,25 @@ def bot_env(api: FakeBotAPI, database_url: str, **extra: str) -> dict[str, str]:
     return env
 
 
+# One webhook worker's address behind the public webhook (RoundRobinProxy
+# posts to it with this secret).
+WEBHOOK_SECRET = "s3cret"
+WEBHOOK_PATH = "tg-hook"
+
+
+def webhook_env(api: FakeBotAPI, database_url: str, port: int, **extra: str) -> dict[str, str]:
+    """``bot_env`` of a webhook worker listening on 127.0.0.1:``port``."""
+    return bot_env(
+        api,
+        database_url,
+        TELEGRAM_WEBHOOK_URL=f"https://bot.example.org/{WEBHOOK_PATH}",
+        TELEGRAM_WEBHOOK_LISTEN="127.0.0.1",
+        TELEGRAM_WEBHOOK_PORT=str(port),
+        TELEGRAM_WEBHOOK_SECRET=WEBHOOK_SECRET,
+        **extra,
+    )
+
+
 class BotProcess:
     """One ``thirteen run`` process; its log goes to ``<tmp>/bot-<n>.log``."""
 

@@ -20,20 +20,21 @@ from bot.table.actions import Verb
 from tests.procs.botproc import (
     ANN,
     BO,
+    WEBHOOK_PATH,
+    WEBHOOK_SECRET,
     BotProcess,
     Players,
     RoundRobinProxy,
-    bot_env,
     free_port,
     until,
     until_delivered,
+    webhook_env,
 )
 from tests.procs.game import Fleet, Script
 from tests.telegram.fakebotapi import FakeBotAPI
 from tests.telegram.harness import GROUP_ID, buttons_of
 
-SECRET = "s3cret"
-PATH = "tg-hook"
+SECRET, PATH = WEBHOOK_SECRET, WEBHOOK_PATH
 LANE_TITLES = [t("en", f"show.{lane}") for lane in ("head", "middle", "tail")]
 
 
@@ -66,13 +67,10 @@ async def test_a_deadline_fired_by_a_cold_process_shows_every_step_once(
     proxy = RoundRobinProxy(ports, PATH, SECRET)
     bots = [
         BotProcess(
-            bot_env(
+            webhook_env(
                 api,
                 url,
-                TELEGRAM_WEBHOOK_URL=f"https://bot.example.org/{PATH}",
-                TELEGRAM_WEBHOOK_LISTEN="127.0.0.1",
-                TELEGRAM_WEBHOOK_PORT=str(port),
-                TELEGRAM_WEBHOOK_SECRET=SECRET,
+                port,
                 ARRANGE_SECONDS="15",
                 PICTURES=pictures,
             ),

@@ -21,22 +21,23 @@ from storage.sql import SqlRepository
 from tests.procs.botproc import (
     ANN,
     BO,
+    WEBHOOK_PATH,
+    WEBHOOK_SECRET,
     BotProcess,
     Players,
     RoundRobinProxy,
-    bot_env,
     free_port,
     launch_data,
     page_button,
     until,
     until_delivered,
+    webhook_env,
 )
 from tests.procs.game import Fleet
 from tests.telegram.fakebotapi import FakeBotAPI
 from tests.telegram.harness import TgUser, buttons_of
 
-SECRET = "s3cret"
-PATH = "tg-hook"
+SECRET, PATH = WEBHOOK_SECRET, WEBHOOK_PATH
 PUBLIC = "https://page.example.org"  # the one public address in front of both
 
 
@@ -97,13 +98,10 @@ async def test_one_players_page_requests_alternate_between_two_processes(
     ports = [free_port(), free_port()]
     bots = [
         BotProcess(
-            bot_env(
+            webhook_env(
                 api,
                 url,
-                TELEGRAM_WEBHOOK_URL=f"https://bot.example.org/{PATH}",
-                TELEGRAM_WEBHOOK_LISTEN="127.0.0.1",
-                TELEGRAM_WEBHOOK_PORT=str(port),
-                TELEGRAM_WEBHOOK_SECRET=SECRET,
+                port,
                 WEBAPP_URL=PUBLIC,
                 WEBAPP_LISTEN="127.0.0.1",
                 WEBAPP_PORT=str(port),  # the page and the webhook on one server

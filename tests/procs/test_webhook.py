@@ -15,21 +15,22 @@ from tests.procs.botproc import (
     ANN,
     BO,
     CY,
+    WEBHOOK_PATH,
+    WEBHOOK_SECRET,
     BotProcess,
     Players,
     RoundRobinProxy,
-    bot_env,
     free_port,
     http_get,
     until,
     until_delivered,
+    webhook_env,
 )
 from tests.procs.game import Fleet, Script
 from tests.telegram.fakebotapi import FakeBotAPI
 from tests.telegram.harness import GROUP_ID, buttons_of
 
-SECRET = "s3cret"
-PATH = "tg-hook"
+SECRET, PATH = WEBHOOK_SECRET, WEBHOOK_PATH
 
 
 @pytest.mark.postgres
@@ -45,13 +46,10 @@ async def test_workers_behind_one_webhook_play_and_survive_a_kill(
     proxy = RoundRobinProxy(ports, PATH, SECRET)
     bots = [
         BotProcess(
-            bot_env(
+            webhook_env(
                 api,
                 url,
-                TELEGRAM_WEBHOOK_URL=f"https://bot.example.org/{PATH}",
-                TELEGRAM_WEBHOOK_LISTEN="127.0.0.1",
-                TELEGRAM_WEBHOOK_PORT=str(port),
-                TELEGRAM_WEBHOOK_SECRET=SECRET,
+                port,
                 ARRANGE_SECONDS="15",
                 METRICS_PORT=str(metrics_port),
             ),
