@@ -8,7 +8,8 @@ lane the table has not revealed: the cards are not in its input at all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
 
 from bot.rules.cards import Card
 from bot.rules.types import Category, SpecialHand
@@ -71,6 +72,17 @@ class SeatShow:
     banker: bool = False
     escaped: bool = False
     auto: bool = False  # arranged by the table at the deadline
+
+    def __setstate__(self, state: Sequence[object]) -> None:
+        # Outbox rows stored before pictures were JSON hold a SeatShow pickled
+        # with 8 values, before special_paid: read by position they would
+        # shift into the wrong fields (bot/delivery/payload.py reads them).
+        names = [f.name for f in fields(self)]
+        values = list(state)
+        if len(values) == len(names) - 1:
+            values.insert(names.index("special_paid"), None)
+        for name, value in zip(names, values, strict=True):
+            object.__setattr__(self, name, value)
 
 
 @dataclass(frozen=True, slots=True)
