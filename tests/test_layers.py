@@ -115,12 +115,18 @@ def _imported(path: Path, package: str) -> set[str]:
     return found
 
 
+INIT = "__init__"
+
+
 def _local_graph(package: Path, dotted: str | None = None) -> dict[str, set[str]]:
     """Module -> modules of the same package it imports (relative or absolute,
     at the top, inside a function or only for type checking). A subpackage
-    is one node, with the imports of all its modules."""
+    is one node, with the imports of all its modules. The package's own
+    ``__init__`` is a node too: a name imported from the package that is not
+    one of its modules (``from pkg import Y``) is an edge to it, since it
+    must have been defined there by then; a module imported from it is not."""
     dotted = dotted or _dotted(package / "__init__.py")
-    members: dict[str, list[Path]] = {}
+    members: dict[str, list[Path]] = {INIT: [package / "__init__.py"]}
     for path in sorted(package.iterdir()):
         if path.suffix == ".py" and path.name != "__init__.py":
             members[path.stem] = [path]
@@ -133,7 +139,8 @@ def _local_graph(package: Path, dotted: str | None = None) -> dict[str, set[str]
             inside = path.parent.relative_to(package).parts
             for module in _imported(path, ".".join((dotted, *inside))):
                 if module.startswith(dotted + "."):
-                    edges.add(module[len(dotted) + 1 :].split(".")[0])
+                    head = module[len(dotted) + 1 :].split(".")[0]
+                    edges.add(head if head in members else INIT)
         graph[name] = (edges & members.keys()) - {name}
     return graph
 
@@ -201,8 +208,26 @@ def test_the_graph_reads_every_kind_of_import(tmp_path: Path) -> None:
     )
     (package / "c").with_suffix(".py").write_text("def f():\n    import pkg.a\n")
     graph = _local_graph(package, "pkg")
-    assert graph == {"a": {"b"}, "b": {"c"}, "c": {"a"}}
+    assert graph == {"__init__": set(), "a": {"b"}, "b": {"c"}, "c": {"a"}}
     assert _cycle(graph) == ["a", "b", "c", "a"]
+
+
+def test_the_graph_sees_a_circle_through_the_package_s_init(tmp_path: Path) -> None:
+    """``__init__`` imports b, b imports a, and a takes a name ``__init__``
+    defines after that import: ``import pkg`` fails, and the check says so.
+    A module taken from the package (``from pkg import c``) is no such edge."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("from . import b\nY = 1\n")
+    (package / "a").with_suffix(".py").write_text("from pkg import Y\n")
+    (package / "b").with_suffix(".py").write_text("from . import a\n")
+    graph = _local_graph(package, "pkg")
+    assert graph == {"__init__": {"b"}, "a": {"__init__"}, "b": {"a"}}
+    assert _cycle(graph) == ["__init__", "b", "a", "__init__"]
+    (package / "c").with_suffix(".py").write_text("")
+    (package / "a").with_suffix(".py").write_text("from pkg import c\n")
+    graph = _local_graph(package, "pkg")
+    assert graph["a"] == {"c"} and _cycle(graph) is None
 
 
 def test_the_cycle_check_sees_a_circle() -> None:
