@@ -147,8 +147,8 @@ class Console:
                 self.lang,
                 "cli.table_auto" if self.auto else "cli.table",
                 players=len(st["players"]),
-                preset=t(self.lang, f"preset.{shown['preset']}"),
-                seconds=shown["arrange_seconds"],
+                preset=t(self.lang, f"preset.{shown.preset}"),
+                seconds=shown.arrange_seconds,
                 ai=t(self.lang, f"ai.{args.ai}"),
             )
         )

@@ -7,10 +7,10 @@ catalogs (``matches.json``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from PIL import Image
 
+from bot.core.final import MatchSummary
 from bot.i18n import t
 
 from .canvas import (
@@ -54,43 +54,43 @@ class FinalPicture:
     biggest: str | None
 
 
-def final_picture(language: str, final: dict[str, Any]) -> FinalPicture:
+def final_picture(language: str, final: MatchSummary) -> FinalPicture:
     """The picture's input from a match's summary (``bot.table.final``)."""
     lang = language
     rows = []
-    for r in final["players"]:
+    for r in final.players:
         counts = t(
             lang,
             "pic.final.counts",
-            wins=r["wins"],
-            rounds=r["rounds"],
-            scoops=r["scoops"],
-            home_runs=r["home_runs"],
-            specials=r["specials"],
-            fouls=r["fouls"],
+            wins=r.wins,
+            rounds=r.rounds,
+            scoops=r.scoops,
+            home_runs=r.home_runs,
+            specials=r.specials,
+            fouls=r.fouls,
         )
         best = ""
-        if r["best_lane"]:
-            b = r["best_lane"]
+        if r.best_lane:
+            b = r.best_lane
             best = t(
                 lang,
                 "pic.final.best",
-                lane=t(lang, f"lane.{b['lane']}"),
-                category=t(lang, f"cat.{b['category']}"),
-                k=b["round"],
+                lane=t(lang, f"lane.{b.lane}"),
+                category=t(lang, f"cat.{b.category}"),
+                k=b.round,
             )
-        rows.append(FinalRow(r["rank"], r["name"], r["total"], counts, best))
-    big = final["biggest"]
+        rows.append(FinalRow(r.rank, r.name, r.total, counts, best))
+    big = final.biggest
     return FinalPicture(
-        title=t(lang, "final.title", seq=final["seq"]),
+        title=t(lang, "final.title", seq=final.seq),
         subtitle=(
-            t(lang, "pic.final.early", played=final["played"], rounds=final["rounds"])
-            if final["early"]
-            else t(lang, "pic.final.rounds", rounds=final["rounds"])
+            t(lang, "pic.final.early", played=final.played, rounds=final.rounds)
+            if final.early
+            else t(lang, "pic.final.rounds", rounds=final.rounds)
         ),
         rows=tuple(rows),
         biggest=(
-            t(lang, "final.biggest", name=big["name"], points=signed(big["points"]), k=big["round"])
+            t(lang, "final.biggest", name=big.name, points=signed(big.points), k=big.round)
             if big
             else None
         ),

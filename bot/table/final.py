@@ -10,8 +10,10 @@ renders the result (``bot.views.render_final``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from bot.core.final import BestLane, Biggest, MatchSummary, PlayerSummary
 from bot.core.room import Match, Room
 from bot.core.state import LANE_NAMES
 from bot.rules.types import Arrangement, Category
@@ -22,26 +24,31 @@ from .round import rules_of
 _BY_SLUG = {c.slug: c for c in Category}
 
 
-def summary(room: Room, m: Match, records: Sequence[SettlementRecord]) -> dict[str, Any]:
-    """The JSON-ready 大结算 of match ``m`` from its rounds' records."""
-    rows: dict[str, dict[str, Any]] = {}
-    biggest: dict[str, Any] | None = None
+@dataclass(slots=True)
+class _Tally:
+    """One player's counts while the match's records are read."""
 
-    def row(key: str, name: str) -> dict[str, Any]:
+    key: str
+    name: str
+    total: int = 0
+    rounds: int = 0
+    wins: int = 0
+    scoops: int = 0
+    home_runs: int = 0
+    specials: int = 0
+    fouls: int = 0
+    best_lane: BestLane | None = None
+
+
+def summary(room: Room, m: Match, records: Sequence[SettlementRecord]) -> MatchSummary:
+    """The 大结算 of match ``m`` from its rounds' records."""
+    rows: dict[str, _Tally] = {}
+    biggest: Biggest | None = None
+
+    def row(key: str, name: str) -> _Tally:
         r = rows.get(key)
         if r is None:
-            r = rows[key] = {
-                "key": key,
-                "name": room.names.get(key, name),
-                "total": 0,
-                "rounds": 0,
-                "wins": 0,
-                "scoops": 0,
-                "home_runs": 0,
-                "specials": 0,
-                "fouls": 0,
-                "best_lane": None,
-            }
+            r = rows[key] = _Tally(key=key, name=room.names.get(key, name))
         return r
 
     for rec in records:
@@ -51,33 +58,48 @@ def summary(room: Room, m: Match, records: Sequence[SettlementRecord]) -> dict[s
         rules = _round_rules(detail)
         for e in rec.entries:
             r = row(e.player_key, e.name)
-            r["total"] += e.points
-            r["rounds"] += 1
-            r["wins"] += int(e.points > 0)
-            r["scoops"] += e.scoops
-            r["home_runs"] += int(e.home_run)
-            r["specials"] += int(e.special is not None)
-            r["fouls"] += int(_fouled(e.arrangement, e.special, rules))
-            if biggest is None or e.points > biggest["points"]:
-                biggest = {"key": e.player_key, "name": r["name"], "points": e.points, "round": k}
+            r.total += e.points
+            r.rounds += 1
+            r.wins += int(e.points > 0)
+            r.scoops += e.scoops
+            r.home_runs += int(e.home_run)
+            r.specials += int(e.special is not None)
+            r.fouls += int(_fouled(e.arrangement, e.special, rules))
+            if biggest is None or e.points > biggest.points:
+                biggest = Biggest(key=e.player_key, name=r.name, points=e.points, round=k)
             best = _best_lane(lanes_of.get(e.player_key), k)
             if best is not None and (
-                r["best_lane"] is None or _lane_key(best) > _lane_key(r["best_lane"])
+                r.best_lane is None or _lane_key(best) > _lane_key(r.best_lane)
             ):
-                r["best_lane"] = best
-    ranked = sorted(rows.values(), key=lambda r: (-r["total"], -r["wins"], r["name"], r["key"]))
+                r.best_lane = best
+    ranked = sorted(rows.values(), key=lambda r: (-r.total, -r.wins, r.name, r.key))
+    players: list[PlayerSummary] = []
     for i, r in enumerate(ranked):
-        prev = ranked[i - 1] if i else None
-        r["rank"] = prev["rank"] if prev and prev["total"] == r["total"] else i + 1
+        prev = players[i - 1] if i else None
+        players.append(
+            PlayerSummary(
+                key=r.key,
+                name=r.name,
+                total=r.total,
+                rounds=r.rounds,
+                wins=r.wins,
+                scoops=r.scoops,
+                home_runs=r.home_runs,
+                specials=r.specials,
+                fouls=r.fouls,
+                best_lane=r.best_lane,
+                rank=prev.rank if prev and prev.total == r.total else i + 1,
+            )
+        )
     played = max((rec.round_no - m.start for rec in records), default=0)
-    return {
-        "seq": m.seq,
-        "rounds": m.rounds,
-        "played": played,
-        "early": played < m.rounds,
-        "players": ranked,
-        "biggest": biggest if biggest and biggest["points"] > 0 else None,
-    }
+    return MatchSummary(
+        seq=m.seq,
+        rounds=m.rounds,
+        played=played,
+        early=played < m.rounds,
+        players=tuple(players),
+        biggest=biggest if biggest and biggest.points > 0 else None,
+    )
 
 
 def _round_rules(detail: dict[str, Any]) -> Any:
@@ -107,7 +129,8 @@ def _fouled(lanes: dict[str, list[str]] | None, special: str | None, rules: Any)
     return bool(foul_lanes(arr, rules))
 
 
-def _best_lane(lanes: list[dict[str, Any]] | None, k: int) -> dict[str, Any] | None:
+def _best_lane(lanes: list[dict[str, Any]] | None, k: int) -> BestLane | None:
+    """The strongest of a stored player's lanes (the settlement's JSON)."""
     if not lanes:
         return None
     best = None
@@ -115,16 +138,13 @@ def _best_lane(lanes: list[dict[str, Any]] | None, k: int) -> dict[str, Any] | N
         cat = _BY_SLUG.get(lane.get("category", ""))
         if cat is None:
             continue
-        item = {
-            "lane": LANE_NAMES[i],
-            "category": cat.slug,
-            "points": lane.get("points", 1),
-            "round": k,
-        }
+        item = BestLane(
+            lane=LANE_NAMES[i], category=cat.slug, points=lane.get("points", 1), round=k
+        )
         if best is None or _lane_key(item) > _lane_key(best):
             best = item
     return best
 
 
-def _lane_key(item: dict[str, Any]) -> tuple[int, int]:
-    return int(_BY_SLUG[item["category"]]), int(item["points"])
+def _lane_key(item: BestLane) -> tuple[int, int]:
+    return int(_BY_SLUG[item.category]), int(item.points)

@@ -10,8 +10,10 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from bot.core.replay import ReplayDetail
 from bot.core.review import SeatReview
 from bot.core.room import Match, Room
+from bot.core.showdown import Settlement
 from bot.core.state import LANE_NAMES
 from bot.i18n import t
 from bot.views import render_match
@@ -82,24 +84,23 @@ async def review(repo: Repository, rec: Held, action: Action) -> Outcome:
 # ---------------------------------------------------------------- replays
 
 
-def judge_line(detail: dict[str, Any]) -> str:
+def judge_line(info: ReplayDetail) -> str:
     """The round as one ``thirteen judge`` input line (docs/judge.md)."""
-    info = detail["round"]
-    rules = dict(info["rules"])
+    rules = dict(info.rules)
     preset = rules.pop("preset")
     rules.pop("players", None)
     players = []
-    for key in info["seats"]:
-        entry: dict[str, Any] = {"id": key, **{n: info["hands"][key][n] for n in LANE_NAMES}}
-        if info["declared"].get(key):
+    for key in info.seats:
+        entry: dict[str, Any] = {"id": key, **{n: list(info.hands[key][n]) for n in LANE_NAMES}}
+        if info.declared.get(key):
             entry["declare"] = True
         players.append(entry)
     line = {
         "preset": preset,
         "options": judge_options(rules),
         "players": players,
-        "banker": info["banker"],
-        "escaped": info["escaped"],
+        "banker": info.banker,
+        "escaped": list(info.escaped),
     }
     return json.dumps(line, ensure_ascii=False, separators=(",", ":"))
 
@@ -123,9 +124,17 @@ async def replay(repo: Repository, action: Action, lang: str) -> Outcome:
         raise Refused("err.replay_range", count=count, n=n)
     if "round" not in record.detail:
         raise Refused("err.replay_old")
-    line = judge_line(record.detail)
+    info = ReplayDetail.from_json(record.detail["round"])
+    line = judge_line(info)
     view = render_match.replay_view(
-        lang, action.actor.platform, action.chat_id, n, count, record.detail, line
+        lang,
+        action.actor.platform,
+        action.chat_id,
+        n,
+        count,
+        Settlement.from_json(record.detail),
+        info,
+        line,
     )
     return Outcome(ok=True, views=(view,), file=Attachment(f"round-{n}.jsonl", line + "\n"))
 

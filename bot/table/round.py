@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.core.hand import Hand, Special
+from bot.core.replay import MatchRound, ReplayDetail
 from bot.core.room import Room, Seat
 from bot.core.round import Round, rules_of
 from bot.core.showdown import SPECIALS_STEP, Showdown
@@ -292,7 +293,7 @@ def finish_round(room: Room, ctx: Ctx, fx: Effects) -> None:
             "deck_hash": rnd.hash,
             "salt": rnd.salt,
             "deck": list(rnd.deck),
-            "round": replay_detail(room),
+            "round": replay_detail(room).to_json(),
             "review": {k: v.to_json() for k, v in (rnd.review or {}).items()},
         },
     )
@@ -304,23 +305,26 @@ def finish_round(room: Room, ctx: Ctx, fx: Effects) -> None:
         fix_owner(room)
 
 
-def replay_detail(room: Room) -> dict[str, Any]:
+def replay_detail(room: Room) -> ReplayDetail:
     """What a replay and the judge line need of a round, kept with its
     settlement: the hands as played, the rules, seats, names, banker and
     escapes, and the match round it was."""
     rnd = room.rnd
     m = room.match
-    return {
-        "seats": list(rnd.seats),
-        "names": {k: room.name_of(k) for k in rnd.seats},
-        "hands": {k: rnd.hands[k].arrangement_tokens() for k in rnd.seats},
-        "cards": {k: list(rnd.hands[k].cards) for k in rnd.seats},
-        "declared": {k: rnd.hands[k].declared for k in rnd.seats},
-        "rules": dict(rnd.rules),
-        "banker": rnd.banker,
-        "escaped": list(rnd.escaped),
-        "match": None if m is None else {"seq": m.seq, "no": rnd.no - m.start, "of": m.rounds},
-    }
+    return ReplayDetail(
+        seats=tuple(rnd.seats),
+        names={k: room.name_of(k) for k in rnd.seats},
+        hands={
+            k: {lane: tuple(c) for lane, c in rnd.hands[k].arrangement_tokens().items()}
+            for k in rnd.seats
+        },
+        cards={k: tuple(rnd.hands[k].cards) for k in rnd.seats},
+        declared={k: rnd.hands[k].declared for k in rnd.seats},
+        rules=dict(rnd.rules),
+        banker=rnd.banker,
+        escaped=tuple(rnd.escaped),
+        match=None if m is None else MatchRound(seq=m.seq, no=rnd.no - m.start, of=m.rounds),
+    )
 
 
 def fix_owner(room: Room) -> None:

@@ -13,8 +13,8 @@ the caption / embed text.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
+from bot.core.final import MatchSummary
 from bot.core.room import Room
 from bot.pictures import (
     hand_picture,
@@ -66,7 +66,7 @@ def with_settlement(view: View, room: Room, *, pictures: bool = True) -> View:
     return dataclasses.replace(view, picture=Picture(render_settlement, settlement_picture(room)))
 
 
-def with_final(view: View, room: Room, final: dict[str, Any], *, pictures: bool = True) -> View:
+def with_final(view: View, room: Room, final: MatchSummary, *, pictures: bool = True) -> View:
     """The 大结算 with its picture: totals, ranking and the match's counts."""
     if not pictures_on(room, pictures=pictures):
         return view

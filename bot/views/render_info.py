@@ -267,38 +267,38 @@ def settings_view(room: Room, actor: Actor) -> View:
         label = t(lang, "set.current", name=option_name(lang, option), value=current)
         return button(label, rid, no, Verb.SET_OPTION, arg)
 
-    def toggle(option: str, arg_name: str) -> Button:
-        value = bool(s[option])
+    def toggle(option: str, arg_name: str, current: bool) -> Button:
+        value = bool(current)
         return cycle(option, f"{arg_name}={'off' if value else 'on'}", on if value else off)
 
     def choice(label: str, current: bool, verb: Verb, arg: str) -> Button:
         style = ButtonStyle.PRIMARY if current else ButtonStyle.SECONDARY
         return button(("✓ " if current else "") + label, rid, no, verb, arg, style=style)
 
-    other = "extended" if s["preset"] == "classic" else "classic"
-    jokers = (int(s["jokers"]) + 1) % 3
+    other = "extended" if s.preset == "classic" else "classic"
+    jokers = (int(s.jokers) + 1) % 3
     suits = [None, "s", "h", "d", "c"]
     nxt_suit = (
-        suits[(suits.index(s["added_suit"]) + 1) % len(suits)] if s["added_suit"] in suits else None
+        suits[(suits.index(s.added_suit) + 1) % len(suits)] if s.added_suit in suits else None
     )
-    wild_next = "none" if s["wild_rank"] == "random" else "random"
-    base_next = {1: 2, 2: 5, 5: 10}.get(int(s["base"]), 1)
-    deal_next = DealStyle.THREE if s["deal_style"] == DealStyle.ONE else DealStyle.ONE
-    wheel_next = "low" if s["wheel"] == "second" else "second"
-    seconds = int(s["arrange_seconds"])
-    match_next = render_match.next_rounds(int(s["rounds"]))
+    wild_next = "none" if s.wild_rank == "random" else "random"
+    base_next = {1: 2, 2: 5, 5: 10}.get(int(s.base), 1)
+    deal_next = DealStyle.THREE if s.deal_style == DealStyle.ONE else DealStyle.ONE
+    wheel_next = "low" if s.wheel == "second" else "second"
+    seconds = int(s.arrange_seconds)
+    match_next = render_match.next_rounds(int(s.rounds))
     buttons = [
-        cycle("preset", f"preset={other}", option_value(lang, "preset", s["preset"])),
-        cycle("jokers", f"jokers={jokers}", s["jokers"]),
-        toggle("scoop_double", "scoop"),
-        toggle("draw_counts_as_scoop", "draw_scoop"),
-        toggle("banker", "banker"),
-        cycle("wheel", f"wheel={wheel_next}", option_value(lang, "wheel", s["wheel"])),
-        cycle("wild_rank", f"wild={wild_next}", option_value(lang, "wild_rank", s["wild_rank"])),
-        toggle("escape_penalty", "escape"),
-        toggle("extra_three", "extra3"),
-        toggle("pictures", "pics"),
-        cycle("deal_style", f"deal={deal_next}", option_value(lang, "deal_style", s["deal_style"])),
+        cycle("preset", f"preset={other}", option_value(lang, "preset", s.preset)),
+        cycle("jokers", f"jokers={jokers}", s.jokers),
+        toggle("scoop_double", "scoop", s.scoop_double),
+        toggle("draw_counts_as_scoop", "draw_scoop", s.draw_counts_as_scoop),
+        toggle("banker", "banker", s.banker),
+        cycle("wheel", f"wheel={wheel_next}", option_value(lang, "wheel", s.wheel)),
+        cycle("wild_rank", f"wild={wild_next}", option_value(lang, "wild_rank", s.wild_rank)),
+        toggle("escape_penalty", "escape", s.escape_penalty),
+        toggle("extra_three", "extra3", s.extra_three),
+        toggle("pictures", "pics", s.pictures),
+        cycle("deal_style", f"deal={deal_next}", option_value(lang, "deal_style", s.deal_style)),
         cycle(
             "arrange_seconds",
             f"time={TIMES[(TIMES.index(seconds) + 1) % len(TIMES)] if seconds in TIMES else 60}",
@@ -307,10 +307,10 @@ def settings_view(room: Room, actor: Actor) -> View:
         cycle(
             "added_suit",
             f"suit={nxt_suit or 'none'}",
-            option_value(lang, "added_suit", s["added_suit"]),
+            option_value(lang, "added_suit", s.added_suit),
         ),
-        cycle("base", f"base={base_next}", s["base"]),
-        cycle("rounds", f"rounds={match_next or 'off'}", option_value(lang, "rounds", s["rounds"])),
+        cycle("base", f"base={base_next}", s.base),
+        cycle("rounds", f"rounds={match_next or 'off'}", option_value(lang, "rounds", s.rounds)),
         *(
             choice(label, room.language == code, Verb.LANGUAGE, code)
             for code, label in (("zh-Hans", "简体"), ("zh-Hant", "繁體"), ("en", "English"))

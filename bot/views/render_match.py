@@ -8,8 +8,11 @@ from typing import Any
 
 from bot.core import match
 from bot.core.actions import Verb
+from bot.core.final import MatchSummary
+from bot.core.replay import ReplayDetail
 from bot.core.review import LaneTokens, SeatReview
 from bot.core.room import Room
+from bot.core.showdown import Settlement
 from bot.core.state import LANE_NAMES, Phase
 from bot.i18n import t
 
@@ -58,60 +61,59 @@ def next_rounds(now: int) -> int:
     return later[0] if later else 0
 
 
-def final_view(room: Room, final: dict[str, Any], *, pictures: bool = True) -> View:
+def final_view(room: Room, final: MatchSummary, *, pictures: bool = True) -> View:
     """The 大结算 posted in the group after a match's last round; with
     pictures (``pictures``, the bot's setting, and the room's option), its
     picture."""
     lang = lang_of(room)
     lines = [
-        t(lang, "final.played_early", played=final["played"], rounds=final["rounds"])
-        if final["early"]
-        else t(lang, "final.played", rounds=final["rounds"])
+        t(lang, "final.played_early", played=final.played, rounds=final.rounds)
+        if final.early
+        else t(lang, "final.played", rounds=final.rounds)
     ]
     medals = {1: "🥇", 2: "🥈", 3: "🥉"}
-    for r in final["players"]:
+    for r in final.players:
         lines.append(
             t(
                 lang,
                 "final.row",
-                medal=medals.get(r["rank"], f"{r['rank']}."),
-                name=r["name"],
-                total=signed(r["total"]),
-                wins=r["wins"],
-                rounds=r["rounds"],
+                medal=medals.get(r.rank, f"{r.rank}."),
+                name=r.name,
+                total=signed(r.total),
+                wins=r.wins,
+                rounds=r.rounds,
             )
         )
     lines.append(t(lang, "final.counts_title"))
-    for r in final["players"]:
+    for r in final.players:
         lines.append(
             t(
                 lang,
                 "final.counts",
-                name=r["name"],
-                scoops=r["scoops"],
-                home_runs=r["home_runs"],
-                specials=r["specials"],
-                fouls=r["fouls"],
+                name=r.name,
+                scoops=r.scoops,
+                home_runs=r.home_runs,
+                specials=r.specials,
+                fouls=r.fouls,
             )
         )
-    big = final["biggest"]
+    big = final.biggest
     if big:
         lines.append(
-            t(lang, "final.biggest", name=big["name"], points=signed(big["points"]), k=big["round"])
+            t(lang, "final.biggest", name=big.name, points=signed(big.points), k=big.round)
         )
-    bests = [r for r in final["players"] if r["best_lane"]]
+    bests = [(r.name, r.best_lane) for r in final.players if r.best_lane]
     if bests:
         lines.append(t(lang, "final.best_lanes"))
-        for r in bests:
-            b = r["best_lane"]
+        for name_, b in bests:
             lines.append(
                 t(
                     lang,
                     "final.best_lane",
-                    name=r["name"],
-                    lane=lane(lang, b["lane"]),
-                    category=category(lang, b["category"]),
-                    k=b["round"],
+                    name=name_,
+                    lane=lane(lang, b.lane),
+                    category=category(lang, b.category),
+                    k=b.round,
                 )
             )
     buttons: list[Button] = []
@@ -125,8 +127,8 @@ def final_view(room: Room, final: dict[str, Any], *, pictures: bool = True) -> V
     view = View(
         kind=ViewKind.NOTICE,
         audience=Audience.GROUP,
-        key=f"final:{room.id}:{final['seq']}",
-        title=t(lang, "final.title", seq=final["seq"]),
+        key=f"final:{room.id}:{final.seq}",
+        title=t(lang, "final.title", seq=final.seq),
         lines=tuple(lines),
         buttons=tuple(rows(buttons)),
         platform=room.platform,
@@ -207,42 +209,38 @@ def replay_view(
     chat_id: str,
     n: int,
     count: int,
-    detail: dict[str, Any],
+    settlement: Settlement,
+    info: ReplayDetail,
     judge_line: str,
 ) -> View:
     """Round ``n`` of the chat's history: hands as arranged, the settlement,
     and the judge input line that reproduces it."""
-    info = detail["round"]
-    players = {p["id"]: p for p in detail["players"]}
-    names = info["names"]
+    players = settlement.by_id()
+    names = info.names
     lines = [t(lang, "replay.head", n=n, count=count)]
-    if info.get("match"):
-        lines.append(t(lang, "match.line", k=info["match"]["no"], n=info["match"]["of"]))
-    for key in info["seats"]:
-        p = players.get(key, {})
+    if info.match:
+        lines.append(t(lang, "match.line", k=info.match.no, n=info.match.of))
+    for key in info.seats:
+        p = players.get(key)
         mark = ""
-        if info["declared"].get(key):
-            mark = " · " + special(lang, info["declared"][key])
-        total = signed(int(detail["totals"].get(key, 0)))
+        declared = info.declared.get(key)
+        if declared:
+            mark = " · " + special(lang, declared)
+        total = signed(int(settlement.totals.get(key, 0)))
         lines.append(labelled(lang, names.get(key, key), total) + mark)
-        lanes = p.get("lanes")
+        lanes = p.lanes if p is not None else None
         for i, name_ in enumerate(LANE_NAMES):
-            cards = lane_text(info["hands"][key][name_])
+            cards = lane_text(info.hands[key][name_])
             if lanes:
-                cards = noted(lang, cards, category(lang, lanes[i]["category"]))
+                cards = noted(lang, cards, category(lang, lanes[i].category))
             lines.append("  " + labelled(lang, lane(lang, name_), cards))
-    for q in detail["pairs"]:
-        scoop = (
-            " · " + t(lang, "replay.scoop", name=names.get(q["scoop"], q["scoop"]))
-            if q["scoop"]
-            else ""
-        )
-        pair = f"{names.get(q['a'], q['a'])} – {names.get(q['b'], q['b'])}"
-        lines.append("  " + labelled(lang, pair, signed(int(q["score"]))) + scoop)
-    if detail.get("home_run"):
-        lines.append(
-            t(lang, "replay.home_run", name=names.get(detail["home_run"], detail["home_run"]))
-        )
+    for q in settlement.pairs:
+        scoop = " · " + t(lang, "replay.scoop", name=names.get(q.scoop, q.scoop)) if q.scoop else ""
+        pair = f"{names.get(q.a, q.a)} – {names.get(q.b, q.b)}"
+        lines.append("  " + labelled(lang, pair, signed(int(q.score))) + scoop)
+    if settlement.home_run:
+        home_run = settlement.home_run
+        lines.append(t(lang, "replay.home_run", name=names.get(home_run, home_run)))
     lines.append(t(lang, "replay.judge"))
     lines.append(judge_line)
     return View(

@@ -40,35 +40,35 @@ def options_lines(room: Room) -> list[str]:
     def yn(v: Any) -> str:
         return on if v else off
 
-    suit = s["added_suit"]
-    wild = s["wild_rank"]
+    suit = s.added_suit
+    wild = s.wild_rank
     wild_text = t(lang, "opt.wild_random") if wild == "random" else (wild or off)
     return [
         t(
             lang,
             "table.options1",
-            preset=t(lang, f"preset.{s['preset']}"),
-            jokers=s["jokers"],
-            scoop=yn(s["scoop_double"]),
-            draw=yn(s["draw_counts_as_scoop"]),
-            banker=yn(s["banker"]),
+            preset=t(lang, f"preset.{s.preset}"),
+            jokers=s.jokers,
+            scoop=yn(s.scoop_double),
+            draw=yn(s.draw_counts_as_scoop),
+            banker=yn(s.banker),
         ),
         t(
             lang,
             "table.options2",
             suit=cards_suit(suit) if suit else off,
-            wheel=t(lang, f"opt.wheel_{s['wheel']}"),
+            wheel=t(lang, f"opt.wheel_{s.wheel}"),
             wild=wild_text,
-            escape=yn(s["escape_penalty"]),
-            base=s["base"],
+            escape=yn(s.escape_penalty),
+            base=s.base,
         ),
         t(
             lang,
             "table.options3",
-            seconds=s["arrange_seconds"],
-            deal=t(lang, f"opt.deal_{s['deal_style']}"),
-            extra=yn(s["extra_three"]),
-            pictures=yn(s["pictures"]),
+            seconds=s.arrange_seconds,
+            deal=t(lang, f"opt.deal_{s.deal_style}"),
+            extra=yn(s.extra_three),
+            pictures=yn(s.pictures),
         ),
     ]
 

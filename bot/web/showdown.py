@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot.core.replay import ReplayDetail
 from bot.core.room import Room
 from bot.core.state import LANE_NAMES, Phase
 from bot.i18n import t
@@ -35,7 +36,7 @@ class Source:
     """One round's result as the table stored it."""
 
     settlement: dict[str, Any]  # players, pairs, home_run, totals (docs/judge.md)
-    info: dict[str, Any]  # seats, names, hands, declared, rules (round.replay_detail)
+    info: ReplayDetail  # seats, names, hands, declared, rules (round.replay_detail)
     reviews: dict[str, Any]  # per person; empty until the round is paid
     revealed: tuple[str, ...]  # the showdown's steps shown so far
     reveal: dict[str, list[str]]  # who each step shows
@@ -43,7 +44,7 @@ class Source:
 
     @property
     def seats(self) -> list[str]:
-        return list(self.info["seats"])
+        return list(self.info.seats)
 
 
 def from_state(room: Room) -> Source | None:
@@ -80,7 +81,7 @@ def from_record(detail: dict[str, Any] | None) -> Source | None:
     specials = any(p.get("special") for p in detail["players"])
     return Source(
         settlement={k: detail[k] for k in ("players", "pairs", "home_run", "totals")},
-        info=detail["round"],
+        info=ReplayDetail.from_json(detail["round"]),
         reviews=dict(detail.get("review") or {}),
         revealed=(*LANE_NAMES, "specials") if specials else LANE_NAMES,
         reveal={},
@@ -93,7 +94,7 @@ def showdown_json(source: Source, me: str, round_no: int, language: str) -> dict
     they were revealed, their categories, the pair results against ``me``,
     the round's totals once paid, and ``me``'s review."""
     info = source.info
-    rules = info.get("rules") or {}
+    rules = info.rules or {}
     players = {p["id"]: p for p in source.settlement["players"]}
     seats = sorted(source.seats, key=lambda k: k != me)
     out_seats = []
@@ -105,7 +106,7 @@ def showdown_json(source: Source, me: str, round_no: int, language: str) -> dict
         points: dict[str, int | None] = {}
         for i, lane in enumerate(LANE_NAMES):
             seen = _shown(source, key, me, lane, special is not None)
-            lanes[lane] = list(info["hands"][key][lane]) if seen else None
+            lanes[lane] = list(info.hands[key][lane]) if seen else None
             row = (p.get("lanes") or [None] * 3)[i]
             labels[lane] = category(language, row["category"]) if seen and row else None
             points[lane] = int(row["points"]) if seen and row else None
@@ -115,9 +116,9 @@ def showdown_json(source: Source, me: str, round_no: int, language: str) -> dict
         out_seats.append(
             {
                 "key": key,
-                "name": info["names"].get(key, key),
+                "name": info.names.get(key, key),
                 "me": key == me,
-                "banker": info.get("banker") == key,
+                "banker": info.banker == key,
                 "lanes": lanes,
                 "labels": labels,
                 "points": points,
@@ -135,7 +136,7 @@ def showdown_json(source: Source, me: str, round_no: int, language: str) -> dict
         "complete": source.settled,
         "revealed": list(source.revealed),
         "seats": out_seats,
-        "home_run": info["names"].get(home_run, home_run) if home_run else None,
+        "home_run": info.names.get(home_run, home_run) if home_run else None,
         "review": _review(source, me, language),
     }
 
@@ -180,7 +181,7 @@ def _review(source: Source, me: str, language: str) -> dict[str, Any]:
     data = source.reviews.get(me)
     if not data:
         return {"status": "none"}
-    rules = rules_of(source.info["rules"]) if source.info.get("rules") else None
+    rules = rules_of(source.info.rules) if source.info.rules else None
     given = float(data["given_up"])
     return {
         "status": "ready",

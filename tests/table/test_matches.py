@@ -42,27 +42,27 @@ async def test_four_round_match_to_its_final(any_repo, clock):
 
     room = Room.from_json(st)
     s = summary(room, room.match, records)
-    assert {p["key"]: p["total"] for p in s["players"]} == sums
-    totals = [p["total"] for p in s["players"]]
+    assert {p.key: p.total for p in s.players} == sums
+    totals = [p.total for p in s.players]
     assert totals == sorted(totals, reverse=True)
-    assert s["players"][0]["rank"] == 1
-    for p in s["players"]:
+    assert s.players[0].rank == 1
+    for p in s.players:
         # rank = 1 + number of players strictly ahead
-        assert p["rank"] == 1 + sum(q["total"] > p["total"] for q in s["players"])
-        assert p["rounds"] == 4
-        keyed = [e for r in records for e in r.entries if e.player_key == p["key"]]
-        assert p["scoops"] == sum(e.scoops for e in keyed)
-        assert p["home_runs"] == sum(e.home_run for e in keyed)
-        assert p["specials"] == sum(e.special is not None for e in keyed)
-        assert p["fouls"] == 0  # the table refuses a fouled arrangement
-        assert p["best_lane"] is not None
+        assert p.rank == 1 + sum(q.total > p.total for q in s.players)
+        assert p.rounds == 4
+        keyed = [e for r in records for e in r.entries if e.player_key == p.key]
+        assert p.scoops == sum(e.scoops for e in keyed)
+        assert p.home_runs == sum(e.home_run for e in keyed)
+        assert p.specials == sum(e.special is not None for e in keyed)
+        assert p.fouls == 0  # the table refuses a fouled arrangement
+        assert p.best_lane is not None
     biggest = max(e.points for r in records for e in r.entries)
     if biggest > 0:
-        assert s["biggest"]["points"] == biggest
+        assert s.biggest is not None and s.biggest.points == biggest
         assert any(f"+{biggest}" in line for line in final.lines)
     # the view shows every player's total
-    for p in s["players"]:
-        assert any(p["name"] in line and signed(p["total"]) in line for line in final.lines)
+    for p in s.players:
+        assert any(p.name in line and signed(p.total) in line for line in final.lines)
     # the table offers a rematch; the rematch is the same players and settings
     table = next(v for v in reversed(sink.views) if v.key == f"table:{rid}")
     labels = [b.label for row in table.buttons for b in row]
@@ -165,9 +165,9 @@ async def test_leaving_mid_match_escapes_and_still_counts(repo, clock):
 
     room = Room.from_json(st)
     s = summary(room, room.match, records)
-    gone = next(p for p in s["players"] if p["key"] == actors[2].key)
-    assert gone["rounds"] == 2
-    assert gone["total"] == sum(
+    gone = next(p for p in s.players if p.key == actors[2].key)
+    assert gone.rounds == 2
+    assert gone.total == sum(
         e.points for r in records for e in r.entries if e.player_key == actors[2].key
     )
     assert any(actors[2].name in line for line in final.lines)
