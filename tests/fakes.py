@@ -1,9 +1,10 @@
 """The one stand-in for the TableManager, for the adapter tests of both
 platforms that must not depend on the game (tests/telegram/test_adapter.py,
 tests/telegram/test_runner.py, tests/discord/test_adapter_fake.py). It
-follows the table contract — Actions in, an Outcome with Views out, action
-ids from ``encode``, views of timers through the sink — with a toy round:
-13 numbered "cards" to pick, confirm, a settlement.
+follows the table contract (``TableLike``, bot/table/contract.py) — Actions
+in, an Outcome with Views out, action ids from ``encode``, the room as a
+typed ``Room``, views of timers through the sink — with a toy round: 13
+numbered "cards" to pick, confirm, a settlement.
 
 The platforms differ in what their adapter tests need of it, said by the
 arguments: whose views they are (``platform``), whether opening a room
@@ -17,6 +18,8 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
+from bot.core.room import Room, RoomOptions, Seat
+from bot.core.state import Phase
 from bot.table.actions import Action, Outcome, Verb, encode
 from bot.views.model import Audience, Button, ButtonStyle, View, ViewKind
 
@@ -144,11 +147,23 @@ class FakeManager:
             return self.rooms.get(action.room_id)
         return next((r for r in self.rooms.values() if r.chat_id == action.chat_id), None)
 
-    async def room_state(self, room_id: str) -> dict[str, object] | None:
+    async def room(self, room_id: str) -> Room | None:
         room = self.rooms.get(room_id)
         if room is None:
             return None
-        return {"platform": self.platform, "chat_id": room.chat_id, "owner": room.owner}
+        return Room(
+            platform=self.platform,
+            chat_id=room.chat_id,
+            owner=room.owner,
+            phase=Phase.ARRANGING if room.arranging else Phase.LOBBY,
+            language="en",
+            preset="classic",
+            options=RoomOptions(),
+            players=[Seat(f"{self.platform}:{uid}", name) for uid, name in room.seats.items()],
+            names={f"{self.platform}:{uid}": name for uid, name in room.seats.items()},
+            round_no=room.round_no,
+            room_id=room_id,
+        )
 
     async def handle(self, action: Action) -> Outcome:
         self.actions.append(action)

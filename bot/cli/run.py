@@ -16,8 +16,8 @@ import gc
 import logging
 import signal
 import sys
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from bot.cli import command_parser, configure_solver, database_problem, settings_or_exit
 from bot.config import Settings
@@ -26,13 +26,19 @@ from bot.delivery.metrics import Metrics
 from bot.delivery.timers import TimerPoller
 from bot.rules import make_rules
 from bot.table.clock import RealClock
+from bot.table.contract import Sink
 from bot.table.manager import TableManager
 from bot.views.model import View
 from storage.api import StorageError
 from storage.sql import SqlRepository
 
+if TYPE_CHECKING:  # imported where they are used, once a token says so
+    from aiohttp import web
+
+    from bot.platforms.telegram.webhook import TelegramWebhook
+    from bot.web.links import PageUser
+
 log = logging.getLogger("thirteen")
-Sink = Callable[[Sequence[View]], Awaitable[None]]
 STOP_SECONDS = 20.0  # a platform that has not stopped by then is cancelled
 
 
@@ -116,13 +122,13 @@ def _web_problem(settings: Settings) -> str | None:
 
 async def _start_web(
     settings: Settings,
-    repo: Any,
+    repo: SqlRepository,
     manager: TableManager,
     engines: list[DeliveryEngine],
-    page_users: list[Any],
-    webhook: Any,
+    page_users: list[PageUser],
+    webhook: TelegramWebhook | None,
     sink: Sink,
-) -> Any:
+) -> web.AppRunner | None:
     """The process's one web server (aiohttp; None when nothing is on): the
     arranging page and its API where WEBAPP_URL is set, Telegram's webhook
     where TELEGRAM_WEBHOOK_URL is, ``/healthz`` and ``/metrics`` where
@@ -217,8 +223,9 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
             loop.add_signal_handler(sig, stop.set)
     ready: list[asyncio.Event] = []
-    page_users: list[Any] = []  # the platforms whose players get the arranging page's link
-    webhook: Any = None  # Telegram's webhook, a route of the process's web server
+    page_users: list[PageUser] = []  # the platforms whose players get the arranging page's link
+    # Telegram's webhook, a route of the process's web server
+    webhook: TelegramWebhook | None = None
     served = asyncio.Event()  # that server listens: the webhook may be registered
     if has_tg:
         from bot.platforms.telegram.app import (
@@ -234,7 +241,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         manager.durable.register(telegram.platform)
         page_users.append(telegram.platform)
         sinks.append(telegram.sink)
-        engines.append(telegram.outbox.engine)
+        engines.append(telegram.engine)
         webhook = webhook_of(app)
         tg_ready = asyncio.Event()
         ready.append(tg_ready)
@@ -252,7 +259,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         manager.durable.register(client.adapter.platform)
         page_users.append(client.adapter.platform)
         sinks.append(client.adapter.sink)
-        engines.append(client.adapter.outbox.engine)
+        engines.append(client.adapter.engine)
         token = settings.discord_token.get_secret_value()  # type: ignore[union-attr]
 
         async def run_dc() -> None:

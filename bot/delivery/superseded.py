@@ -12,9 +12,10 @@ room's go."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 from bot.core.actions import ActionIdError, decode
+from bot.core.room import Room
 from bot.core.verbs import VERBS
 from bot.delivery.payload import view_from_payload
 from bot.views.model import Button
@@ -22,6 +23,13 @@ from storage.delivery import DeliveryStore
 
 # The round a room is playing now (None: no such room).
 RoundNow = Callable[[str], Awaitable[int | None]]
+
+
+class RoomSource(Protocol):
+    """Where the rooms are read as stored now (the table manager)."""
+
+    async def room(self, room_id: str) -> Room | None: ...
+
 
 # The verbs that answer whatever the round (``VerbInfo.informative``).
 INFORMATIVE = frozenset(v for v, info in VERBS.items() if info.informative)
@@ -54,15 +62,15 @@ def room_of(key: str) -> str | None:
     return parts[1] if len(parts) > 1 and parts[1] else None
 
 
-def rounds_of(manager: Any) -> RoundNow:
+def rounds_of(rooms: RoomSource) -> RoundNow:
     """The round each room is playing, as the table manager stores it (each
     room read once per press)."""
     seen: dict[str, int | None] = {}
 
     async def now(room_id: str) -> int | None:
         if room_id not in seen:
-            state = await manager.room_state(room_id)
-            seen[room_id] = None if state is None else int(state["round_no"])
+            room = await rooms.room(room_id)
+            seen[room_id] = None if room is None else room.round_no
         return seen[room_id]
 
     return now

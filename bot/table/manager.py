@@ -25,7 +25,6 @@ import contextlib
 import dataclasses
 import logging
 import random
-from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.core.review import SeatReview
@@ -47,6 +46,7 @@ from . import round as R
 from . import timers as T
 from .actions import STALE, Action, Outcome, Verb
 from .clock import Clock, RealClock, TimerHandle
+from .contract import Sink
 from .deal import SYSTEM_RANDOM
 from .effects import Effects
 from .options import rules_for
@@ -57,8 +57,6 @@ from .timers import Timers
 __all__ = ["Sink", "TableManager"]
 
 log = logging.getLogger(__name__)
-
-Sink = Callable[[Sequence[View]], Awaitable[None]]
 
 MAX_ARG_CHARS = 64
 

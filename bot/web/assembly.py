@@ -13,7 +13,7 @@ from bot.core.actions import Action
 from bot.core.room import Room
 
 from .desk import Desk, Table
-from .links import PageLinks
+from .links import PageLinks, PageUser
 from .server import WebApp, WebConfig
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ class Announcing:
 def arranging_page(
     settings: Settings,
     table: Table,
-    platforms: Iterable[Any],
+    platforms: Iterable[PageUser],
     *,
     deliver: Deliver | None = None,
     clock: Callable[[], float] = time.time,

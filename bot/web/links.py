@@ -11,6 +11,7 @@ round in the address's fragment (never sent to a server's logs).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 from urllib.parse import urlencode
 
 from . import passes
@@ -62,3 +63,10 @@ def room_and_round(start_param: str | None) -> tuple[str, int] | None:
     if not room or not number.isdigit() or len(room) > 16:
         return None
     return room, int(number)
+
+
+class PageUser(Protocol):
+    """A platform whose players get the page's button or link (its
+    transport): the links are set on it where the page is on."""
+
+    page_links: PageLinks | None

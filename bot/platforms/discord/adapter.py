@@ -20,18 +20,20 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
 import discord
 
 from bot.core.verbs import VERBS
-from bot.delivery.engine import DEFAULT_RETENTION
+from bot.delivery.engine import DEFAULT_RETENTION, DeliveryEngine
 from bot.delivery.entries import is_durable
 from bot.delivery.outbox import Pacing
 from bot.delivery.superseded import rounds_of
 from bot.i18n import t
 from bot.table.actions import Action, ActionIdError, Attachment, Outcome, Verb, decode
+from bot.table.contract import TableLike
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import DeliveryStore
 from storage.delivery_memory import MemoryDelivery
@@ -61,7 +63,7 @@ class DiscordAdapter:
 
     def __init__(
         self,
-        manager: Any,
+        manager: TableLike,
         *,
         store: DeliveryStore | None = None,
         poll_seconds: float = 1.0,
@@ -76,6 +78,12 @@ class DiscordAdapter:
         self.platform = DiscordPlatform(lambda: self.client, store or MemoryDelivery(), pacing)
         self.outbox = self.platform.outbox
         self.private = PrivateViews(self.refs, lambda: self.client, self.platform)
+
+    @property
+    def engine(self) -> DeliveryEngine:
+        """The delivery engine of this platform's outbox (what the process's
+        metrics read)."""
+        return self.outbox.engine
 
     def open(self) -> None:
         """The client is connected: delivery starts."""
@@ -148,7 +156,7 @@ class DiscordAdapter:
         await self.outbox.submit(outcome.views)
         await self._finish(turn, None)
 
-    async def sink(self, views: Any) -> None:
+    async def sink(self, views: Iterable[View]) -> None:
         """Views produced without an interaction (timers, AI moves)."""
         views = list(views)
         for view in views:

@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.config import Settings
+from bot.table.contract import TableLike
 from storage.delivery import DeliveryStore
 
 from .adapter import DiscordAdapter
@@ -50,7 +51,7 @@ class _Thirteen:
         self,
         client: discord.Client,
         settings: Settings,
-        manager: Any,
+        manager: TableLike,
         *,
         install_sink: bool = True,
         store: DeliveryStore | None = None,
@@ -93,7 +94,7 @@ class _Thirteen:
 class ThirteenClient(_Thirteen, discord.Client):
     """One process serving every guild."""
 
-    def __init__(self, settings: Settings, manager: Any, **wiring: Unpack[Wiring]) -> None:
+    def __init__(self, settings: Settings, manager: TableLike, **wiring: Unpack[Wiring]) -> None:
         discord.Client.__init__(self, intents=intents())
         self._setup(self, settings, manager, **wiring)
 
@@ -109,7 +110,7 @@ class ShardedThirteenClient(_Thirteen, discord.AutoShardedClient):
     """A process serving the guilds of some shards (DISCORD_SHARD_COUNT /
     DISCORD_SHARD_IDS); other processes serve the others, on one database."""
 
-    def __init__(self, settings: Settings, manager: Any, **wiring: Unpack[Wiring]) -> None:
+    def __init__(self, settings: Settings, manager: TableLike, **wiring: Unpack[Wiring]) -> None:
         shards: dict[str, Any] = {"shard_count": settings.discord_shard_count}
         if settings.discord_shard_ids:
             shards["shard_ids"] = list(settings.discord_shard_ids)
@@ -126,7 +127,7 @@ class ShardedThirteenClient(_Thirteen, discord.AutoShardedClient):
 
 def build_client(
     settings: Settings,
-    manager: Any,
+    manager: TableLike,
     *,
     install_sink: bool = True,
     store: DeliveryStore | None = None,
@@ -149,7 +150,7 @@ def build_client(
 
 async def run_discord(
     settings: Settings,
-    manager: Any,
+    manager: TableLike,
     *,
     install_sink: bool = True,
     store: DeliveryStore | None = None,

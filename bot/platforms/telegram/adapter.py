@@ -10,13 +10,14 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Callable, Coroutine, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from telegram import Bot, CallbackQuery, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 
 from bot.core.verbs import VERBS, Private
+from bot.delivery.engine import DeliveryEngine
 from bot.delivery.superseded import rounds_of
 from bot.i18n import normalize_language, t
 from bot.platforms.telegram.deeplink import Payload, parse_payload
@@ -25,6 +26,7 @@ from bot.platforms.telegram.membership import can_write_to, is_member
 from bot.platforms.telegram.render import NOOP
 from bot.platforms.telegram.transport import TelegramPlatform, buttons_shown
 from bot.table.actions import Action, ActionIdError, Actor, Outcome, Verb, decode
+from bot.table.contract import TableLike
 from bot.views.model import Audience, View, ViewKind
 
 log = logging.getLogger(__name__)
@@ -45,12 +47,6 @@ def _language_of(outcome: Outcome, fallback: str | None) -> str:
     return normalize_language(fallback)
 
 
-class TableLike(Protocol):
-    async def handle(self, action: Action) -> Outcome: ...
-
-    async def room_state(self, room_id: str) -> dict[str, Any] | None: ...
-
-
 def actor_of(user: User) -> Actor:
     return Actor(
         platform="telegram", user_id=str(user.id), name=user.full_name, language=user.language_code
@@ -65,6 +61,12 @@ class TelegramAdapter:
         self.install_sink = True
         # private messages the outbox knows (chat, message id): see _adopt_pressed
         self._known: dict[tuple[str, str], None] = {}
+
+    @property
+    def engine(self) -> DeliveryEngine:
+        """The delivery engine of this platform's outbox (what the process's
+        metrics read)."""
+        return self.outbox.engine
 
     # ---- views produced without an action (timers) ------------------------------------
     async def sink(self, views: Sequence[View]) -> None:
@@ -295,10 +297,10 @@ class TelegramAdapter:
         """The room's group when ``actor`` belongs to it (a join from the
         private chat may then name it), None when not; "" when there is no
         such Telegram room (the manager then says so)."""
-        state = await self.manager.room_state(room_id)
-        if state is None or state.get("platform") != "telegram":
+        room = await self.manager.room(room_id)
+        if room is None or room.platform != "telegram":
             return ""
-        chat_id = str(state["chat_id"])
+        chat_id = room.chat_id
         return chat_id if await is_member(bot, chat_id, actor.user_id) else None
 
     async def _adopt_pressed(

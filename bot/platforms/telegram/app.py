@@ -28,11 +28,12 @@ from bot.config import Settings
 from bot.delivery import Limits
 from bot.delivery.http import serve_http
 from bot.delivery.outbox import Pacing
-from bot.platforms.telegram.adapter import TableLike, TelegramAdapter
+from bot.platforms.telegram.adapter import TelegramAdapter
 from bot.platforms.telegram.menu import GROUP_COMMANDS, register_menu
 from bot.platforms.telegram.transport import TelegramPlatform
 from bot.platforms.telegram.webhook import TelegramWebhook
 from bot.table.actions import ACTION_PREFIX
+from bot.table.contract import TableLike
 from storage.delivery import DeliveryStore
 from storage.delivery_memory import MemoryDelivery
 
@@ -75,7 +76,7 @@ async def open_adapter(app: Application) -> None:
     adapter.platform.bot_username = app.bot.username
     adapter.outbox.start()
     if adapter.install_sink:
-        adapter.manager.set_sink(adapter.sink)  # type: ignore[attr-defined]
+        adapter.manager.set_sink(adapter.sink)
     await register_menu(app.bot)
 
 
