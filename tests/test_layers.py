@@ -36,6 +36,24 @@ FORBIDDEN = {
     "views": ("bot.table", "bot.platforms", "bot.solver", "bot.cli", "storage"),
     # the card pictures are drawn from the typed room and the catalogs
     "pictures": ("bot.views", "bot.table", "bot.platforms", "bot.web", "bot.cli", "storage"),
+    "solver": (
+        "bot.core",
+        "bot.views",
+        "bot.table",
+        "bot.platforms",
+        "bot.pictures",
+        "bot.web",
+        "bot.delivery",
+        "bot.i18n",
+        "bot.cli",
+        "bot.config",
+        "storage",
+    ),
+    "delivery": ("bot.table", "bot.platforms", "bot.web", "bot.solver", "bot.cli", "bot.config"),
+    "table": ("bot.platforms", "bot.web", "bot.pictures", "bot.cli"),
+    # the arranging page's server: the table's client, as a platform is
+    "web": ("bot.platforms", "bot.delivery", "bot.pictures", "bot.solver", "bot.cli", "storage"),
+    "platforms": ("bot.cli", "bot.solver", "bot.rules"),
     # the message catalogs: read by views, pictures, platforms and the page
     "i18n": (
         "bot.rules",
