@@ -61,3 +61,19 @@ class SeatReview:
             "best_actual": self.best_actual,
             "given_up": self.given_up,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class SkillFigures:
+    """One person's figures over their reviewed rounds (/stats, the best
+    arrangers' board): expected points given up a round against the solver's
+    best (skill), the best split's expected points (luck: how strong the
+    cards dealt were against the table), fouls and specials per 100 rounds."""
+
+    key: str
+    name: str
+    rounds: int
+    given_up: float
+    luck: float
+    fouls_100: float
+    specials_100: float

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.core.replay import ReplayDetail
-from bot.core.review import SeatReview
+from bot.core.review import SeatReview, SkillFigures
 from bot.core.room import Match, Room
 from bot.core.showdown import Settlement
 from bot.core.state import LANE_NAMES
@@ -142,44 +142,43 @@ async def replay(repo: Repository, action: Action, lang: str) -> Outcome:
 # ---------------------------------------------------------------- skill and luck
 
 
-def skill_of(records: Sequence[SettlementRecord], key: str) -> dict[str, Any]:
-    """One person's figures over the reviewed rounds among ``records``:
-    expected points given up per round against the solver's best (skill),
-    the best arrangement's expected points (luck: how strong the cards dealt
-    were against the table), fouls and specials per 100 rounds."""
+def skill_of(records: Sequence[SettlementRecord], key: str) -> SkillFigures:
+    """One person's figures over the reviewed rounds among ``records``."""
     rounds = 0
     given = luck = 0.0
     fouls = specials = 0
     name = key
     for rec in records:
         d = rec.detail or {}
-        rv = (d.get("review") or {}).get(key)
-        if rv is None:
+        stored = (d.get("review") or {}).get(key)
+        if stored is None:
             continue
+        review = SeatReview.from_json(stored)
         rounds += 1
-        given += float(rv["given_up"])
-        luck += float(rv["best_ev"])
-        specials += int(bool(rv.get("declared")))
+        given += float(review.given_up)
+        luck += float(review.best_ev)
+        specials += int(bool(review.declared))
         info = d.get("round") or {}
         name = info.get("names", {}).get(key, name)
         rules = info.get("rules")
-        if rules and not rv.get("declared"):
-            fouls += int(final._fouled(rv["mine"], None, rules_of(rules)))
+        if rules and not review.declared:
+            mine = {lane: list(tokens) for lane, tokens in review.mine.items()}
+            fouls += int(final._fouled(mine, None, rules_of(rules)))
     per = 100.0 / rounds if rounds else 0.0
-    return {
-        "key": key,
-        "name": name,
-        "rounds": rounds,
-        "given_up": given / rounds if rounds else 0.0,
-        "luck": luck / rounds if rounds else 0.0,
-        "fouls_100": fouls * per,
-        "specials_100": specials * per,
-    }
+    return SkillFigures(
+        key=key,
+        name=name,
+        rounds=rounds,
+        given_up=given / rounds if rounds else 0.0,
+        luck=luck / rounds if rounds else 0.0,
+        fouls_100=fouls * per,
+        specials_100=specials * per,
+    )
 
 
 def arrangers(
     records: Sequence[SettlementRecord], minimum: int | None = None, limit: int = 10
-) -> list[dict[str, Any]]:
+) -> list[SkillFigures]:
     """The chat's people with at least ``minimum`` reviewed rounds, fewest
     expected points given up per round first."""
     keys: set[str] = set()
@@ -187,6 +186,6 @@ def arrangers(
         keys.update((rec.detail.get("review") or {}).keys())
     rows = [skill_of(records, k) for k in sorted(keys)]
     least = ARRANGERS_MIN_ROUNDS if minimum is None else minimum
-    rows = [r for r in rows if r["rounds"] >= least]
-    rows.sort(key=lambda r: (r["given_up"], -r["rounds"], r["key"]))
+    rows = [r for r in rows if r.rounds >= least]
+    rows.sort(key=lambda r: (r.given_up, -r.rounds, r.key))
     return rows[:limit]

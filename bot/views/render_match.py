@@ -4,13 +4,13 @@ and the "best arrangers" board. Catalog keys: ``locales/*/matches.json``."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 from bot.core import match
 from bot.core.actions import Verb
 from bot.core.final import MatchSummary
 from bot.core.replay import ReplayDetail
-from bot.core.review import LaneTokens, SeatReview
+from bot.core.review import LaneTokens, SeatReview, SkillFigures
 from bot.core.room import Room
 from bot.core.showdown import Settlement
 from bot.core.state import LANE_NAMES, Phase
@@ -257,27 +257,27 @@ def replay_view(
     )
 
 
-def skill_lines(lang: str, skill: dict[str, Any] | None) -> list[str]:
-    if not skill or not skill["rounds"]:
+def skill_lines(lang: str, skill: SkillFigures | None) -> list[str]:
+    if not skill or not skill.rounds:
         return [t(lang, "skill.none")]
     return [
         t(
             lang,
             "skill.line1",
-            given_up=f"{skill['given_up']:.2f}",
-            luck=signed(float(skill["luck"])),
-            rounds=skill["rounds"],
+            given_up=f"{skill.given_up:.2f}",
+            luck=signed(skill.luck),
+            rounds=skill.rounds,
         ),
         t(
             lang,
             "skill.line2",
-            fouls=f"{skill['fouls_100']:.1f}",
-            specials=f"{skill['specials_100']:.1f}",
+            fouls=f"{skill.fouls_100:.1f}",
+            specials=f"{skill.specials_100:.1f}",
         ),
     ]
 
 
-def arrangers_view(lang: str, rows_: list[dict[str, Any]], chat_id: str, minimum: int) -> View:
+def arrangers_view(lang: str, rows_: Sequence[SkillFigures], chat_id: str, minimum: int) -> View:
     lines = [t(lang, "arrangers.hint", minimum=minimum)]
     if not rows_:
         lines.append(t(lang, "arrangers.empty", minimum=minimum))
@@ -287,10 +287,10 @@ def arrangers_view(lang: str, rows_: list[dict[str, Any]], chat_id: str, minimum
                 lang,
                 "arrangers.row",
                 n=i,
-                name=r["name"],
-                given_up=f"{r['given_up']:.2f}",
-                luck=signed(float(r["luck"])),
-                rounds=r["rounds"],
+                name=r.name,
+                given_up=f"{r.given_up:.2f}",
+                luck=signed(r.luck),
+                rounds=r.rounds,
             )
         )
     return View(
