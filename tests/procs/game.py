@@ -129,14 +129,19 @@ class Script:
     async def arrange(self, user: TgUser, round_no: int = 1) -> None:
         """Take the suggestion and confirm it, as a player in a hurry would."""
         p = self.players
-        if not await self.tap(user, p.hand(user, round_no), Verb.SUGGEST):
-            return
-        await until(
-            lambda: (
-                buttons_of(p.hand(user, round_no) or _none(), Verb.APPLY) or self.fleet.any_dead()
-            ),
-            "the suggestion",
-        )
+        hand = p.hand(user, round_no)
+        # Suggestions already shown (asked for before a crash): their buttons
+        # stand where Suggest was.
+        if hand is None or not buttons_of(hand, Verb.APPLY):
+            if not await self.tap(user, hand, Verb.SUGGEST):
+                return
+            await until(
+                lambda: (
+                    buttons_of(p.hand(user, round_no) or _none(), Verb.APPLY)
+                    or self.fleet.any_dead()
+                ),
+                "the suggestion",
+            )
         if not await self.tap(user, p.hand(user, round_no), Verb.APPLY):
             return
         await until(
