@@ -180,7 +180,7 @@ async def interactive(args: argparse.Namespace) -> int:
                     await con.show(v)
             if not await arrange_round(con, reader):
                 break
-            while await con.phase() == Phase.SHOWDOWN:
+            while await con.phase() is Phase.SHOWDOWN:
                 await asyncio.sleep(min(0.2, args.step + 0.01))
             # The review (复盘) of my hand, now that the showdown is over;
             # after a match's last round, then the final results.
@@ -223,7 +223,7 @@ async def auto(args: argparse.Namespace) -> int:
             out = await con.send(Verb.START, button=True, quiet=True)
             if not out.ok:
                 return 2
-            while await con.phase() == Phase.SHOWDOWN:
+            while await con.phase() is Phase.SHOWDOWN:
                 await clock.advance(1.0)
     finally:
         await mgr.stop()

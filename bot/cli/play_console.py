@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import Any
 
-from bot.core import lanes as H
+from bot.core.hand import Hand
 from bot.core.options import rules_for, summary
 from bot.core.room import Room
-from bot.core.round import rules_of
+from bot.core.round import Round
 from bot.core.state import Phase
 from bot.i18n import t
 from bot.rules.lanes import evaluate_lane
@@ -39,15 +38,15 @@ def you(lang: str) -> Actor:
     return Actor("console", "you", t(lang, "cli.you"))
 
 
-def lane_categories(lang: str, hand: dict[str, Any], rnd: dict[str, Any]) -> list[str | None]:
+def lane_categories(lang: str, hand: Hand, rnd: Round) -> list[str | None]:
     """Each full lane's category in words (None: a lane still filling)."""
-    rules = rules_of(rnd["rules"])
-    cards = H.cards_of(hand)
+    rules = rnd.game_rules()
+    cards = hand.card_list()
     return [
         category(lang, evaluate_lane([cards[i] for i in lane], rules).category.slug)
         if len(lane) == size
         else None
-        for lane, size in zip(H.lanes(hand), LANE_SIZES, strict=True)
+        for lane, size in zip(hand.lanes(), LANE_SIZES, strict=True)
     ]
 
 
@@ -66,8 +65,8 @@ class Console:
         self.held: list[View] = []  # the final results, printed after my review
         self.announced = 0  # the last round whose deadline arranged my hand
 
-    async def state(self) -> dict[str, Any] | None:
-        return await self.mgr.room_state(self.room_id) if self.room_id else None
+    async def state(self) -> Room | None:
+        return await self.mgr.room(self.room_id) if self.room_id else None
 
     async def send(
         self, verb: Verb, arg: str | None = None, *, button: bool = False, quiet: bool = False
@@ -75,7 +74,7 @@ class Console:
         round_no = None
         if button and self.room_id:
             st = await self.state()
-            round_no = st["round_no"] if st else None
+            round_no = st.round_no if st else None
         out = await self.mgr.handle(
             Action(
                 you(self.lang),
@@ -135,18 +134,18 @@ class Console:
         try:
             # The table takes options that more players could play (someone may
             # still join); here every seat is taken: refuse now, not at the deal.
-            rules_for(Room.from_json(st), len(st["players"]))
+            rules_for(st, len(st.players))
         except OptionError as e:
             say("⚠️  " + t(self.lang, "err.option", reason=option_reason(self.lang, e)))
             return False
         if seats_for_you:
             say(t(self.lang, "cli.welcome"))
-        shown = summary(Room.from_json(st))
+        shown = summary(st)
         say(
             t(
                 self.lang,
                 "cli.table_auto" if self.auto else "cli.table",
-                players=len(st["players"]),
+                players=len(st.players),
                 preset=t(self.lang, f"preset.{shown.preset}"),
                 seconds=shown.arrange_seconds,
                 ai=t(self.lang, f"ai.{args.ai}"),
@@ -173,11 +172,11 @@ class Console:
         """Say once a round, and before its result, that the table arranged
         my hand at the deadline."""
         st = await self.state()
-        rnd = st.get("round") if st else None
-        hand = rnd["hands"].get(you(self.lang).key) if rnd else None
-        if rnd is None or hand is None or not hand.get("auto") or rnd["no"] == self.announced:
+        rnd = st.round if st else None
+        hand = rnd.hands.get(you(self.lang).key) if rnd else None
+        if rnd is None or hand is None or not hand.auto or rnd.no == self.announced:
             return
-        self.announced = rnd["no"]
+        self.announced = rnd.no
         say(t(self.lang, "cli.timeout"))
         if self.last_hand is not None:
             await self.print_hand(self.last_hand)
@@ -190,20 +189,20 @@ class Console:
     async def show(self, view: View) -> None:
         """Print a view of the table, its deadline in this computer's time."""
         st = await self.state()
-        rnd = st.get("round") if st else None
-        deadline = rnd["deadline"] if rnd and st and st["phase"] == Phase.ARRANGING else None
+        rnd = st.round if st else None
+        deadline = rnd.deadline if rnd and st and st.phase is Phase.ARRANGING else None
         self.words.show(view, deadline=deadline, now=self.mgr.clock.now())
 
     async def print_hand(self, view: View, *, whole: bool = False) -> None:
         """Print my hand: each full lane with its category, the deadline in
         this computer's time."""
         st = await self.state()
-        rnd = st.get("round") if st else None
+        rnd = st.round if st else None
         deadline, cats = None, None
         if st and rnd:
-            if st["phase"] == Phase.ARRANGING:
-                deadline = rnd["deadline"]
-            hand = rnd["hands"].get(you(self.lang).key)
+            if st.phase is Phase.ARRANGING:
+                deadline = rnd.deadline
+            hand = rnd.hands.get(you(self.lang).key)
             if hand is not None:
                 cats = lane_categories(self.lang, hand, rnd)
         self.hands.print(
@@ -220,23 +219,23 @@ class Console:
         for v in (await self.send(Verb.RULES, quiet=True)).views:
             self.words.show(v)
 
-    async def phase(self) -> str:
+    async def phase(self) -> Phase:
         st = await self.state()
-        return st["phase"] if st else Phase.CLOSED
+        return st.phase if st else Phase.CLOSED
 
     async def match_over(self) -> bool:
         st = await self.state()
-        return bool(st and match.is_over(Room.from_json(st)))
+        return bool(st and match.is_over(st))
 
     async def arranging(self) -> bool:
-        return await self.phase() == Phase.ARRANGING
+        return await self.phase() is Phase.ARRANGING
 
     async def seconds_left(self) -> int | None:
         st = await self.state()
-        rnd = st.get("round") if st else None
-        if not rnd or st is None or st["phase"] != Phase.ARRANGING:
+        rnd = st.round if st else None
+        if rnd is None or st is None or st.phase is not Phase.ARRANGING:
             return None
-        return max(0, int(rnd["deadline"] - self.mgr.clock.now()))
+        return max(0, int(rnd.deadline - self.mgr.clock.now()))
 
 
 def _hand(out: Outcome | None) -> View | None:

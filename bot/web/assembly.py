@@ -28,7 +28,7 @@ class Announcing:
     instead of waiting for the outbox's next look."""
 
     def __init__(self, table: Table, deliver: Deliver) -> None:
-        self.table: Any = table
+        self.table: Table = table
         self.deliver = deliver
 
     async def handle(self, action: Action) -> Any:
