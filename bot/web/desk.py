@@ -130,7 +130,7 @@ class Desk:
             "cards": list(hand.cards),
             "order": list(hand.order),
             "lanes": {"head": head, "middle": middle, "tail": tail},
-            "keep": 13,
+            "keep": KEEP,
             # The round's rules hold the wild rank whether the room fixed it or
             # it was drawn for this round (rnd.wild_rank is only the drawn one).
             "wild_rank": rnd.rules.get("wild_rank"),
@@ -159,7 +159,7 @@ class Desk:
         self._check_cards(hand, draft)
         language = room.language or "zh-Hans"
         out = self._evaluate(room.rnd, hand.cards, draft, language)
-        if len(hand.cards) <= KEEP:
+        if not hand.extra_cards():
             out["special"] = _special_json(language, hand.special)  # whatever the split
         return out
 
@@ -297,7 +297,7 @@ class Desk:
         _, hand = await self._seat(grant)
         if hand.done:
             raise DeskError("web.err.already_done", 409)
-        if len(hand.cards) > KEEP:
+        if hand.extra_cards():
             if draft is None or not draft.complete:
                 raise DeskError("web.err.incomplete")
             self._check_cards(hand, draft)
@@ -310,7 +310,7 @@ class Desk:
         """Place the draft on the stored hand in one action (the table's
         LAY), unless the hand already shows it (False: nothing done)."""
         head, middle, tail = hand.lanes()
-        sixteen = len(hand.cards) > 13
+        sixteen = hand.extra_cards() > 0
         if (head, middle) == (list(draft.head), list(draft.middle)) and (
             not sixteen or tail == list(draft.tail)
         ):
@@ -324,7 +324,7 @@ def _lay_arg(hand: Hand, draft: Draft) -> str:
     "the rest" of a full head and middle (as with taps): the draft's tail is
     not sent, so a partial draft with cards in the tail stores its head and
     middle."""
-    tail = draft.tail if len(hand.cards) > 13 else ()
+    tail = draft.tail if hand.extra_cards() else ()
     return lay_arg(draft.head, draft.middle, tail)
 
 
