@@ -179,7 +179,12 @@ class DeliveryStore(Protocol):
         for a one-off or a view dropped on purpose). Deletes the row when
         its seq is unchanged (True); else a newer state stays pending."""
 
-    async def retry(self, row: OutboxRow, at: datetime, error: str) -> None: ...
+    async def retry(
+        self, row: OutboxRow, at: datetime, error: str, *, still_a_post: bool = False
+    ) -> None:
+        """Try ``row`` again at ``at``. ``still_a_post``: the try was a post
+        that made nothing; a newer state written while it was made (which
+        took the row's place as an edit of that post) is a post again."""
 
     async def hold(self, row: OutboxRow, reason: str) -> None:
         """Keep ``row`` until its chat can be reached (``release_held``)."""

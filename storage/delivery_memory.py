@@ -184,8 +184,15 @@ class MemoryDelivery:
                 self._outbox[key] = replace(cur, fresh=False)
             return False
 
-    async def retry(self, row: OutboxRow, at: datetime, error: str) -> None:
+    async def retry(
+        self, row: OutboxRow, at: datetime, error: str, *, still_a_post: bool = False
+    ) -> None:
         self._set(row, OutboxState.PENDING, error, at)
+        if still_a_post:
+            with self._dlock:
+                cur = self._current(row)
+                if cur is not None and cur.seq != row.seq and cur.state is OutboxState.PENDING:
+                    self._outbox[(row.platform, row.chat_id, row.key)] = replace(cur, fresh=True)
 
     async def hold(self, row: OutboxRow, reason: str) -> None:
         self._set(row, OutboxState.HELD, reason, None)

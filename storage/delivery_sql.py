@@ -170,8 +170,12 @@ class SqlDelivery:
         conn.execute(self.sql.unfresh, {"b_id": row.id})
         return False
 
-    def retry(self, conn: Connection, row: OutboxRow, at: datetime, error: str) -> None:
+    def retry(
+        self, conn: Connection, row: OutboxRow, at: datetime, error: str, still_a_post: bool
+    ) -> None:
         self._set_state(conn, row, OutboxState.PENDING, at, error)
+        if still_a_post:
+            conn.execute(self.sql.refresh, {"b_id": row.id, "b_seq": row.seq})
 
     def hold(self, conn: Connection, row: OutboxRow, reason: str) -> None:
         self._set_state(conn, row, OutboxState.HELD, row.next_attempt_at, reason)

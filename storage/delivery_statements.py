@@ -54,6 +54,7 @@ class DeliveryStatements:
     mark_sending: Update  # b_id, b_seq
     delete_row: Delete  # b_id, b_seq
     unfresh: Update  # b_id: a pending row that is an edit now, not a post
+    refresh: Update  # b_id, b_seq: a newer pending state of a post that made nothing
     set_state: Update  # b_id, b_seq, state, next_attempt_at, last_error
     # routes, lanes and timers
     upsert_route: Insert  # platform, chat_id, route, updated_at
@@ -195,6 +196,13 @@ def build_delivery(dialect: str) -> DeliveryStatements:
         unfresh=update(outbox)
         .where(outbox.c.id == bindparam("b_id"), outbox.c.state == OutboxState.PENDING.value)
         .values(fresh=False),
+        refresh=update(outbox)
+        .where(
+            outbox.c.id == bindparam("b_id"),
+            outbox.c.seq != bindparam("b_seq"),
+            outbox.c.state == OutboxState.PENDING.value,
+        )
+        .values(fresh=True),
         set_state=update(outbox)
         .where(*this_row)
         .values(

@@ -332,8 +332,10 @@ class SqlRepository(SqlBase):
         now = datetime.now(UTC)
         return await self._call(self._write, self._delivery.finish, row, sent, now)
 
-    async def retry(self, row: OutboxRow, at: datetime, error: str) -> None:
-        await self._call(self._write, self._delivery.retry, row, at, error)
+    async def retry(
+        self, row: OutboxRow, at: datetime, error: str, *, still_a_post: bool = False
+    ) -> None:
+        await self._call(self._write, self._delivery.retry, row, at, error, still_a_post)
 
     async def hold(self, row: OutboxRow, reason: str) -> None:
         await self._call(self._write, self._delivery.hold, row, reason)

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from bot.delivery.limits import Limits, TokenBucket
-from bot.delivery.transport import Hold, Permanent, RetryLater, Transport
+from bot.delivery.transport import UNSURE, Hold, Permanent, RetryLater, Transport
 from storage.delivery import DeliveryStore, OutboxRow, Shards
 
 log = logging.getLogger(__name__)
@@ -286,7 +286,12 @@ class DeliveryEngine:
             log.warning(
                 "delivery: %s for %s in chat %s; retrying in %.1fs", exc, row.key, chat_id, delay
             )
-            await self.store.retry(row, self.now() + timedelta(seconds=delay), str(exc))
+            # A post the platform said it did not make stays a post, also
+            # for a newer state written while it was tried.
+            made_nothing = row.fresh and not str(exc).startswith(UNSURE)
+            await self.store.retry(
+                row, self.now() + timedelta(seconds=delay), str(exc), still_a_post=made_nothing
+            )
             return max(delay, 0.001)
         except Hold as exc:
             self.errors["held"] += 1

@@ -198,6 +198,13 @@ class Outbox:
         else:
             known = await self.store.sent_message(self.platform, row.chat_id, row.key)
         was_unsure = is_unsure(row)
+        if view.kind is ViewKind.SETTLEMENT and known is None and not row.fresh:
+            # An update of a settlement (it is the lobby between rounds) with
+            # no message to edit: its own post may have been made and was not
+            # repeated, or failed; posting the update would announce the
+            # round a second time. (A post still waiting keeps its row fresh.)
+            log.info("delivery: settlement %s has no message to update; dropped", row.key)
+            return None
         if (
             was_unsure
             and (known is None or row.fresh)

@@ -9,7 +9,10 @@ import logging
 import os
 from datetime import UTC, datetime
 
+import pytest
+
 from bot.delivery import DeliveryEngine, Limits, Permanent, RetryLater
+from bot.delivery.transport import UNSURE
 from storage.delivery import OutboxEntry
 from storage.memory import MemoryRepository
 from tests.delivery.scripts import Script
@@ -136,3 +139,43 @@ async def test_a_restarted_process_takes_over_the_chats_of_the_dead_one() -> Non
     assert script.sent == [(GROUP_A, "a", "x")]  # the live one's chat waits for its lease
     assert await repo.lane_owners("telegram") == [alive]
     await engine.stop(timeout=0)
+
+
+class MergedWhileTried(Script):
+    """The first try of a post: a newer state of the same message is written
+    while the call is out, then the platform answers with ``failure``."""
+
+    def __init__(self, repo: MemoryRepository, failure: RetryLater) -> None:
+        super().__init__()
+        self.repo, self.failure = repo, failure
+        self.tried: list[tuple[str, bool]] = []  # (text, fresh) of each try
+
+    async def deliver(self, row):  # type: ignore[no-untyped-def]
+        self.tried.append((row.payload["text"], row.fresh))
+        if len(self.tried) == 1:
+            assert await self.repo.mark_sending(row)
+            newer = OutboxEntry("telegram", row.chat_id, row.key, "settlement", {"text": "v2"})
+            await self.repo.enqueue([newer], datetime.now(UTC))
+            raise self.failure
+        return await super().deliver(row)
+
+
+@pytest.mark.parametrize(
+    ("failure", "a_post"),
+    [
+        (RetryLater("429 Too Many Requests", 0.01, "rate_limited"), True),
+        (RetryLater(UNSURE + "read timed out", 0.01, "network"), False),
+    ],
+)
+async def test_a_post_that_made_nothing_is_tried_again_as_a_post(failure, a_post) -> None:
+    """A settlement post refused with a 429 while the lobby changed: the
+    newer state is still the round's one post; after a lost answer it may
+    have been made, so the newer state is only an update of it."""
+    repo = MemoryRepository()
+    script = MergedWhileTried(repo, failure)
+    engine = DeliveryEngine(repo, script, limits=Limits.off())
+    first = OutboxEntry("telegram", GROUP_A, "settle:r:1", "settlement", {"text": "v1"}, True)
+    await repo.enqueue([first], datetime.now(UTC))
+    engine.wake(GROUP_A)
+    await engine.drain()
+    assert script.tried == [("v1", True), ("v2", a_post)]

@@ -49,6 +49,20 @@ async def test_finish_deletes_only_the_state_that_was_sent(repo) -> None:
     assert (stats.depth, stats.oldest, stats.failed) == (0, None, 0)
 
 
+@pytest.mark.parametrize("made_nothing", [True, False])
+async def test_a_post_that_made_nothing_stays_a_post(repo, made_nothing) -> None:
+    await repo.enqueue([entry("settle:r1:1", "paid", fresh=True)], NOW)
+    [sent] = await repo.lane_rows("telegram", "-100", NOW)
+    assert await repo.mark_sending(sent)
+    await repo.enqueue([entry("settle:r1:1", "paid, Cy joined")], NOW)  # while it is tried
+    # the platform said it made nothing (a 429): the newer state is a post;
+    # otherwise (the answer was lost) it may have been made: an update
+    await repo.retry(sent, NOW, "429", still_a_post=made_nothing)
+    [left] = await repo.lane_rows("telegram", "-100", NOW)
+    assert left.payload["text"] == "paid, Cy joined" and left.fresh is made_nothing
+    assert left.state is OutboxState.PENDING and left.attempts == 0
+
+
 async def test_retry_waits_and_fail_stops(repo) -> None:
     await repo.enqueue([entry("a", "x"), entry("b", "y")], NOW)
     a, b = await repo.lane_rows("telegram", "-100", NOW)
