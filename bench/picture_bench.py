@@ -35,6 +35,7 @@ from bot.pictures import (  # noqa: E402
     HandPicture,
     Marks,
     render_async,
+    render_dealt,
     render_hand,
     render_settlement,
     render_showdown,
@@ -199,6 +200,8 @@ def screenshots(folder: Path) -> None:
         }
         if lang == "zh-Hans":  # mid-showdown: the tails still face down
             shots["showdown-step2"] = render_showdown(showdown(sample_round(lang, revealed=2)))
+            # the round's table at the deal: the same message, nothing turned up yet
+            shots["table"] = render_dealt(showdown(sample_round(lang, revealed=0)))
         for name, png in shots.items():
             path = folder / f"{name}.{lang}.png"
             path.write_bytes(png)

@@ -12,7 +12,7 @@ drawn by our own code (``cards.py``); text uses the fonts shipped in
 ``fonts/`` (Noto Sans CJK SC and Noto Color Emoji subsets, SIL OFL 1.1).
 """
 
-from .build import hand_picture, settlement_picture, showdown_picture
+from .build import dealt_picture, hand_picture, settlement_picture, showdown_picture
 from .cards import Marks
 from .judged import judged_pictures
 from .model import (
@@ -24,7 +24,14 @@ from .model import (
     SettleSeat,
     ShowdownPicture,
 )
-from .render import render_async, render_hand, render_round, render_settlement, render_showdown
+from .render import (
+    render_async,
+    render_dealt,
+    render_hand,
+    render_round,
+    render_settlement,
+    render_showdown,
+)
 
 __all__ = [
     "HandPicture",
@@ -35,9 +42,11 @@ __all__ = [
     "SettleSeat",
     "SettlementPicture",
     "ShowdownPicture",
+    "dealt_picture",
     "hand_picture",
     "judged_pictures",
     "render_async",
+    "render_dealt",
     "render_hand",
     "render_round",
     "render_settlement",

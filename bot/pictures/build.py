@@ -17,7 +17,14 @@ from bot.rules.options import Rules
 from bot.rules.types import SpecialHand
 
 from .cards import Marks
-from .model import HandPicture, SettlementPicture, ShowdownPicture
+from .model import (
+    LANE_SIZES,
+    HandPicture,
+    LaneShow,
+    SeatShow,
+    SettlementPicture,
+    ShowdownPicture,
+)
 from .outcome import Lanes, Round, Seat, revealed_steps, settlement, showdown
 
 
@@ -97,6 +104,24 @@ def _round(room: Room) -> Round:
         room_totals=dict(room.totals),
         revealed=revealed,
     )
+
+
+def dealt_picture(room: Room) -> ShowdownPicture:
+    """The round's table while it is arranged: every seat, its lanes face
+    down (who has confirmed is the caption's: the picture stays the same
+    until the showdown turns the cards)."""
+    rnd = room.rnd
+    hidden = tuple(LaneShow(None, size) for size in LANE_SIZES)
+    seats = tuple(
+        SeatShow(
+            name=room.name_of(key),
+            lanes=(hidden[0], hidden[1], hidden[2]),
+            banker=rnd.banker == key,
+            escaped=key in rnd.escaped,
+        )
+        for key in rnd.seats
+    )
+    return ShowdownPicture(room.language, rnd.no, seats, marks_of(round_rules(rnd)))
 
 
 def showdown_picture(room: Room) -> ShowdownPicture:

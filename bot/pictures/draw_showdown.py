@@ -156,24 +156,34 @@ def banner_text(language: str, seat: SeatShow) -> str:
     )
 
 
-def heading(p: ShowdownPicture) -> tuple[str, str]:
-    """The title bar's title and its key to the card marks."""
-    title = (
-        t(p.language, "table.showdown", round=p.round_no)
-        if p.round_no is not None
-        else t(p.language, "pic.showdown")
-    )
+def heading(p: ShowdownPicture, *, dealt: bool = False) -> tuple[str, str]:
+    """The title bar's title and its key to the card marks (``dealt``: the
+    round's table while the hands are arranged)."""
+    if p.round_no is None:
+        title = t(p.language, "pic.showdown")
+    else:
+        title = t(p.language, "pic.dealt" if dealt else "table.showdown", round=p.round_no)
     return title, "   ".join(legend(p.marks, p.language))
 
 
+def draw_dealt(p: ShowdownPicture) -> Image.Image:
+    """The round's table at the deal: every seat's lanes face down, titled
+    as the round being arranged (the same message becomes the showdown)."""
+    return draw(p, dealt=True)
+
+
 def draw(
-    p: ShowdownPicture, background: Image.Image | None = None, *, title: bool = True
+    p: ShowdownPicture,
+    background: Image.Image | None = None,
+    *,
+    title: bool = True,
+    dealt: bool = False,
 ) -> Image.Image:
     """The showdown; on ``background`` (a felt of :func:`size`) when given,
     without its title bar when the caller draws one across a wider picture."""
     image = background.copy() if background is not None else felt(*size(len(p.seats)))
     if title:
-        title_bar(image, *heading(p))
+        title_bar(image, *heading(p, dealt=dealt))
     for lane, name in enumerate(LANE_NAMES):
         draw_text(
             image,

@@ -17,7 +17,7 @@ from pydantic import TypeAdapter
 
 from .final import FinalPicture, render_final
 from .model import HandPicture, SettlementPicture, ShowdownPicture
-from .render import render_hand, render_settlement, render_showdown
+from .render import render_dealt, render_hand, render_settlement, render_showdown
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,7 @@ KINDS: dict[str, PictureKind] = {
     for kind in (
         PictureKind("hand", HandPicture, render_hand),
         PictureKind("showdown", ShowdownPicture, render_showdown),
+        PictureKind("dealt", ShowdownPicture, render_dealt),
         PictureKind("settlement", SettlementPicture, render_settlement),
         PictureKind("final", FinalPicture, render_final),
     )

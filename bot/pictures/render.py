@@ -38,6 +38,12 @@ def render_showdown(picture: ShowdownPicture) -> bytes:
     return _png(draw_showdown.draw, picture)
 
 
+def render_dealt(picture: ShowdownPicture) -> bytes:
+    """The round's table while it is arranged, every lane face down (the
+    showdown's size: the message is edited into the showdown)."""
+    return _png(draw_showdown.draw_dealt, picture)
+
+
 def render_settlement(picture: SettlementPicture) -> bytes:
     """The settlement table as PNG."""
     return _png(draw_settlement.draw, picture)

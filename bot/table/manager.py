@@ -342,8 +342,6 @@ class TableManager:
                 # In a worker thread: the deadline auto-arranges with the solver.
                 fx = await asyncio.to_thread(T.timed, due, state, ctx)
                 views = present.views_of(state, fx, self.clock.now(), pictures=self.pictures)
-                if fx.settlement:
-                    views = present.offer_review(state, views)
                 if fx.final and (m := state.match):
                     # The last round's settlement is stored with these views.
                     views += await history.final_views(

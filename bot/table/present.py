@@ -1,17 +1,14 @@
 """Presenting a change: the views a transition's effects ask for, the
-settings panel redrawn after an owner's change, the review offered after a
-showdown and the hand that shows why an arrangement was refused."""
+settings panel redrawn after an owner's change and the hand that shows why
+an arrangement was refused."""
 
 from __future__ import annotations
-
-import dataclasses
 
 from bot.core.room import Room
 from bot.core.state import Phase
 from bot.core.verbs import VERBS
 from bot.views import render
-from bot.views.model import View, ViewKind
-from bot.views.render_match import review_button
+from bot.views.model import View
 
 from .actions import Action
 from .effects import Effects
@@ -22,10 +19,14 @@ def views_of(room: Room, fx: Effects, now: float, *, pictures: bool = True) -> l
     """The views ``fx`` asks for, of ``room`` as it is now; ``pictures``:
     the bot's PICTURES setting (the manager's)."""
     out: list[View] = []
+    settlement = render.settlement_view(room, pictures=pictures) if fx.settlement else None
     if fx.table:
-        out.append(render.table_view(room, now, fresh=fx.table_fresh, pictures=pictures))
-    if fx.settlement:
-        out.append(render.settlement_view(room, pictures=pictures))
+        table = render.table_view(room, now, fresh=fx.table_fresh, pictures=pictures)
+        # Once paid, the lobby is the settlement: posted once, not twice.
+        if settlement is None or table.key != settlement.key:
+            out.append(table)
+    if settlement is not None:
+        out.append(settlement)
     for key in fx.hands:
         out.append(render.hand_view(room, key, now=now, pictures=pictures))
     for key, params in fx.notices:
@@ -51,14 +52,3 @@ def refused_views(
         why = (refused.key, refused.params)
         return (render.hand_view(room, key, refused=why, pictures=pictures),)
     return ()
-
-
-def offer_review(room: Room, views: list[View]) -> list[View]:
-    """After the showdown: a review button on the group's settlement (each
-    presser gets their own review, privately). The private hands carry
-    theirs since their confirm (render_hand), so they are not edited again."""
-    more = (review_button(room, room.rnd.no),)
-    return [
-        dataclasses.replace(v, buttons=(*v.buttons, more)) if v.kind is ViewKind.SETTLEMENT else v
-        for v in views
-    ]

@@ -17,7 +17,9 @@ import dataclasses
 from bot.core.final import MatchSummary
 from bot.core.room import Room
 from bot.pictures import (
+    dealt_picture,
     hand_picture,
+    render_dealt,
     render_hand,
     render_settlement,
     render_showdown,
@@ -41,22 +43,28 @@ def with_hand(view: View, room: Room, key: str, *, pictures: bool = True) -> Vie
     return dataclasses.replace(view, picture=Picture(render_hand, hand_picture(room, key)))
 
 
-def showdown_view(view: View, room: Room, *, pictures: bool = True) -> View:
-    """The showdown as its own group message with the picture of the lanes
-    revealed so far (``show:<room>:<round>``, edited at each step); the
-    table message is left as it was until the round is paid. Without
-    pictures (the setting or the room's option), ``view`` as it is."""
+def with_dealt(view: View, room: Room, *, pictures: bool = True) -> View:
+    """The round's table while it is arranged, with the picture of every
+    seat's lanes face down: the message the showdown then turns up."""
     if not pictures_on(room, pictures=pictures):
         return view
-    rnd = room.rnd
+    return dataclasses.replace(view, picture=Picture(render_dealt, dealt_picture(room)))
+
+
+def showdown_view(view: View, room: Room, *, pictures: bool = True) -> View:
+    """The showdown, in the round's own table message (its key), with the
+    picture of the lanes revealed so far (edited at each step): the message
+    that showed the seats face down turns them up, and stays the round's
+    record. Without pictures (the setting or the room's option), ``view`` as
+    it is (the table's text shows the steps)."""
+    if not pictures_on(room, pictures=pictures):
+        return view
     return dataclasses.replace(
         view,
         kind=ViewKind.SHOWDOWN,
-        key=f"show:{room.id}:{rnd.no}",
         buttons=(),
         fresh=False,
         picture=Picture(render_showdown, showdown_picture(room)),
-        meta={"round": str(rnd.no)},
     )
 
 

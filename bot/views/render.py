@@ -43,17 +43,27 @@ def hand_view(
 
 
 def table_view(room: Room, now: float, fresh: bool = False, *, pictures: bool = True) -> View:
-    """The room's table message; with pictures, the showdown is a message of
-    its own with the picture of the lanes revealed so far."""
+    """The room's table. Once a round is paid the lobby (and a room closed
+    after it) is that round's settlement, below its showdown: the table
+    message, which became the showdown, stays the round's record. With
+    pictures the round's table shows the seats' lanes face down, then
+    turns them up step by step."""
+    rnd = room.round
+    if room.phase in (Phase.LOBBY, Phase.CLOSED) and rnd is not None and rnd.settled:
+        return settlement_view(room, fresh=fresh, pictures=pictures)
     view = _table_view(room, now, fresh)
-    if room.phase == Phase.SHOWDOWN and pictured.pictures_on(room, pictures=pictures):
+    if room.phase == Phase.ARRANGING:
+        return pictured.with_dealt(view, room, pictures=pictures)
+    if room.phase == Phase.SHOWDOWN:
         return pictured.showdown_view(view, room, pictures=pictures)
     return view
 
 
-def settlement_view(room: Room, *, pictures: bool = True) -> View:
-    """A round's result post; with pictures, the settlement table's picture."""
-    return pictured.with_settlement(_settlement_view(room), room, pictures=pictures)
+def settlement_view(room: Room, *, fresh: bool = True, pictures: bool = True) -> View:
+    """A round's result post (and, while the room waits, its lobby); with
+    pictures, the settlement table's picture."""
+    view = _settlement_view(room, fresh=fresh)
+    return pictured.with_settlement(view, room, pictures=pictures)
 
 
 def reason(lang: str, key: str, params: dict[str, Any]) -> str:

@@ -10,7 +10,8 @@ from bot.core.showdown import PairScore
 from bot.core.state import LANE_NAMES, Phase
 from bot.i18n import t
 
-from .model import Audience, ButtonStyle, View, ViewKind
+from . import render_lobby
+from .model import Audience, Button, View, ViewKind
 from .render_common import (
     button,
     cards_text,
@@ -22,10 +23,10 @@ from .render_common import (
     listed,
     name,
     noted,
-    rows,
     signed,
     special,
 )
+from .render_match import review_button
 
 
 def settlement_lines(room: Room) -> list[str]:
@@ -109,27 +110,43 @@ def pair_text(room: Room, lang: str, q: PairScore) -> str:
     return text
 
 
-def settlement_view(room: Room) -> View:
+def settlement_view(room: Room, *, fresh: bool = True) -> View:
+    """The last round's result, posted once (``fresh``) when it is paid.
+    While the room waits for the next round it is also the lobby (who sits,
+    next round, join, leave, AI, settings, close: render_lobby), edited in
+    place as players come and go; a room closed after it says so here."""
     lang = lang_of(room)
     rnd = room.rnd
     rid, no = room.id, room.round_no
-    buttons = []
-    if room.phase == Phase.LOBBY:
-        buttons = [
-            button(t(lang, "btn.next_round"), rid, no, Verb.START, style=ButtonStyle.PRIMARY),
-            button(t(lang, "btn.verify"), rid, no, Verb.VERIFY, str(rnd.no)),
-            button(t(lang, "btn.leaderboard"), rid, no, Verb.LEADERBOARD, "all"),
+    record = settlement_lines(room)
+    # The deck and its salt stay last: a long caption is cut from the end,
+    # and they are one press away on "verify".
+    lines, proof = record[:-2], record[-2:]
+    info = [
+        button(t(lang, "btn.verify"), rid, no, Verb.VERIFY, str(rnd.no)),
+        button(t(lang, "btn.leaderboard"), rid, no, Verb.LEADERBOARD, "all"),
+        review_button(room, rnd.no),
+    ]
+    controls: list[tuple[Button, ...]] = []
+    if room.phase == Phase.CLOSED:
+        lines = [*render_lobby.closed_lines(room), *lines]
+    elif room.phase == Phase.LOBBY and rnd.settled:
+        lines += render_lobby.after_round_lines(room)
+        join, leave, add_ai, settings = render_lobby.seating_buttons(room)
+        controls = [
+            (render_lobby.start_button(room), join, leave),
+            (add_ai, settings, render_lobby.close_button(room)),
         ]
     return View(
         kind=ViewKind.SETTLEMENT,
         audience=Audience.GROUP,
         key=f"settle:{rid}:{rnd.no}",
         title=t(lang, "settle.title", round=rnd.no),
-        lines=tuple(settlement_lines(room)),
-        buttons=tuple(rows(buttons)),
+        lines=(*lines, *proof),
+        buttons=(*controls, tuple(info)),
         platform=room.platform,
         chat_id=room.chat_id,
         language=lang,
-        fresh=True,
+        fresh=fresh,
         meta={"round": str(rnd.no)},
     )

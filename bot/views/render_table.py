@@ -1,5 +1,8 @@
-"""The room's one message in the group: lobby, arranging progress, showdown
-steps and the closed room."""
+"""The round's table in the group: the lobby before the first round, then
+each round's own message: the deal and who has confirmed, turned into the
+showdown (its steps), which stays as the round's record; a room closed
+before or during a round says so here (after a settled round, on its
+settlement: render_settle)."""
 
 from __future__ import annotations
 
@@ -8,12 +11,12 @@ from typing import Any
 from bot.core.actions import Verb
 from bot.core.options import summary
 from bot.core.paid import CAP, special_paid
-from bot.core.room import Room, Seat
+from bot.core.room import Room
 from bot.core.showdown import SPECIALS_STEP
 from bot.core.state import LANE_NAMES, Phase
 from bot.i18n import t
 
-from . import render_match
+from . import render_lobby, render_match
 from .deadline import deadline_text
 from .model import Audience, Button, ButtonStyle, View, ViewKind
 from .render_common import (
@@ -22,11 +25,9 @@ from .render_common import (
     labelled,
     lane_text,
     lang_of,
-    listed,
     name,
     noted,
     rows,
-    signed,
     special,
     suit_text,
 )
@@ -77,48 +78,27 @@ def cards_suit(suit: str) -> str:
     return suit_text(suit)
 
 
-def _player_line(room: Room, p: Seat) -> str:
-    lang = lang_of(room)
-    marks = []
-    if p.key == room.owner:
-        marks.append(t(lang, "table.owner_mark"))
-    if p.ai:
-        marks.append(t(lang, f"ai.{p.ai}"))
-    total = room.totals.get(p.key)
-    text = noted(lang, p.name, listed(lang, marks)) if marks else p.name
-    if total is not None:
-        text = labelled(lang, text, signed(total))
-    return "• " + text
-
-
 def _lobby(room: Room) -> tuple[list[str], list[Button]]:
+    """Before the first round (and after a round that was not played out):
+    the table is the lobby. After a settled round the settlement is."""
     lang = lang_of(room)
     rid, no = room.id, room.round_no
     lines = [t(lang, "table.lobby", count=len(room.players))]
-    lines += [_player_line(room, p) for p in room.players]
+    lines += [render_lobby.seat_line(room, p) for p in room.players]
     lines += options_lines(room)
-    rnd = room.round
-    if rnd and rnd.settled:
-        lines.append(t(lang, "table.last_round", round=rnd.no))
     lines += render_match.match_lines(room)
     lines.append(t(lang, "table.lobby_hint"))
+    join, leave, add_ai, settings = render_lobby.seating_buttons(room)
     buttons = [
-        button(t(lang, "btn.join"), rid, no, Verb.JOIN, style=ButtonStyle.SUCCESS),
-        button(t(lang, "btn.leave"), rid, no, Verb.LEAVE),
-        button(
-            render_match.start_label(room)
-            or (t(lang, "btn.start") if no == 0 else t(lang, "btn.next_round")),
-            rid,
-            no,
-            Verb.START,
-            style=ButtonStyle.PRIMARY,
-        ),
-        button(t(lang, "btn.add_ai"), rid, no, Verb.ADD_AI, "normal"),
-        button(t(lang, "btn.settings"), rid, no, Verb.SETTINGS),
+        join,
+        leave,
+        render_lobby.start_button(room),
+        add_ai,
+        settings,
         button(t(lang, "btn.rules"), rid, no, Verb.RULES),
         button(t(lang, "btn.leaderboard"), rid, no, Verb.LEADERBOARD, "all"),
         button(t(lang, "btn.help"), rid, no, Verb.HELP),
-        button(t(lang, "btn.close"), rid, no, Verb.CANCEL, style=ButtonStyle.DANGER),
+        render_lobby.close_button(room),
     ]
     return lines, buttons
 
@@ -222,21 +202,7 @@ def _showdown(room: Room) -> tuple[list[str], list[Button]]:
 
 
 def _closed(room: Room) -> tuple[list[str], list[Button]]:
-    """The room's last word: what became of an unfinished round, then the
-    final totals, or that no round was played."""
-    lang = lang_of(room)
-    lines = [t(lang, "table.closed")]
-    rnd = room.round
-    if rnd and not rnd.settled:
-        lines.append(t(lang, "table.closed_void", round=rnd.no))
-    if room.totals:
-        played = rnd.no - (0 if rnd.settled else 1) if rnd else 0
-        lines.append(t(lang, "table.closed_totals", rounds=played))
-        for key, pts in sorted(room.totals.items(), key=lambda kv: -kv[1]):
-            lines.append("• " + labelled(lang, name(room, key), signed(pts)))
-    else:
-        lines.append(t(lang, "table.closed_empty"))
-    return lines, []
+    return render_lobby.closed_lines(room), []
 
 
 def table_view(room: Room, now: float, fresh: bool = False) -> View:

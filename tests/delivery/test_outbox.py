@@ -113,6 +113,7 @@ def settlement(round_no: int = 1) -> View:
         Verb.START,
         Verb.VERIFY,
         round_no=round_no,
+        fresh=True,  # posted once, as the table manager asks
     )
 
 

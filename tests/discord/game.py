@@ -16,13 +16,13 @@ import simcord
 from bot.core.hand import Hand
 from bot.core.round import rules_of
 from bot.table import hand as H
-from bot.table.actions import Verb, decode
+from bot.table.actions import ActionIdError, Verb, decode
 from bot.table.clock import FakeClock
 from bot.table.manager import TableManager
 from bot.table.solving import auto_arrange, parse_tokens
 from storage.sql import SqlRepository
 
-from .harness import Table, button_id, embed_text, open_env, verbs
+from .harness import Table, action_ids, button_id, embed_text, open_env, verbs
 
 START = 1_800_000_000.0
 NAMES = ["alice", "bob", "carol", "dave", "erin"]
@@ -56,11 +56,28 @@ class Game:
         return self.table.members
 
     def room_id(self) -> str:
+        """The room, read off the first bot message that names it (a table
+        turned into its showdown has no buttons left)."""
         if "room" not in self.table.extra:
-            self.table.extra["room"] = decode(button_id(self.table.table_message(), Verb.RULES))[0]
+            rooms = [
+                room
+                for m in self.table.bot_messages()
+                for cid in action_ids(m)
+                if (room := _room_of(cid))
+            ]
+            assert rooms, "no message of the room in the channel"
+            self.table.extra["room"] = rooms[0]
         return self.table.extra["room"]
 
     async def state(self) -> dict[str, Any]:
+        if "room" not in self.table.extra:
+            # from the store: mid-showdown no message of the channel names it
+            # (the lobby was stripped at the deal, the table is the showdown)
+            open_room = await self.manager.repo.open_room_for_chat(
+                "discord", str(self.table.channel.id)
+            )
+            if open_room is not None:
+                self.table.extra["room"] = open_room.room_id
         state = await self.manager.room_state(self.room_id())
         assert state is not None
         return state
@@ -121,6 +138,13 @@ class Game:
                 return
             await self.advance(2.0)
         raise AssertionError("showdown did not finish")
+
+
+def _room_of(custom_id: str) -> str | None:
+    try:
+        return decode(custom_id)[0] or None
+    except ActionIdError:
+        return None  # a button of the adapter's own (the DM switch, …)
 
 
 async def command(member: Any, channel: Any, sub: str, **options: str) -> Any:

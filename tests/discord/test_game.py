@@ -77,11 +77,15 @@ async def test_whole_game(memory_game: Game, request) -> None:
     text = embed_text(settle)
     assert all(m.name in text for m in game.members[:players])
     assert Verb.START in verbs(settle)
-    # the table message went back to the lobby, still the same message
-    assert game.table.table_message().id == table_msg.id
-    assert Verb.JOIN in verbs(table_msg := game.table.table_message())
-    # new: the showdown (its picture revealed step by step) and the settlement
-    assert len(game.table.bot_messages()) == tables_before + 3
+    # the round's table became its showdown: the same message, no buttons,
+    # its picture the lanes turned up; the settlement is the lobby now
+    shown = next(m for m in game.table.bot_messages() if m.id == table_msg.id)
+    assert not action_ids(shown) and shown.attachments
+    assert "attachment://" in (shown.embeds[0].image.url or "")
+    assert game.table.table_message().id == settle.id
+    assert {Verb.JOIN, Verb.LEAVE, Verb.START} <= set(verbs(settle))
+    # new since the lobby: the round's table (now its showdown) and the settlement
+    assert len(game.table.bot_messages()) == tables_before + 2
     settle_image = settle.embeds[0].image.url or ""
     assert settle_image.startswith("attachment://") and settle.attachments
 
@@ -172,7 +176,8 @@ async def test_stale_and_foreign_presses(memory_game: Game) -> None:
     await game.arrange_by_clicking(bob, bob_hand)
     await game.finish_showdown()
     settle = game.table.settlement_messages()[-1]
-    informative = set(verbs(settle)) - {Verb.START}
+    informative = {Verb.VERIFY, Verb.LEADERBOARD, Verb.REVIEW}
+    assert informative | {Verb.START, Verb.JOIN} <= set(verbs(settle))  # the lobby
     start_id = button_id(settle, Verb.START)
     await alice.click(settle, custom_id=start_id)
     assert (await game.state())["round_no"] == 2
@@ -254,7 +259,8 @@ async def test_restart_mid_arranging(tmp_path) -> None:
         await game.arrange_by_clicking(alice, alice_hand)
         # the restarted client edits the same table message through the showdown
         await game.finish_showdown()
-        assert game.table.table_message().id == msg.id
+        shown = next(m for m in game.table.bot_messages() if m.id == msg.id)
+        assert not action_ids(shown) and "attachment://" in (shown.embeds[0].image.url or "")
         assert len(game.table.settlement_messages()) == 1
         assert (await game.state())["round_no"] == 1
 
@@ -272,7 +278,9 @@ async def test_restart_mid_arranging(tmp_path) -> None:
         state = await game.state()
         assert state["round_no"] == 2 and len(state["round"]["seats"]) == 3
         assert len(game.table.settlement_messages()) == 1  # the settlement was not overwritten
-        assert not action_ids(next(m for m in game.table.bot_messages() if m.id == lobby.id))
+        # the settlement was the lobby: it keeps what answers for any round
+        kept = next(m for m in game.table.bot_messages() if m.id == lobby.id)
+        assert set(verbs(kept)) == {Verb.VERIFY, Verb.LEADERBOARD, Verb.REVIEW}
     finally:
         await game.manager.stop()
         await game.env.shutdown()

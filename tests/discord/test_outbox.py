@@ -143,6 +143,7 @@ async def _crashed_post(game: Game, kind: ViewKind, key: str) -> Any:
         platform="discord",
         chat_id=str(game.table.channel.id),
         language="en",
+        fresh=kind is ViewKind.SETTLEMENT,  # a settlement is posted once, as the table asks
     )
     await game.repo.enqueue(view_entries([view]), game.table.client.adapter.outbox.engine.now())
     engine = game.table.client.adapter.outbox.engine
@@ -221,6 +222,7 @@ async def test_an_unsure_settlement_is_not_repeated_after_the_window(
         platform="discord",
         chat_id=str(game.table.channel.id),
         language="en",
+        fresh=True,  # a settlement is posted once, as the table asks
     )
     await game.repo.enqueue(view_entries([view]), outbox.engine.now())
     chat = str(game.table.channel.id)

@@ -11,7 +11,7 @@ from bot.table.actions import Verb
 from storage.memory import MemoryRepository
 
 from .game import Game, deal, open_game, seat_everyone
-from .harness import button_id
+from .harness import action_ids, button_id
 
 PNG = b"\x89PNG"
 
@@ -85,8 +85,9 @@ async def test_a_text_only_room_attaches_nothing(game: Game) -> None:
 
 async def test_every_click_a_new_picture_and_each_showdown_step_once(game: Game) -> None:
     """Pictures on: each click on the ephemeral hand replaces its picture
-    and its text; the showdown message is posted once and edited once per
-    further step (head, middle, tail), each step with its own picture."""
+    and its text; the round's table is posted at the deal (lanes face down)
+    and the showdown is that message, edited once per step (head, middle,
+    tail), each step with its own picture."""
     await deal(game)
     bob = game.members[1]
     hand = await game.open_hand(bob)
@@ -115,5 +116,7 @@ async def test_every_click_a_new_picture_and_each_showdown_step_once(game: Game)
         for r in game.env.http_requests
         if r.path.endswith(f"/messages/{show.id}") and r.method == "PATCH"
     ]
-    assert steps >= 3 and len(writes) == steps - 1  # posted at the first step, one edit a step
+    # the first of the two confirms marks the table, then one edit a step
+    assert steps >= 3 and len(writes) == 1 + steps
     assert show.id < settle.id
+    assert "Verify" not in str(show.components) and not action_ids(show)

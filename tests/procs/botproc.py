@@ -44,6 +44,16 @@ def _before_value(key: str, **params: object) -> str:
 
 
 TABLE_TITLE = _before_value("table.title", room="")
+# Buttons that answer whatever the round: a superseded message keeps them.
+INFORMATIVE = frozenset(
+    {Verb.VERIFY, Verb.LEADERBOARD, Verb.REVIEW, Verb.RULES, Verb.HELP, Verb.STATS}
+)
+
+
+def acts(message: StoredMessage) -> bool:
+    """Whether ``message`` has a button that acts on the game (not only
+    information buttons, nor links)."""
+    return any(button_verb(b) not in INFORMATIVE | {None} for b in message.buttons)
 
 
 def bot_env(api: FakeBotAPI, database_url: str, **extra: str) -> dict[str, str]:
@@ -264,12 +274,14 @@ class Players:
     def live_tables(self) -> list[StoredMessage]:
         """Table messages with buttons that act on the game (a superseded one
         keeps only information buttons such as the rules)."""
-        informative = {Verb.VERIFY, Verb.LEADERBOARD, Verb.RULES, Verb.HELP, Verb.STATS}
-        return [
-            m
-            for m in self.tables()
-            if any(button_verb(b) not in informative | {None} for b in m.buttons)
-        ]
+        return [m for m in self.tables() if acts(m)]
+
+    def live_messages(self) -> list[StoredMessage]:
+        """Group messages with buttons that act on the game: the table while
+        a round is played (and the lobby of /newgame), the last settlement
+        between rounds (it is the lobby then). A round's table, once its
+        showdown, and a superseded settlement keep none."""
+        return [m for m in self.group() if acts(m)]
 
     def settlements(self, round_no: int | None = None) -> list[StoredMessage]:
         if round_no is not None:

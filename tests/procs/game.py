@@ -14,6 +14,9 @@ from tests.procs.botproc import HANG_GUARD, BotProcess, Players, until
 from tests.telegram.fakebotapi import FakeBotAPI, StoredMessage
 from tests.telegram.harness import TgUser, buttons_of
 
+# What the delivery engine logs when a row is put back for a retry.
+RETRYING = "; retrying in "
+
 
 @dataclass
 class Fleet:
@@ -61,18 +64,29 @@ class Fleet:
 class KillAt:
     """SIGKILL a bot process when the fake API sees the n-th matching call,
     ``before`` it is handled (nothing recorded) or after (recorded, but the
-    bot never hears the answer: a send that may have succeeded)."""
+    bot never hears the answer: a send that may have succeeded).
+
+    ``pending`` (seconds, with ``before``): the call is not killed but
+    answered 429 with that ``retry_after`` (Telegram's word that it made
+    nothing), and the process is killed once it has put the row back in
+    its outbox for the retry: a crash while a committed post waits, nothing
+    of it in the chat (a post cut off in flight is another case: one that
+    may have been made, docs/delivery.md §5)."""
 
     name: str
     match: Callable[[str, dict[str, Any]], bool]
     before: bool
     nth: int = 1
+    pending: int = 0
     fired: bool = False
     _seen: int = 0
     victim: Callable[[], BotProcess] | None = None
+    api: FakeBotAPI | None = None
+    _tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
     def install(self, api: FakeBotAPI, victim: Callable[[], BotProcess]) -> None:
         self.victim = victim
+        self.api = api
         if self.before:
             api.before_call = lambda method, params: self._maybe(method, params)
         else:
@@ -84,9 +98,26 @@ class KillAt:
         self._seen += 1
         if self._seen == self.nth and self.victim is not None:
             self.fired = True
+            if self.pending and self.api is not None:
+                self.api.fail_429_once[method] = self.pending
+                # Counted now, before the bot can have heard the answer.
+                retries = self.victim().log_text().count(RETRYING)
+                task = asyncio.get_running_loop().create_task(self._kill_when_put_back(retries))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+                return False
             self.victim().kill()
             return True
         return False
+
+    async def _kill_when_put_back(self, retries: int) -> None:
+        assert self.victim is not None
+        bot = self.victim()
+        # The engine logs the 429 just before it stores the retry: a moment
+        # for the write, far less than ``pending``.
+        await until(lambda: bot.log_text().count(RETRYING) > retries, "the retry logged")
+        await asyncio.sleep(min(0.5, self.pending / 4))
+        bot.kill()
 
 
 @dataclass

@@ -100,6 +100,9 @@ async def test_a_deadline_fired_by_a_cold_process_shows_every_step_once(
         dealer = proxy.sent_to[-1]
         await until(lambda: all(players.hand(u) for u in seated), "the hands")
         await until_delivered(url)
+        # The round's table: with pictures, the seats' lanes face down.
+        (dealt,) = [m for m in players.live_tables() if m.message_id != table.message_id]
+        dealt_id, dealt_picture = dealt.message_id, dealt.photo
         bots[dealer].kill()
         # Nobody arranges: the other worker fires the deadline (15 s after
         # the deal), auto-arranges both hands and plays the showdown.
@@ -109,11 +112,16 @@ async def test_a_deadline_fired_by_a_cold_process_shows_every_step_once(
     log = fleet.log_text()
     assert codes == [0], log[-3000:]
     if pictures == "true":
-        # The showdown is a photo of its own, its picture replaced at each step.
+        # The round's table photo becomes the showdown: after the deal's
+        # picture (the auto-arranged confirms changed only its caption), its
+        # picture replaced at each step, each step once.
         (showdown,) = [
             m for m in players.group() if m.photo is not None and not buttons_of(m, Verb.VERIFY)
         ]
-        assert len(showdown.photos) == 3 and len(set(showdown.photos)) == 3, log[-3000:]
+        assert showdown.message_id == dealt_id and dealt_picture is not None
+        steps = showdown.photos[1:]
+        assert showdown.photos[0] == dealt_picture and dealt_picture not in steps
+        assert len(steps) == 3 and len(set(steps)) == 3, log[-3000:]
         assert not api.refused
     else:
         assert shown_steps(api, 1) == [1, 2, 3], log[-3000:]

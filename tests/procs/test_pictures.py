@@ -1,6 +1,7 @@
 """Pictures on, the bot as its own ``thirteen run`` process against the
 strict fake Bot API: every tap changes the private hand's picture and its
-caption, and the showdown photo shows each of its steps once, in order,
+caption, and the round's table photo (every seat's lanes face down from the
+deal) becomes the showdown, showing each of its steps once, in order,
 before the settlement is posted."""
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ LANES = 3  # head, middle, tail: the showdown's steps without a special hand
 
 
 def _showdowns(players: Players) -> list[StoredMessage]:
-    """Group photos that are not the settlement (which has Verify)."""
+    """Group photos that are not the settlement (which has Verify): the
+    round's table, which becomes its showdown."""
     return [m for m in players.group() if m.photo is not None and not buttons_of(m, Verb.VERIFY)]
 
 
@@ -30,6 +32,8 @@ async def test_taps_and_showdown_steps_with_pictures(api: FakeBotAPI, tmp_path) 
     try:
         hand = (await players.deal(ANN, BO))[BO.id]
         assert hand.photo is not None, "pictures are on: the hand is a photo"
+        (table,) = await until(lambda: _showdowns(players), "the round's table photo")
+        dealt = table.photo  # the seats' lanes face down
         seen = [(hand.photo, hand.text)]
         cards = [b["callback_data"] for b in buttons_of(hand, Verb.PICK)]
         for data in cards[:4]:  # four different cards, head then middle
@@ -46,9 +50,13 @@ async def test_taps_and_showdown_steps_with_pictures(api: FakeBotAPI, tmp_path) 
             await script.arrange(user)
         settlement = await until(lambda: players.settlements(1), "the settlement")
         (showdown,) = _showdowns(players)
+        assert showdown.message_id == table.message_id, "the table became the showdown"
         assert showdown.message_id < settlement[0].message_id
-        # Each step once: as many pictures as steps, no two alike.
-        assert len(showdown.photos) == LANES + ("Special" in showdown.text)
+        assert not showdown.buttons, "the showdown is the round's record"
+        # The deal's picture (the confirms changed only the caption), then
+        # each step once: as many more pictures as steps, no two alike.
+        assert showdown.photos[0] == dealt
+        assert len(showdown.photos) == 1 + LANES + ("Special" in showdown.text)
         assert len(set(showdown.photos)) == len(showdown.photos)
         assert not api.refused
     finally:

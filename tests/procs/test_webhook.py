@@ -91,7 +91,14 @@ async def test_workers_behind_one_webhook_play_and_survive_a_kill(
     assert "still running" not in log
     assert len(players.settlements(1)) == 1 and len(players.settlements(2)) == 1
     assert len(players.tables()) == 3  # the lobby, then one per deal
-    assert len(players.live_tables()) == 1
+    # Each round's table became its showdown (no buttons), the lobby of
+    # /newgame was retired at the first deal; between rounds the lobby is
+    # the last settlement, the one message whose buttons act: round 1's
+    # lost its game buttons at round 2's deal and kept the informative ones.
+    assert not players.live_tables()
+    assert players.live_messages() == players.settlements(2)
+    first = players.settlements(1)[0]
+    assert buttons_of(first, Verb.VERIFY) and not buttons_of(first, Verb.START)
     for user in seated:
         assert len(players.hands(user, 1)) == 1 and len(players.hands(user, 2)) == 1
         # last round's hand keeps no buttons

@@ -63,8 +63,9 @@ async def test_four_round_match_to_its_final(any_repo, clock):
     # the view shows every player's total
     for p in s.players:
         assert any(p.name in line and signed(p.total) in line for line in final.lines)
-    # the table offers a rematch; the rematch is the same players and settings
-    table = next(v for v in reversed(sink.views) if v.key == f"table:{rid}")
+    # the lobby (the last settlement) offers a rematch; the rematch is the
+    # same players and settings
+    table = next(v for v in reversed(sink.views) if v.key == f"settle:{rid}:4")
     labels = [b.label for row in table.buttons for b in row]
     assert "再来一场" in labels
     players_before = [p["key"] for p in st["players"]]

@@ -24,7 +24,7 @@ from tests.telegram.play import (
     table,
 )
 
-ANN, BO = USERS[:2]
+ANN, BO, CY = USERS[:3]
 
 
 INFORMATIVE = {Verb.VERIFY, Verb.REVIEW, Verb.LEADERBOARD, Verb.RULES, Verb.HELP, Verb.STATS}
@@ -50,7 +50,8 @@ async def test_ten_429s_in_a_row_on_every_method_lose_nothing(api: FakeBotAPI, c
     api.opened |= {ANN.id, BO.id}
     async with table(api) as (h, manager, clock):
         await open_room(h, ANN, BO)
-        for method in ("sendMessage", "editMessageText"):
+        # the round's table is a photo: posted, then edited into the showdown
+        for method in ("sendPhoto", "editMessageMedia"):
             api.fail_429_times[method] = [10, 1]  # retry_after: 1 s, ten times in a row
         with caplog.at_level(logging.WARNING):
             await start_round(h, ANN)
@@ -60,7 +61,10 @@ async def test_ten_429s_in_a_row_on_every_method_lose_nothing(api: FakeBotAPI, c
         assert "Ann" in result.text and "Bo" in result.text
         refused = [c for c in api.calls if c.status == 429]
         assert len(refused) == 20  # every one of them was retried until it went through
-        assert len(settlements(h)) == 1 and len(live(h)) == 2  # table + settlement
+        # the settlement is the lobby now; the table became the showdown
+        assert len(settlements(h)) == 1 and live(h) == settlements(h)
+        (showdown,) = [m for m in h.group_messages() if m.photo and not m.buttons]
+        assert "Ann" in showdown.text and len(showdown.photos) == 4
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
         assert not [r for r in caplog.records if r.exc_info]
 
@@ -71,7 +75,7 @@ async def test_a_settlement_post_whose_answer_timed_out_is_not_posted_twice(
     """Telegram took the settlement post, but its answer came after the
     bot's read timeout: the post may have been made, and Telegram has no
     way to ask, so it is not repeated (docs/delivery.md §5)."""
-    api.opened |= {ANN.id, BO.id}
+    api.opened |= {ANN.id, BO.id, CY.id}
     held: list[dict[str, Any]] = []
 
     def settling(method: str, params: dict[str, Any]) -> bool:
@@ -101,10 +105,17 @@ async def test_a_settlement_post_whose_answer_timed_out_is_not_posted_twice(
         assert len(calls) == 1 and len(settlements(h)) == 1  # never a second post
         assert "may have been posted already; not repeated" in caplog.text
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+        # While it is the lobby, a join updates it: with no message id to
+        # edit, the update is dropped, never a second post of the round
+        [settle] = settlements(h)
+        caption = settle.text
+        await join(h, CY)
+        await h.outbox.drain()
+        assert len(settlements(h)) == 1 and settle.text == caption
+        assert len([c for c in api.calls if settling(c.method, c.params)]) == 1
         # Its message id never came back, so the next deal cannot take its
         # "next round" button; a press on it after that deal is refused and
         # takes the buttons that no longer answer off it.
-        [settle] = settlements(h)
         await h.press_verb(ANN, settle, Verb.START)  # round 2 dealt from it
         assert buttons_of(settle, Verb.START), "not known: still shown"
         answer = await h.press_verb(BO, settle, Verb.START)
@@ -146,12 +157,17 @@ async def test_a_new_adapter_on_the_same_database_edits_the_same_messages(
     async with table(api, repo=SqlRepository(url)) as (h, manager, clock):
         await deal(h, ANN, BO)
         hand = h.hand_message(ANN)
+        (dealt,) = [m for m in h.group_messages() if m.photo]
         await manager.repo.close()
     async with table(api, repo=SqlRepository(url), clock=clock) as (h, manager, clock):
         await arrange_by_suggestion(h, ANN)  # presses on the message sent before
         await arrange_by_suggestion(h, BO)
         await reveal(h, clock)
-        assert len(live(h)) == 2  # one table, one settlement
+        # the round's table, sent before, edited by the new adapter into the
+        # showdown; the settlement is the one live message
+        assert live(h) == settlements(h) and len(settlements(h)) == 1
+        showdown = api.messages[(dealt.chat_id, dealt.message_id)]
+        assert len(showdown.photos) == 4 and not showdown.buttons
         # the same hand message, edited by the new adapter
         assert [m.message_id for m in h.private_messages(ANN)] == [hand.message_id]
         assert api.messages[(ANN.id, hand.message_id)].edits >= 3

@@ -69,9 +69,9 @@ async def test_three_players_join_by_command_button_and_deep_link(api: FakeBotAP
         room = room_of(h)
         await h.start_private(cy, f"j{room}")  # the deep link joins and opens the chat
         assert "Cy" in lobby.text and "Bo" in lobby.text
-        api.fail_429_once["sendMessage"] = 1  # flood limit hit at the deal
+        api.fail_429_once["sendPhoto"] = 1  # flood limit hit at the deal
         await start_round(h, ann)
-        assert [c.status for c in api.calls_of("sendMessage")].count(429) == 1
+        assert [c.status for c in api.calls_of("sendPhoto")].count(429) == 1
         for user in (ann, bo, cy):
             await arrange_by_suggestion(h, user)
         result = await reveal(h, clock)
@@ -201,5 +201,6 @@ async def test_settings_panel_and_information_commands(api: FakeBotAPI) -> None:
         await h.command(bo, "/verify 1")
         assert "Salt" in h.private_messages(bo)[-1].text
         await h.command(ann, "/language zh-Hant")
+        # the lobby is the settlement now: in the new language
         table_now = [m for m in h.group_messages() if buttons_of(m, Verb.JOIN)][-1]
-        assert "十三水" in table_now.text
+        assert "結算" in table_now.text and "大廳" in table_now.text

@@ -85,10 +85,13 @@ async def test_a_game_with_pictures_sends_and_edits_photos(api: FakeBotAPI) -> N
     assert seen["hand_changed"]
     assert isinstance(seen["settle_photo"], bytes) and seen["settle_photo"].startswith(PNG)
     assert "Ann" in str(seen["settle_text"])  # the text is the caption
+    # the round's table: its seats face down at the deal, then the showdown
+    # revealed step by step in the same message (head, middle, tail)
     (show,) = seen["shows"]  # type: ignore[misc]
-    assert len(show.photos) >= 3  # the showdown, revealed step by step in one message
+    assert len(show.photos) == 4 and len(set(show.photos)) == 4
     assert calls["sendPhoto"] >= 4 and calls["editMessageMedia"] >= 4
-    assert calls["editMessageText"] >= 1  # the table message stays text
+    # the first confirm's ✅ changes the table's caption, not its picture
+    assert calls["editMessageCaption"] >= 1
 
 
 @pytest.mark.parametrize("how", ["room-off", "setting-off"])

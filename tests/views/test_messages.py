@@ -313,9 +313,18 @@ async def test_the_closing_post_has_the_final_totals(repo, clock) -> None:
     rid, actors = await open_table(mgr, 2, options=("language=en",))
     await play_round(mgr, clock, rid, actors)
     out = await ok(mgr, actors[0], Verb.CANCEL)  # the lobby: closes at once
-    table = next(v for v in out.views if v.kind is ViewKind.TABLE)
-    assert "Final totals after 1 rounds:" in table.lines
-    assert sum(line.startswith("• ") for line in table.lines) == 2
+    # said on the last settlement (the lobby since the round was paid): the
+    # round's table is its showdown, left as it is
+    assert not any(v.kind is ViewKind.TABLE for v in out.views)
+    closing = next(v for v in out.views if v.key == f"settle:{rid}:1")
+    assert closing.lines[:2] == ("The room is closed.", "Final totals after 1 rounds:")
+    assert sum(line.startswith("• ") for line in closing.lines) == 2
+    # only what answers in a closed room stays: verify, leaderboard, review
+    assert {decode(b.action_id)[2] for r in closing.buttons for b in r if b.action_id} == {
+        Verb.VERIFY,
+        Verb.LEADERBOARD,
+        Verb.REVIEW,
+    }
 
 
 async def test_a_room_without_rounds_says_so(repo, clock) -> None:
@@ -332,14 +341,22 @@ async def test_a_room_without_rounds_says_so(repo, clock) -> None:
 async def test_pictures_ride_with_hand_showdown_and_settlement(repo, clock) -> None:
     mgr, sink = make_manager(repo, clock)
     rid, actors = await open_table(mgr, 2)
-    await ok(mgr, actors[0], Verb.START)
+    started = await ok(mgr, actors[0], Verb.START)
     hand = _hand(await ok(mgr, actors[1], Verb.SHOW_HAND, room_id=rid, round_no=1), actors[1])
     assert hand.picture is not None and hand.picture.render(hand.picture.data)[:4] == b"\x89PNG"
-    for a in actors:
-        await press_arrangement(mgr, rid, a)
+    first = await press_arrangement(mgr, rid, actors[0])
+    await press_arrangement(mgr, rid, actors[1])
+    # the round's table shows every seat's lanes face down (who confirmed
+    # is its caption's)...
+    dealt = [v for v in (*started.views, *first.views) if v.key == f"table:{rid}"]
+    assert len(dealt) == 2 and dealt[0].fresh and dealt[0].picture == dealt[1].picture
+    assert "✅ P0" in dealt[1].lines and "⏳ P1" in dealt[1].lines
+    assert all(lane.cards is None for v in dealt for s in v.picture.data.seats for lane in s.lanes)
     await clock.advance(30)
+    # ... and the same message turns them up: the showdown
     shows = [v for v in sink.views if v.kind is ViewKind.SHOWDOWN]
-    assert shows and {v.key for v in shows} == {f"show:{rid}:1"}
+    assert shows and {v.key for v in shows} == {f"table:{rid}"}
+    assert all(lane.cards for s in shows[-1].picture.data.seats for lane in s.lanes)
     settle = next(v for v in sink.views if v.kind is ViewKind.SETTLEMENT)
     assert settle.picture is not None and settle.text  # the text stays as the caption
 
@@ -398,3 +415,29 @@ async def test_two_managers_in_one_process_each_with_its_own_setting(repo, clock
         assert finals[pics].picture is not None and finals[text].picture is None
     finally:
         await other.close()
+
+
+async def test_after_a_round_the_settlement_is_the_lobby(repo, clock) -> None:
+    # text only: the table's own text becomes the showdown and stays so
+    mgr, sink = make_manager(repo, clock, pictures=False)
+    rid, actors = await open_table(mgr, 2, options=("language=en",))
+    await play_round(mgr, clock, rid, actors)
+    tables = [v for v in sink.views if v.key == f"table:{rid}"]
+    assert tables[-1].meta["phase"] == "showdown" and "— Tail —" in tables[-1].lines
+    (settle,) = [v for v in sink.views if v.kind is ViewKind.SETTLEMENT]
+    assert settle.fresh and settle.key == f"settle:{rid}:1"
+    assert "Lobby · 2 player(s) (2–5): P0 (owner), P1" in settle.lines
+    assert settle.lines[-2].startswith("🔓")  # the deck and salt stay last
+    # a join between rounds shows on the settlement, edited in place
+    newcomer = human(5)
+    out = await ok(mgr, newcomer, Verb.JOIN, room_id=rid, round_no=1)
+    assert [v.key for v in out.views if v.audience is Audience.GROUP] == [f"settle:{rid}:1"]
+    (lobby,) = [v for v in out.views if v.audience is Audience.GROUP]
+    assert not lobby.fresh and "Lobby · 3 player(s) (2–5): P0 (owner), P1, P5" in lobby.lines
+    assert (
+        lobby.lines[: len(settle.lines) - 4] == settle.lines[: len(settle.lines) - 4]
+    )  # the record
+    # the next deal posts a new table
+    dealt = await ok(mgr, actors[0], Verb.START, room_id=rid, round_no=1)
+    (table,) = [v for v in dealt.views if v.key == f"table:{rid}"]
+    assert table.fresh and table.meta["round"] == "2"

@@ -16,7 +16,7 @@ from telegram.constants import MessageLimit
 from bot.i18n import t
 from bot.platforms.telegram.deeplink import Payload, deep_link
 from bot.table.actions import Verb
-from bot.views.model import Audience, Button, View, ViewKind
+from bot.views.model import Audience, Button, View
 from bot.web.links import PageLinks
 
 NOOP = "noop"
@@ -98,8 +98,9 @@ def render_markup(
         if row
     ]
     rows = [row for row in rows if row]
-    # A table that offers Join (the lobby) also offers joining in private.
-    join = view.acting(Verb.JOIN) if view.kind is ViewKind.TABLE else None
+    # A lobby that offers Join (the table before the first round, a
+    # settlement after one) also offers joining in private.
+    join = view.acting(Verb.JOIN) if view.audience is Audience.GROUP else None
     if join is not None and bot_username:
         # Joining through the private chat also opens it, so the hand can be
         # sent there at the deal without a second detour.

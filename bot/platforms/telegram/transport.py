@@ -46,11 +46,28 @@ PLATFORM = "telegram"
 PHOTO = "p:"
 
 
+# A photo's fingerprint starts with its picture's own digest, this long: an
+# edit that keeps the picture changes the caption only (nothing uploaded).
+PICTURE_MARK = 12
+
+
+def _picture_mark(picture: str | None) -> str:
+    return hashlib.sha256((picture or "").encode()).hexdigest()[:PICTURE_MARK]
+
+
 def _digest(text: str, markup: Any, picture: str | None, *, photo: bool) -> str:
     digest = hashlib.sha256(fingerprint(text, markup, picture).encode()).hexdigest()
-    # messages.fingerprint holds 64 characters (PostgreSQL enforces it): a
-    # photo's mark takes the place of the digest's last two hex digits.
-    return PHOTO + digest[: -len(PHOTO)] if photo else digest
+    if not photo:
+        return digest
+    # messages.fingerprint holds 64 characters (PostgreSQL enforces it): the
+    # photo's mark and its picture's digest, then the whole message's.
+    return (PHOTO + _picture_mark(picture) + digest)[: len(digest)]
+
+
+def _same_picture(known: SentRef, picture: str) -> bool:
+    """Whether the photo message ``known`` shows this picture already."""
+    mark = (known.fingerprint or "")[len(PHOTO) : len(PHOTO) + PICTURE_MARK]
+    return mark == _picture_mark(picture)
 
 
 def _is_photo(known: SentRef) -> bool:
@@ -145,7 +162,7 @@ class TelegramPlatform:
                 self._bot.edit_message_text, text=text, reply_markup=markup, **where
             )
         caption = render_caption(view)
-        if picture is None:
+        if picture is None or _same_picture(known, picture.fingerprint):
             return await self._edited(
                 self._bot.edit_message_caption, caption=caption, reply_markup=markup, **where
             )

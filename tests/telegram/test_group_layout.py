@@ -1,0 +1,115 @@
+"""What a round leaves in the group, through the real client on the fake
+Bot API: the round's table (a photo of the seats' lanes face down) that
+becomes its showdown, and the settlement, which is the lobby until the next
+deal; no button that has gone stale stays up, and nothing is posted or
+uploaded that an edit of what is there could say."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from bot.table.actions import Verb
+from tests.telegram.fakebotapi import FakeBotAPI, StoredMessage
+from tests.telegram.harness import GROUP_ID, button_verb, buttons_of
+from tests.telegram.play import (
+    USERS,
+    alerted,
+    arrange_by_suggestion,
+    deal,
+    join,
+    reveal,
+    room_of,
+    settlements,
+    start_round,
+    table,
+)
+
+ANN, BO, CY = USERS[:3]
+INFO = {Verb.VERIFY, Verb.LEADERBOARD, Verb.REVIEW}
+LOBBY = {Verb.START, Verb.JOIN, Verb.LEAVE, Verb.ADD_AI, Verb.SETTINGS, Verb.CANCEL}
+
+
+def in_group(params: dict) -> bool:  # type: ignore[type-arg]
+    return str(params.get("chat_id")) == str(GROUP_ID)
+
+
+def verbs(message: StoredMessage) -> set[Verb]:
+    return {v for b in message.buttons if (v := button_verb(b)) is not None}
+
+
+async def test_a_round_leaves_its_showdown_and_its_settlement(api: FakeBotAPI) -> None:
+    api.opened |= {ANN.id, BO.id, CY.id}
+    async with table(api) as (h, manager, clock):
+        await deal(h, ANN, BO)
+        lobby, dealt = h.group_messages()
+        assert lobby.photo is None and not lobby.buttons  # /newgame's lobby, stripped
+        assert dealt.photo is not None and {Verb.SHOW_HAND, Verb.LEAVE} <= verbs(dealt)
+        start = len(api.calls)
+        await arrange_by_suggestion(h, ANN)
+        await h.outbox.drain()
+        # Ann's ✅ is a caption edit: the picture (every lane face down) stays
+        marked = Counter(c.method for c in api.calls[start:] if in_group(c.params))
+        assert marked == Counter({"editMessageCaption": 1})
+        assert "✅ Ann" in dealt.text and "⏳ Bo" in dealt.text and len(dealt.photos) == 1
+        await arrange_by_suggestion(h, BO)
+        first = await reveal(h, clock)
+        # the same message turned the cards up, head, middle, tail
+        assert len(dealt.photos) == 4 and not dealt.buttons
+        assert h.group_messages() == [lobby, dealt, first]
+        assert verbs(first) == LOBBY | INFO and "Ann" in first.text
+        room = room_of(h)  # the settlement offers joining in private too
+
+        # between rounds the settlement is the lobby: a join shows on it,
+        # by its caption (nothing uploaded again, nothing new posted)
+        before = len(api.calls)
+        await join(h, CY)
+        await h.outbox.drain()
+        methods = [c.method for c in api.calls[before:] if in_group(c.params)]
+        assert methods == ["editMessageCaption"] and "Cy" in first.text
+        assert len(h.group_messages()) == 3
+
+        # the next deal: a new table; the settlement keeps what answers for
+        # any round, the showdown has nothing to take off
+        await start_round(h, ANN)
+        assert verbs(first) == INFO
+        assert not dealt.buttons and len(h.group_messages()) == 4
+        new_table = h.group_messages()[-1]
+        assert new_table.photo is not None and Verb.SHOW_HAND in verbs(new_table)
+        # a copy of the old Next round, pressed anyway, changes nothing
+        state = await manager.room_state(room)
+        stale = next(b for b in lobby_buttons(api) if button_verb(b) is Verb.START)
+        assert alerted(await h.press(ANN, first, stale["callback_data"]))
+        assert await manager.room_state(room) == state
+        for user in (ANN, BO, CY):
+            await arrange_by_suggestion(h, user)
+        second = await reveal(h, clock)
+        assert len(settlements(h)) == 2 and verbs(second) == LOBBY | INFO
+        assert [m for m in h.group_messages() if m.buttons and verbs(m) - INFO] == [second]
+
+
+def lobby_buttons(api: FakeBotAPI) -> list[dict]:  # type: ignore[type-arg]
+    """The buttons the first settlement was posted with (as sent)."""
+    sent = next(
+        c
+        for c in api.calls
+        if c.method == "sendPhoto" and in_group(c.params) and "Verify" in str(c.params)
+    )
+    markup = sent.params["reply_markup"]
+    return [b for row in markup["inline_keyboard"] for b in row]
+
+
+async def test_closing_after_a_round_says_so_on_the_settlement(api: FakeBotAPI) -> None:
+    api.opened |= {ANN.id, BO.id}
+    async with table(api) as (h, manager, clock):
+        await deal(h, ANN, BO)
+        for user in (ANN, BO):
+            await arrange_by_suggestion(h, user)
+        settle = await reveal(h, clock)
+        showdown = h.group_messages()[-2]
+        shown = showdown.text
+        await h.command(ANN, "/cancel")
+        await h.outbox.drain()
+        assert settle.text.startswith("Round 1 · result\nThe room is closed.")
+        assert verbs(settle) == INFO  # nothing left to press that plays
+        assert showdown.text == shown and len(showdown.photos) == 4  # the record untouched
+        assert buttons_of(settle, Verb.START) == []
