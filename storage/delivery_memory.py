@@ -67,7 +67,8 @@ class MemoryDelivery:
                     e.fresh, 1, OutboxState.PENDING, 0, now, now, None, route,
                 )  # fmt: skip
             else:
-                fresh = e.fresh or (old.state is OutboxState.PENDING and old.fresh)
+                still_a_post = old.state is OutboxState.PENDING and old.fresh
+                fresh = e.fresh or still_a_post
                 self._outbox[key] = replace(
                     old,
                     kind=e.kind,
@@ -77,7 +78,9 @@ class MemoryDelivery:
                     state=OutboxState.PENDING,
                     attempts=0,
                     next_attempt_at=now,
-                    last_error=None,
+                    # a post keeps what its tries left (one that may have
+                    # been made is not made again)
+                    last_error=old.last_error if still_a_post else None,
                     route=old.route if route is None else route,
                 )
 

@@ -102,7 +102,15 @@ def _upsert_outbox(insert: InsertOf) -> Insert:
             "state": OutboxState.PENDING.value,
             "attempts": 0,
             "next_attempt_at": ins.excluded.next_attempt_at,
-            "last_error": None,
+            # ... and keeps what its tries left (a post that may have been
+            # made is not made again: bot/delivery/transport.py, UNSURE)
+            "last_error": case(
+                (
+                    and_(outbox.c.state == OutboxState.PENDING.value, outbox.c.fresh),
+                    outbox.c.last_error,
+                ),
+                else_=None,
+            ),
             "route": func.coalesce(ins.excluded.route, outbox.c.route),
         },
     )

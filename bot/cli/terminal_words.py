@@ -106,6 +106,8 @@ class Words:
         lines = list(view.lines)
         if view.kind is ViewKind.TABLE:
             lines = [x for x in lines if unformat(self.lang, "match.line", x) is None]
+        # A settlement is the chat's lobby too; the console asks for itself.
+        lines = lines[int(view.meta.get("lobby_lines", "0")) :]
         say()
         if title:
             say(f"== {title} ==")

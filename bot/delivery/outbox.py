@@ -244,7 +244,8 @@ class Outbox:
             # Last round's hand keeps its Review button (it answers for any round).
             await self._retire(known, keep_info=known.key.startswith("hand:"))
         round_tag = view.meta.get("round")
-        if view.kind is ViewKind.TABLE and round_tag and round_tag.isdigit():
+        # A new round's table (its showdown already where only AI seats play).
+        if row.key.startswith("table:") and round_tag and round_tag.isdigit():
             await self._retire_settlement(row, int(round_tag) - 1)
         if one_off:
             return None

@@ -4,10 +4,11 @@ A room shows pictures unless its owner turned them off (the room option
 ``pictures``) or the bot's PICTURES setting is off: the table manager is
 built with ``pictures=settings.pictures`` and passes it to every renderer
 here as the keyword ``pictures`` (False: every room is text only). With
-pictures, the private hand,
-the showdown (one message of its own, revealed step by step) and the
-settlement each carry a :class:`~bot.views.model.Picture`; the text stays as
-the caption / embed text.
+pictures, the private hand, the round's table (every seat's lanes face down
+while the hands are arranged; the same message then turned up step by step
+is the showdown, and stays the round's record) and the settlement each carry
+a :class:`~bot.views.model.Picture`; the text stays as the caption / embed
+text.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def showdown_view(view: View, room: Room, *, pictures: bool = True) -> View:
         view,
         kind=ViewKind.SHOWDOWN,
         buttons=(),
-        fresh=False,
+        # a round of AI seats only is its showdown from the deal: posted anew
         picture=Picture(render_showdown, showdown_picture(room)),
     )
 

@@ -26,7 +26,7 @@ from .render_common import (
     rows,
     signed,
 )
-from .render_table import options_lines
+from .render_lobby import options_lines
 
 
 def _notice(

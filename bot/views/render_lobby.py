@@ -10,14 +10,58 @@ leaderboard and review)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.core import match
 from bot.core.actions import Verb
+from bot.core.options import summary
 from bot.core.room import Room, Seat
 from bot.i18n import t
 
 from . import render_match
 from .model import Button, ButtonStyle
-from .render_common import button, labelled, lang_of, listed, name, noted, signed
+from .render_common import button, labelled, lang_of, listed, name, noted, signed, suit_text
+
+
+def options_lines(room: Room) -> list[str]:
+    lang = lang_of(room)
+    s = summary(room)
+    on, off = t(lang, "opt.on"), t(lang, "opt.off")
+
+    def yn(v: Any) -> str:
+        return on if v else off
+
+    suit = s.added_suit
+    wild = s.wild_rank
+    wild_text = t(lang, "opt.wild_random") if wild == "random" else (wild or off)
+    return [
+        t(
+            lang,
+            "table.options1",
+            preset=t(lang, f"preset.{s.preset}"),
+            jokers=s.jokers,
+            scoop=yn(s.scoop_double),
+            draw=yn(s.draw_counts_as_scoop),
+            banker=yn(s.banker),
+        ),
+        t(
+            lang,
+            "table.options2",
+            suit=suit_text(suit) if suit else off,
+            wheel=t(lang, f"opt.wheel_{s.wheel}"),
+            wild=wild_text,
+            escape=yn(s.escape_penalty),
+            base=s.base,
+        ),
+        t(
+            lang,
+            "table.options3",
+            seconds=s.arrange_seconds,
+            deal=t(lang, f"opt.deal_{s.deal_style}"),
+            extra=yn(s.extra_three),
+            pictures=yn(s.pictures),
+        ),
+    ]
 
 
 def seat_line(room: Room, p: Seat) -> str:
@@ -77,6 +121,7 @@ def after_round_lines(room: Room) -> list[str]:
     ]
     lines = [
         labelled(lang, t(lang, "table.lobby", count=len(room.players)), listed(lang, seated)),
+        *options_lines(room),  # what the owner changes shows to everyone
         *render_match.match_lines(room),
     ]
     if not match.is_over(room):  # else the match's line says what comes next

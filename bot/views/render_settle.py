@@ -128,10 +128,14 @@ def settlement_view(room: Room, *, fresh: bool = True) -> View:
         review_button(room, rnd.no),
     ]
     controls: list[tuple[Button, ...]] = []
+    lobby: list[str] = []
     if room.phase == Phase.CLOSED:
         lines = [*render_lobby.closed_lines(room), *lines]
     elif room.phase == Phase.LOBBY and rnd.settled:
-        lines += render_lobby.after_round_lines(room)
+        # First: a long caption is cut from the end (the picture, the
+        # table's showdown and "verify" have the rest of the record).
+        lobby = render_lobby.after_round_lines(room)
+        lines = [*lobby, *lines]
         join, leave, add_ai, settings = render_lobby.seating_buttons(room)
         controls = [
             (render_lobby.start_button(room), join, leave),
@@ -148,5 +152,7 @@ def settlement_view(room: Room, *, fresh: bool = True) -> View:
         chat_id=room.chat_id,
         language=lang,
         fresh=fresh,
-        meta={"round": str(rnd.no)},
+        # how many of the first lines are the lobby's (the console, which
+        # has its own prompt between rounds, leaves them out)
+        meta={"round": str(rnd.no), "lobby_lines": str(len(lobby))},
     )

@@ -6,10 +6,7 @@ settlement: render_settle)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.core.actions import Verb
-from bot.core.options import summary
 from bot.core.paid import CAP, special_paid
 from bot.core.room import Room
 from bot.core.showdown import SPECIALS_STEP
@@ -29,53 +26,7 @@ from .render_common import (
     noted,
     rows,
     special,
-    suit_text,
 )
-
-
-def options_lines(room: Room) -> list[str]:
-    lang = lang_of(room)
-    s = summary(room)
-    on, off = t(lang, "opt.on"), t(lang, "opt.off")
-
-    def yn(v: Any) -> str:
-        return on if v else off
-
-    suit = s.added_suit
-    wild = s.wild_rank
-    wild_text = t(lang, "opt.wild_random") if wild == "random" else (wild or off)
-    return [
-        t(
-            lang,
-            "table.options1",
-            preset=t(lang, f"preset.{s.preset}"),
-            jokers=s.jokers,
-            scoop=yn(s.scoop_double),
-            draw=yn(s.draw_counts_as_scoop),
-            banker=yn(s.banker),
-        ),
-        t(
-            lang,
-            "table.options2",
-            suit=cards_suit(suit) if suit else off,
-            wheel=t(lang, f"opt.wheel_{s.wheel}"),
-            wild=wild_text,
-            escape=yn(s.escape_penalty),
-            base=s.base,
-        ),
-        t(
-            lang,
-            "table.options3",
-            seconds=s.arrange_seconds,
-            deal=t(lang, f"opt.deal_{s.deal_style}"),
-            extra=yn(s.extra_three),
-            pictures=yn(s.pictures),
-        ),
-    ]
-
-
-def cards_suit(suit: str) -> str:
-    return suit_text(suit)
 
 
 def _lobby(room: Room) -> tuple[list[str], list[Button]]:
@@ -85,7 +36,7 @@ def _lobby(room: Room) -> tuple[list[str], list[Button]]:
     rid, no = room.id, room.round_no
     lines = [t(lang, "table.lobby", count=len(room.players))]
     lines += [render_lobby.seat_line(room, p) for p in room.players]
-    lines += options_lines(room)
+    lines += render_lobby.options_lines(room)
     lines += render_match.match_lines(room)
     lines.append(t(lang, "table.lobby_hint"))
     join, leave, add_ai, settings = render_lobby.seating_buttons(room)

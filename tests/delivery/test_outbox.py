@@ -7,6 +7,7 @@ settlement."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 
 from bot.core.actions import encode
@@ -167,6 +168,23 @@ async def test_a_new_rounds_table_retires_last_rounds_settlement() -> None:
     [[kept]] = screen.messages[settle_id][1]
     assert kept.label == Verb.VERIFY.name
     assert ("strip", settle_id) in screen.calls
+
+
+async def test_a_lobby_change_after_an_unsure_settlement_posts_nothing() -> None:
+    """The settlement's answer is lost (Telegram made it), then someone
+    joins before the retry: the update takes the row's place, and the round
+    is still not announced a second time (the row keeps its unsure mark)."""
+    screen, outbox, store = made()
+    screen.failures.append(Lost())
+    await store.enqueue(view_entries([settlement(1)]), outbox.engine.now())
+    [row] = await store.lane_rows("screen", GROUP, outbox.engine.now())
+    assert await outbox.engine._deliver(GROUP, row) > 0  # to be retried, marked unsure
+    joined = dataclasses.replace(settlement(1), lines=("round 1 paid; Cy joined",), fresh=False)
+    await store.enqueue(view_entries([joined]), outbox.engine.now())
+    [row] = await store.lane_rows("screen", GROUP, outbox.engine.now() + timedelta(seconds=5))
+    assert row.fresh and (row.last_error or "").startswith(UNSURE)
+    assert await outbox.deliver(row) is None
+    assert screen.calls == []
 
 
 async def test_an_unsure_settlement_is_not_posted_twice() -> None:

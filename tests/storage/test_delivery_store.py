@@ -63,6 +63,18 @@ async def test_a_post_that_made_nothing_stays_a_post(repo, made_nothing) -> None
     assert left.state is OutboxState.PENDING and left.attempts == 0
 
 
+async def test_a_post_keeps_what_its_tries_left_when_a_later_state_comes(repo) -> None:
+    await repo.enqueue([entry("settle:r1:1", "paid", fresh=True), entry("table:r1", "t")], NOW)
+    post, edit = await repo.lane_rows("telegram", "-100", NOW)
+    await repo.retry(post, NOW, "posted?: read timed out")  # the answer was lost
+    await repo.retry(edit, NOW, "502")
+    await repo.enqueue([entry("settle:r1:1", "Cy joined"), entry("table:r1", "t2")], NOW)
+    post, edit = await repo.lane_rows("telegram", "-100", NOW)
+    # still a post that may have been made; an edit starts afresh
+    assert post.fresh and post.last_error == "posted?: read timed out"
+    assert not edit.fresh and edit.last_error is None
+
+
 async def test_retry_waits_and_fail_stops(repo) -> None:
     await repo.enqueue([entry("a", "x"), entry("b", "y")], NOW)
     a, b = await repo.lane_rows("telegram", "-100", NOW)

@@ -10,13 +10,14 @@ from collections import Counter
 
 from bot.table.actions import Verb
 from tests.telegram.fakebotapi import FakeBotAPI, StoredMessage
-from tests.telegram.harness import GROUP_ID, button_verb, buttons_of
+from tests.telegram.harness import GROUP_ID, TgUser, button_verb, buttons_of
 from tests.telegram.play import (
     USERS,
     alerted,
     arrange_by_suggestion,
     deal,
     join,
+    open_room,
     reveal,
     room_of,
     settlements,
@@ -113,3 +114,82 @@ async def test_closing_after_a_round_says_so_on_the_settlement(api: FakeBotAPI) 
         assert verbs(settle) == INFO  # nothing left to press that plays
         assert showdown.text == shown and len(showdown.photos) == 4  # the record untouched
         assert buttons_of(settle, Verb.START) == []
+
+
+async def test_with_four_players_the_lobby_lines_survive_the_caption_cut(api: FakeBotAPI) -> None:
+    """A 4-player settlement is longer than a caption (1024): the lobby's
+    lines come first, so a leave between rounds still shows."""
+    long_name = TgUser(25, "Edward Longname")
+    players = [*USERS[:3], long_name]
+    api.opened |= {u.id for u in players}
+    async with table(api) as (h, manager, clock):
+        await deal(h, *players)
+        for user in players:
+            await arrange_by_suggestion(h, user)
+        settle = await reveal(h, clock)
+        assert settle.text.endswith("\n…")  # cut, as Telegram would refuse it whole
+        lobby = settle.text.splitlines()[1]
+        assert lobby.startswith("Lobby · 4 player(s)") and "Bo" in lobby
+        await h.command(BO, "/leave")
+        await h.outbox.drain()
+        lobby = settle.text.splitlines()[1]
+        assert lobby.startswith("Lobby · 3 player(s)") and "Bo" not in lobby
+
+
+async def test_rounds_of_ai_seats_only_leave_the_same_two_messages(api: FakeBotAPI) -> None:
+    """The owner leaves the seats to AIs and watches: each deal is its
+    showdown at once; it is still a message of its own, and the last
+    settlement keeps only what answers for any round."""
+    api.opened |= {ANN.id}
+    async with table(api) as (h, manager, clock):
+        await open_room(h, ANN)
+        lobby = h.group_messages()[-1]
+        await h.press_verb(ANN, lobby, Verb.ADD_AI)
+        await h.press_verb(ANN, lobby, Verb.ADD_AI)
+        await h.command(ANN, "/leave")
+        await start_round(h, ANN)
+        first = await reveal(h, clock)
+        await start_round(h, ANN)
+        second = await reveal(h, clock)
+        _, show1, settle1, show2, settle2 = h.group_messages()
+        assert (settle1, settle2) == (first, second)
+        assert show1.message_id != show2.message_id  # round 1's record stays
+        assert "Round 1" in show1.text and "Round 2" in show2.text
+        assert not show1.buttons and not show2.buttons
+        assert verbs(first) == INFO and verbs(second) == LOBBY | INFO
+
+
+async def test_pictures_turned_on_between_rounds_edit_the_text_settlement(
+    api: FakeBotAPI,
+) -> None:
+    """A round played in text, then the owner turns pictures on: the
+    settlement (the lobby) is edited as the text message it is, not posted
+    again; the next round's table is a photo."""
+    api.opened |= {ANN.id, BO.id}
+    async with table(api) as (h, manager, clock):
+        await open_room(h, ANN, BO)
+        await h.command(ANN, "/settings")
+        panel = h.message_with(ANN.id, Verb.SET_OPTION)
+        toggle = next(
+            b for b in buttons_of(panel, Verb.SET_OPTION) if "pics=" in b["callback_data"]
+        )
+        await h.press(ANN, panel, toggle["callback_data"])  # off
+        await start_round(h, ANN)
+        for user in (ANN, BO):
+            await arrange_by_suggestion(h, user)
+        settle = await reveal(h, clock)
+        assert settle.photo is None
+        await h.command(ANN, "/settings")  # the panel of this round
+        before = len(api.calls)
+        panel = h.message_with(ANN.id, Verb.SET_OPTION)
+        toggle = next(
+            b for b in buttons_of(panel, Verb.SET_OPTION) if "pics=" in b["callback_data"]
+        )
+        await h.press(ANN, panel, toggle["callback_data"])  # on
+        await h.outbox.drain()
+        methods = [c.method for c in api.calls[before:] if in_group(c.params)]
+        assert methods == ["editMessageText"] and settlements(h) == [settle]
+        assert verbs(settle) == LOBBY | INFO
+        await start_round(h, ANN)
+        assert h.group_messages()[-1].photo is not None  # the new round's table
+        assert verbs(settle) == INFO

@@ -13,6 +13,7 @@ from bot.table.actions import Verb, decode
 from bot.views.deadline import clock_text
 from bot.views.model import Audience, ViewKind
 from bot.views.render_common import command, option_name, option_value, signed
+from bot.views.render_lobby import options_lines
 from bot.views.render_settle import pair_text as _pair_text
 from tests.table.helpers import (
     act,
@@ -426,17 +427,18 @@ async def test_after_a_round_the_settlement_is_the_lobby(repo, clock) -> None:
     assert tables[-1].meta["phase"] == "showdown" and "— Tail —" in tables[-1].lines
     (settle,) = [v for v in sink.views if v.kind is ViewKind.SETTLEMENT]
     assert settle.fresh and settle.key == f"settle:{rid}:1"
-    assert "Lobby · 2 player(s) (2–5): P0 (owner), P1" in settle.lines
-    assert settle.lines[-2].startswith("🔓")  # the deck and salt stay last
+    # the lobby first (a long caption is cut from the end), the deck and salt last
+    assert settle.lines[0] == "Lobby · 2 player(s) (2–5): P0 (owner), P1"
+    assert settle.lines[1:4] == tuple(options_lines(await mgr.room(rid)))  # the settings
+    assert settle.lines[4] == "Round 1 is settled; the owner starts the next one."
+    assert settle.lines[-2].startswith("🔓")
     # a join between rounds shows on the settlement, edited in place
     newcomer = human(5)
     out = await ok(mgr, newcomer, Verb.JOIN, room_id=rid, round_no=1)
     assert [v.key for v in out.views if v.audience is Audience.GROUP] == [f"settle:{rid}:1"]
     (lobby,) = [v for v in out.views if v.audience is Audience.GROUP]
-    assert not lobby.fresh and "Lobby · 3 player(s) (2–5): P0 (owner), P1, P5" in lobby.lines
-    assert (
-        lobby.lines[: len(settle.lines) - 4] == settle.lines[: len(settle.lines) - 4]
-    )  # the record
+    assert not lobby.fresh and lobby.lines[0] == "Lobby · 3 player(s) (2–5): P0 (owner), P1, P5"
+    assert lobby.lines[1:] == settle.lines[1:]  # the record as it was
     # the next deal posts a new table
     dealt = await ok(mgr, actors[0], Verb.START, room_id=rid, round_no=1)
     (table,) = [v for v in dealt.views if v.key == f"table:{rid}"]

@@ -142,10 +142,12 @@ class TelegramPlatform:
 
     def fingerprint(self, view: View, known: SentRef | None) -> str:
         picture = view.picture
-        # A photo message cannot lose its photo: without a picture its caption changes.
-        photo = picture is not None or (known is not None and _is_photo(known))
+        # A message stays what it was posted as: a photo cannot lose its
+        # photo (without a picture its caption changes), a text message
+        # cannot get one (a picture turned on later: its text changes).
+        photo = _is_photo(known) if known is not None else picture is not None
         text = render_caption(view) if photo else render_text(view)
-        seen = picture.fingerprint if picture else None
+        seen = picture.fingerprint if picture and photo else None
         return _digest(
             text, render_markup(view, self.bot_username, self.page_links), seen, photo=photo
         )
@@ -155,9 +157,7 @@ class TelegramPlatform:
         markup = render_markup(view, self.bot_username, self.page_links)
         picture = view.picture
         if not _is_photo(known):
-            if picture is not None:
-                return False  # a text message cannot become a photo
-            text = render_text(view)
+            text = render_text(view)  # a text message stays text (fingerprint)
             return await self._edited(
                 self._bot.edit_message_text, text=text, reply_markup=markup, **where
             )
