@@ -19,14 +19,11 @@ def views_of(room: Room, fx: Effects, now: float, *, pictures: bool = True) -> l
     """The views ``fx`` asks for, of ``room`` as it is now; ``pictures``:
     the bot's PICTURES setting (the manager's)."""
     out: list[View] = []
-    settlement = render.settlement_view(room, pictures=pictures) if fx.settlement else None
-    if fx.table:
-        table = render.table_view(room, now, fresh=fx.table_fresh, pictures=pictures)
-        # Once paid, the lobby is the settlement: posted once, not twice.
-        if settlement is None or table.key != settlement.key:
-            out.append(table)
-    if settlement is not None:
-        out.append(settlement)
+    # Once paid, the table is the settlement: posted once, not twice.
+    if fx.table and not (fx.settlement and render.lobby_is_settlement(room)):
+        out.append(render.table_view(room, now, fresh=fx.table_fresh, pictures=pictures))
+    if fx.settlement:
+        out.append(render.settlement_view(room, pictures=pictures))
     for key in fx.hands:
         out.append(render.hand_view(room, key, now=now, pictures=pictures))
     for key, params in fx.notices:

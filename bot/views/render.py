@@ -48,8 +48,7 @@ def table_view(room: Room, now: float, fresh: bool = False, *, pictures: bool = 
     message, which became the showdown, stays the round's record. With
     pictures the round's table shows the seats' lanes face down, then
     turns them up step by step."""
-    rnd = room.round
-    if room.phase in (Phase.LOBBY, Phase.CLOSED) and rnd is not None and rnd.settled:
+    if lobby_is_settlement(room):
         return settlement_view(room, fresh=fresh, pictures=pictures)
     view = _table_view(room, now, fresh)
     if room.phase == Phase.ARRANGING:
@@ -57,6 +56,13 @@ def table_view(room: Room, now: float, fresh: bool = False, *, pictures: bool = 
     if room.phase == Phase.SHOWDOWN:
         return pictured.showdown_view(view, room, pictures=pictures)
     return view
+
+
+def lobby_is_settlement(room: Room) -> bool:
+    """Whether the room's table view is its last settlement: between rounds
+    once a round is paid, and in a room closed after one."""
+    rnd = room.round
+    return room.phase in (Phase.LOBBY, Phase.CLOSED) and rnd is not None and rnd.settled
 
 
 def settlement_view(room: Room, *, fresh: bool = True, pictures: bool = True) -> View:
@@ -77,6 +83,7 @@ __all__ = [
     "hand_view",
     "help_view",
     "leaderboard_view",
+    "lobby_is_settlement",
     "notice_view",
     "reason",
     "rules_view",

@@ -30,6 +30,12 @@ from .render_match import review_button
 
 
 def settlement_lines(room: Room) -> list[str]:
+    """The round's record, then the deck and its salt."""
+    return record_lines(room) + proof_lines(room)
+
+
+def record_lines(room: Room) -> list[str]:
+    """Each seat's hand and score, the pairs, the round's and the room's totals."""
     lang = lang_of(room)
     rnd = room.rnd
     st = rnd.showdown.settlement
@@ -77,11 +83,18 @@ def settlement_lines(room: Room) -> list[str]:
     lines.append(t(lang, "settle.running_totals"))
     for key, pts in sorted(room.totals.items(), key=lambda kv: -kv[1]):
         lines.append("  " + labelled(lang, name(room, key), signed(pts)))
-    # The deal published the full hash; here the deck in cards, the salt and
-    # the hash's start, to recognise it (verify shows every step).
-    lines.append(t(lang, "settle.deck", deck=cards_text(rnd.deck)))
-    lines.append(t(lang, "settle.salt", salt=rnd.salt, hash=rnd.hash[:12]))
     return lines
+
+
+def proof_lines(room: Room) -> list[str]:
+    """The deal published the full hash; here the deck in cards, the salt and
+    the hash's start, to recognise it (verify shows every step)."""
+    lang = lang_of(room)
+    rnd = room.rnd
+    return [
+        t(lang, "settle.deck", deck=cards_text(rnd.deck)),
+        t(lang, "settle.salt", salt=rnd.salt, hash=rnd.hash[:12]),
+    ]
 
 
 def pair_text(room: Room, lang: str, q: PairScore) -> str:
@@ -118,10 +131,10 @@ def settlement_view(room: Room, *, fresh: bool = True) -> View:
     lang = lang_of(room)
     rnd = room.rnd
     rid, no = room.id, room.round_no
-    record = settlement_lines(room)
+    lines = record_lines(room)
     # The deck and its salt stay last: a long caption is cut from the end,
     # and they are one press away on "verify".
-    lines, proof = record[:-2], record[-2:]
+    proof = proof_lines(room)
     info = [
         button(t(lang, "btn.verify"), rid, no, Verb.VERIFY, str(rnd.no)),
         button(t(lang, "btn.leaderboard"), rid, no, Verb.LEADERBOARD, "all"),
