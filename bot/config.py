@@ -1,8 +1,9 @@
 """Settings from the environment and ``.env`` (pydantic-settings).
 
 Every setting is listed, with a comment, in ``.env.example``. Secrets
-(tokens, database passwords) are SecretStr: they never appear in logs or
-reprs.
+(tokens, the webhook's and the page's secrets) are SecretStr: they never
+appear in reprs, and bot/logsafe.py masks them, and the database URL's
+password, in every log line.
 
 Every value is checked when the settings are read, before a command creates
 anything: :func:`load_settings` turns a bad value into a
@@ -39,6 +40,20 @@ SOLVER_ENV = {
 }
 SOLVER_MODEL_HANDS = SOLVER_ENV["solver_model_hands"]
 SECRET_FIELDS = ("telegram_token", "telegram_webhook_secret", "discord_token", "webapp_secret")
+# The shapes of the tokens, checked before anything is created: a bot's number,
+# a colon and its key (BotFather); three dot-separated parts (Discord).
+TOKEN_SHAPES = {
+    "telegram_token": (
+        re.compile(r"[0-9]{1,20}:[A-Za-z0-9_-]{1,200}"),
+        "must be the token @BotFather gave, the bot's number, a colon and letters, digits, "
+        "_ and - (as 123456789:AAH…), with nothing before or after it",
+    ),
+    "discord_token": (
+        re.compile(r"[A-Za-z0-9_-]{10,200}\.[A-Za-z0-9_-]{2,200}\.[A-Za-z0-9_-]{10,200}"),
+        "must be the bot's token from the Discord Developer Portal (Bot, Reset Token): three "
+        "parts of letters, digits, _ and - joined by dots, with nothing before or after it",
+    ),
+}
 # The settings that are whole numbers: (lowest, highest, the values allowed in words).
 WHOLE_NUMBERS = {
     "telegram_webhook_port": (1, 65535, "a port number from 1 to 65535"),
@@ -219,6 +234,14 @@ class Settings(BaseSettings):
         tokens = [t.get_secret_value() for t in (self.telegram_token, self.discord_token) if t]
         material = "\n".join(tokens) or "no token"
         return hmac.new(b"thirteen-water web passes", material.encode(), hashlib.sha256).digest()
+
+    @field_validator(*TOKEN_SHAPES)
+    @classmethod
+    def _token_shape(cls, v: SecretStr | None, info: ValidationInfo) -> SecretStr | None:
+        shape, what = TOKEN_SHAPES[str(info.field_name)]
+        if v is not None and not shape.fullmatch(v.get_secret_value()):
+            raise ValueError(what)
+        return v
 
     @field_validator("telegram_webhook_secret")
     @classmethod

@@ -19,7 +19,9 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from bot import logsafe
 from bot.cli import command_parser, configure_solver, database_problem, settings_or_exit
+from bot.cli.platform_errors import FAILED, SETTING_WRONG, explain_stop
 from bot.config import Settings
 from bot.delivery.engine import DeliveryEngine, process_owner
 from bot.delivery.metrics import Metrics
@@ -277,7 +279,6 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         if waiter not in done:
             waiter.cancel()
             break
-    await manager.start()
     # Any process fires any room's due timer (a lease in the database), so a
     # deadline still fires when the process that dealt the round is gone.
     timers = TimerPoller(
@@ -287,23 +288,29 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         process_owner(),
         interval=settings.delivery_poll_seconds,
     )
-    timers.start()
-    web_failed = False
-    try:
-        web_server = await _start_web(settings, repo, manager, engines, page_users, webhook, sink)
-    except OSError as error:  # a port in use, an address not of this machine
-        log.error("web: the web server could not listen: %s", error)
-        web_server, web_failed = None, True
-        stop.set()
-    else:
-        served.set()  # Telegram's webhook may be registered now
-    # The rooms loaded so far live for the whole process: keep the cyclic
-    # garbage collector from walking them on every full collection.
-    gc.freeze()
-    log.info(
-        "thirteen: serving %s",
-        " + ".join(p for p, on in (("telegram", has_tg), ("discord", has_dc)) if on),
-    )
+    web_server, web_failed = None, False
+    # A platform that stopped already (a refused token, no network) is told
+    # below; nothing is served then.
+    if not any(t.done() for t in tasks):
+        await manager.start()
+        timers.start()
+        try:
+            web_server = await _start_web(
+                settings, repo, manager, engines, page_users, webhook, sink
+            )
+        except OSError as error:  # a port in use, an address not of this machine
+            log.error("web: the web server could not listen: %s", error)
+            web_failed = True
+            stop.set()
+        else:
+            served.set()  # Telegram's webhook may be registered now
+        # The rooms loaded so far live for the whole process: keep the cyclic
+        # garbage collector from walking them on every full collection.
+        gc.freeze()
+        log.info(
+            "thirteen: serving %s",
+            " + ".join(p for p, on in (("telegram", has_tg), ("discord", has_dc)) if on),
+        )
     stopper = asyncio.create_task(stop.wait())
     done, _ = await asyncio.wait({stopper, *tasks}, return_when=asyncio.FIRST_COMPLETED)
     stop.set()
@@ -329,9 +336,15 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         for r in results
         if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)
     ]
+    statuses = [FAILED] if web_failed else []
     for r in failed:
-        log.error("a platform stopped: %r", r)
-    return 1 if failed or web_failed else 0
+        stopped = explain_stop(r, settings)
+        # The cause's traceback only at DEBUG: the line says what to do.
+        log.error(stopped.line, exc_info=r if log.isEnabledFor(logging.DEBUG) else None)
+        statuses.append(stopped.status)
+    if SETTING_WRONG in statuses:
+        return SETTING_WRONG
+    return FAILED if statuses else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -349,6 +362,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    # python-telegram-bot logs request URLs (which contain the token) at DEBUG.
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    # Every secret masked on every handler, tracebacks included (bot/logsafe.py).
+    logsafe.install(settings)
+    if settings.log_level != "DEBUG":  # a line per Bot API request: only when asked for
+        logging.getLogger("httpx").setLevel(logging.WARNING)
     return asyncio.run(serve(settings))

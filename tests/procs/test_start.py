@@ -47,7 +47,7 @@ def run_bot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     ids=["sqlite-folder-missing", "postgresql-unreachable"],
 )
 def test_a_database_it_cannot_use_is_one_line(tmp_path: Path, url: str, reason: str) -> None:
-    done = run_bot(tmp_path, DATABASE_URL=url, TELEGRAM_TOKEN="abc")
+    done = run_bot(tmp_path, DATABASE_URL=url, TELEGRAM_TOKEN="123456:abc")
     lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
     assert done.returncode == 1, lines
     assert len(lines) == 1, lines
@@ -58,7 +58,7 @@ def test_a_database_it_cannot_use_is_one_line(tmp_path: Path, url: str, reason: 
 
 
 def test_a_bad_database_url_is_a_settings_line(tmp_path: Path) -> None:
-    done = run_bot(tmp_path, DATABASE_URL="mysql://x@y/z", TELEGRAM_TOKEN="abc")
+    done = run_bot(tmp_path, DATABASE_URL="mysql://x@y/z", TELEGRAM_TOKEN="123456:abc")
     assert done.returncode == 2
     (line,) = done.stderr.splitlines()
     assert line.startswith("thirteen: DATABASE_URL=mysql://…: must be sqlite:///")
@@ -106,7 +106,7 @@ async def test_a_database_of_a_newer_version_is_one_line(tmp_path: Path) -> None
     await repo.close()
     with sqlite3.connect(tmp_path / "bot.db") as db:  # as a newer version leaves it
         db.execute("UPDATE alembic_version SET version_num = '9999'")
-    done = run_bot(tmp_path, DATABASE_URL=url, TELEGRAM_TOKEN="abc")
+    done = run_bot(tmp_path, DATABASE_URL=url, TELEGRAM_TOKEN="123456:abc")
     assert done.returncode == 1
     lines = [line for line in done.stderr.splitlines() if "INFO" not in line]
     assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr

@@ -98,6 +98,8 @@ class FakeBotAPI:
     members: dict[int, set[int]] = field(default_factory=dict)
     # sendDocument: (chat id, file name, bytes)
     documents: list[tuple[int, str, bytes]] = field(default_factory=list)
+    # Tokens Telegram does not know (revoked, mistyped): every call 401s.
+    rejected_tokens: set[str] = field(default_factory=set)
     # Requests refused by the schema check: always a bug of the bot's.
     refused: list[Call] = field(default_factory=list)
     _updates: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
@@ -144,6 +146,9 @@ class FakeBotAPI:
     # ---- the Bot API ---------------------------------------------------------------
     async def _dispatch(self, request: web.Request) -> web.Response:
         method = request.match_info["method"]
+        if request.match_info["token"] in self.rejected_tokens:
+            self.calls.append(Call(method, {}, 401))
+            return _error(401, "Unauthorized")
         form = await request.post()
         params: dict[str, Any] = {}
         raw: dict[str, str] = {}
