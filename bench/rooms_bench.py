@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import random
 import statistics
@@ -122,6 +123,16 @@ class Driver:
         await self.handle(Action(people[0], Verb.CANCEL, chat_id=chat))
 
 
+def rss_mb() -> float:
+    """This process's resident memory now (VmRSS), in MB; 0 where /proc is not."""
+    try:
+        status = Path("/proc/self/status").read_text()
+    except OSError:
+        return 0.0
+    line = next(x for x in status.splitlines() if x.startswith("VmRSS:"))
+    return int(line.split()[1]) / 1024
+
+
 async def run_one(label: str, repo: Any, args: argparse.Namespace) -> dict[str, Any]:
     await repo.init()
     mgr = TableManager(
@@ -136,9 +147,21 @@ async def run_one(label: str, repo: Any, args: argparse.Namespace) -> dict[str, 
     if prepare is not None:  # delivery_bench: the outbox and its engine
         await prepare(mgr)
     driver = Driver(mgr, args.think, args.seed)
+    # Memory: the process before the rooms open and its peak while they are
+    # all open at once (sampled), so what the open rooms hold.
+    gc.collect()
+    before, peak = rss_mb(), [0.0]
+
+    async def sample() -> None:
+        while True:
+            peak[0] = max(peak[0], rss_mb())
+            await asyncio.sleep(0.5)
+
+    sampler = asyncio.create_task(sample())
     t0 = time.perf_counter()
     await asyncio.gather(*(driver.room(n, args.rounds) for n in range(args.rooms)))
     wall = time.perf_counter() - t0
+    sampler.cancel()
     await mgr.stop()
     await repo.close()
     lat = sorted(driver.latencies)
@@ -159,6 +182,8 @@ async def run_one(label: str, repo: Any, args: argparse.Namespace) -> dict[str, 
         "max": lat[-1] * 1000,
         "mean": statistics.fmean(lat) * 1000,
         "verbs": verbs,
+        "mb_before": before,
+        "mb_peak": peak[0],
     }
 
 
@@ -219,6 +244,12 @@ async def main_async(args: argparse.Namespace) -> int:
     for r in results:
         per = ", ".join(f"{v} {ms:.1f}" for v, ms in sorted(r["verbs"].items()))
         print(f"# p99 ms by verb, {r['label']}: {per}")
+    for r in results:
+        held = (r["mb_peak"] - r["mb_before"]) / args.rooms * 1024
+        print(
+            f"# memory, {r['label']}: {r['mb_before']:.0f} MB before the rooms, peak "
+            f"{r['mb_peak']:.0f} MB with {args.rooms} open: ~{held:.0f} KB a room"
+        )
     return 0
 
 
