@@ -17,7 +17,7 @@ from bot.i18n import t
 from bot.rules.types import MomentKind, SpecialHand
 
 from .canvas import GOLD, GOLD_INK
-from .fonts import Color, draw_text, text_width
+from .fonts import Color, draw_text, ellipsize, text_width
 from .model import MomentShow, ShowdownPicture
 
 RED = (200, 36, 40)
@@ -49,41 +49,72 @@ def moment_text(
     return t(language, "moment.times", text=text, times=times) if times > 1 else text
 
 
+# A player's name in a stamp: the regular weight, as in the seat's column
+# (the bold subset keeps only the game's own words), cut short past this.
+NAME_MAX = 200
+_MARK = "\x00"  # stands for a name while the catalog's sentence is formatted
+
+
 @dataclass(frozen=True, slots=True)
 class Stamp:
     title: str  # a home run's big word; "" for the others
-    text: str
+    parts: tuple[tuple[str, bool], ...]  # the sentence: (text, bold) runs
     fill: Color
     ink: Color
     tilt: float
 
-    def box(self, max_width: float) -> tuple[float, float]:
-        """The stamp's size before it is tilted."""
-        w = text_width(self.text, TEXT_SIZE, bold=True)
+    @property
+    def text(self) -> str:
+        return "".join(part for part, _ in self.parts)
+
+    def box(self) -> tuple[float, float]:
+        """The stamp's size before it is tilted (names are cut short, so the
+        longest sentence fits the picture's width)."""
+        w = sum(_run_width(part, bold) for part, bold in self.parts)
         h = TEXT_SIZE * 1.3
         if self.title:
             w += text_width(self.title, TITLE_SIZE, bold=True) + PAD_X / 2
             h = TITLE_SIZE * 1.3
-        return min(w, max_width - 2 * PAD_X) + 2 * PAD_X, h + 2 * PAD_Y
+        return w + 2 * PAD_X, h + 2 * PAD_Y
+
+
+def _space() -> float:
+    return text_width("a a", TEXT_SIZE) - text_width("aa", TEXT_SIZE)
+
+
+def _run_width(part: str, bold: bool) -> float:
+    """A run's width with the spaces at its ends (a drawn line drops them;
+    between a name and the words they are the sentence's own)."""
+    ends = len(part) - len(part.strip())
+    return text_width(part, TEXT_SIZE, bold) + ends * _space()
 
 
 def stamps(p: ShowdownPicture) -> list[Stamp]:
     names = [s.name for s in p.seats]
     out = []
     for n, m in enumerate(p.moments):
-        text = _text(p.language, m, names)
+        parts = _parts(p.language, m, names)
         tilt = TILTS[n % len(TILTS)]
         if m.kind is MomentKind.SCOOP:
-            out.append(Stamp("", text, RED, WHITE, tilt))
+            out.append(Stamp("", parts, RED, WHITE, tilt))
         else:
             title = t(p.language, "moment.home_run") if m.kind is MomentKind.HOME_RUN else ""
-            out.append(Stamp(title, text, GOLD, GOLD_INK, tilt))
+            out.append(Stamp(title, parts, GOLD, GOLD_INK, tilt))
     return out
 
 
-def _text(language: str, m: MomentShow, names: Sequence[str]) -> str:
-    of = None if m.of is None else names[m.of]
-    return moment_text(language, m.kind, names[m.by], of, m.times, m.special)
+def _parts(language: str, m: MomentShow, names: Sequence[str]) -> tuple[tuple[str, bool], ...]:
+    """The moment's sentence as runs: the catalog's words bold, the names
+    in the regular weight (each cut short past NAME_MAX)."""
+    by, of = f"{_MARK}{m.by}{_MARK}", None if m.of is None else f"{_MARK}{m.of}{_MARK}"
+    pieces = moment_text(language, m.kind, by, of, m.times, m.special).split(_MARK)
+    out = []
+    for n, piece in enumerate(pieces):
+        if n % 2:  # a name's seat
+            out.append((ellipsize(names[int(piece)], TEXT_SIZE, NAME_MAX), False))
+        elif piece:
+            out.append((piece, True))
+    return tuple(out)
 
 
 def _tilted_size(w: float, h: float, tilt: float) -> tuple[int, int]:
@@ -95,7 +126,7 @@ def _layout(p: ShowdownPicture, width: float) -> list[list[tuple[Stamp, int, int
     rows: list[list[tuple[Stamp, int, int]]] = []
     used = width
     for stamp in stamps(p):
-        w, h = _tilted_size(*stamp.box(width), stamp.tilt)
+        w, h = _tilted_size(*stamp.box(), stamp.tilt)
         if not rows or used + GAP + w > width:
             rows.append([])
             used = -GAP
@@ -110,8 +141,8 @@ def band_height(p: ShowdownPicture, width: float) -> int:
     return sum(max(h for _, _, h in row) + GAP for row in rows) + (GAP if rows else 0)
 
 
-def _stamp_image(stamp: Stamp, max_width: float) -> Image.Image:
-    w, h = (round(v) for v in stamp.box(max_width))
+def _stamp_image(stamp: Stamp) -> Image.Image:
+    w, h = (round(v) for v in stamp.box())
     layer = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(layer)
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=10, fill=(*stamp.fill, 240))
@@ -122,9 +153,10 @@ def _stamp_image(stamp: Stamp, max_width: float) -> Image.Image:
     if stamp.title:
         draw_text(layer, (x, h / 2), stamp.title, TITLE_SIZE, stamp.ink, bold=True)
         x += text_width(stamp.title, TITLE_SIZE, bold=True) + PAD_X / 2
-    draw_text(
-        layer, (x, h / 2), stamp.text, TEXT_SIZE, stamp.ink, bold=True, max_width=w - x - PAD_X
-    )
+    for part, bold in stamp.parts:
+        lead = (len(part) - len(part.lstrip())) * _space()
+        draw_text(layer, (x + lead, h / 2), part, TEXT_SIZE, stamp.ink, bold=bold)
+        x += _run_width(part, bold)
     return layer.rotate(stamp.tilt, expand=True, resample=Image.Resampling.BICUBIC)
 
 
@@ -136,7 +168,7 @@ def draw_band(image: Image.Image, p: ShowdownPicture, top: int, left: int, width
         row_h = max(h for _, _, h in row)
         x = left + (width - row_w) / 2
         for stamp, w, h in row:
-            layer = _stamp_image(stamp, width)
+            layer = _stamp_image(stamp)
             image.paste(layer, (round(x), round(y + (row_h - h) / 2)), layer)
             x += w + GAP
         y += row_h + GAP
