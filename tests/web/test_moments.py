@@ -14,9 +14,8 @@ from playwright.async_api import expect
 from bot.i18n import t
 from tests.table.helpers import SCOOPING_DEAL
 
-from .api import bearer, indexes, served
+from .api import STEP, bearer, confirm, indexes, served, showdown
 from .harness import open_page, stage
-from .test_showdown import STEP, confirm, showdown
 
 SCOOPER, SCOOPED = SCOOPING_DEAL[:2]
 SCOOPER_SPLIT = {
