@@ -10,9 +10,12 @@ games through the real client on the strict fake Bot API.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import numpy as np
 from PIL import Image
 
+from bot.delivery.outbox import BOARD_MERGE
 from bot.pictures import draw_showdown as S
 from bot.pictures.stamps import RED
 from bot.table.actions import Verb
@@ -124,17 +127,18 @@ async def test_the_groups_board_answers_in_the_group_once(api: FakeBotAPI) -> No
         assert boards == [board], "one board, not one post per ask"
         sent = len(api.calls_of("sendMessage")) + len(api.calls_of("sendPhoto"))
         assert sent == posts + 1
-        edits = [
-            c
-            for c in api.calls_of("editMessageText")
-            if str(c.params.get("message_id")) == str(board.message_id)
-        ]
-        assert edits == [], "the same board again: nothing to edit"
+
+        def board_edits() -> int:
+            calls = api.calls_of("editMessageText")
+            return sum(str(c.params.get("message_id")) == str(board.message_id) for c in calls)
+
+        assert board_edits() == 0, "the same board again: nothing to edit"
         # another period edits the same board in place
         await h.command(cy, "/leaderboard week")
         await h.outbox.drain()
         assert board.text.startswith("Leaderboard · this week")
         assert [m for m in h.group_messages() if m.text.startswith("Leaderboard")] == [board]
+        assert board_edits() == 1
         # a person's record, asked in the group, answers there
         await h.command(ann, "/stats")
         await h.outbox.drain()
@@ -148,3 +152,12 @@ async def test_the_groups_board_answers_in_the_group_once(api: FakeBotAPI) -> No
         assert [m for m in h.group_messages() if m.text.startswith("Leaderboard")] == [board]
         assert board.text.startswith("Leaderboard · all time")
         assert board.chat_id == GROUP_ID
+        # asked again later (after the next round, say): posted anew at the
+        # bottom, where the group sees it, not edited far above
+        engine = h.outbox.engine
+        later = engine.now() + BOARD_MERGE + timedelta(seconds=1)
+        engine.now = lambda: later
+        await h.command(cy, "/leaderboard")
+        await h.outbox.drain()
+        boards = [m for m in h.group_messages() if m.text.startswith("Leaderboard")]
+        assert len(boards) == 2 and boards[0] is board and boards[1] is h.group_messages()[-1]
