@@ -74,6 +74,8 @@ async def test_the_page_stamps_the_scoop(browser, tmp_path: Path) -> None:
         words = t(zh, "moment.times", text=t(zh, "moment.scoop", by="P0", of="P1"), times=2)
         await expect(stamp).to_have_text(words)
         await expect(stamp).to_have_class(re.compile(r"\blanding\b"))  # it lands, once
+        # landing, it starts large: the page must not widen meanwhile
+        assert await page.evaluate("document.documentElement.scrollWidth") <= 360
         await expect(stamps).to_be_visible()
         # a stamp, not a line of text: red, above the seats, within the phone's width
         colour = await stamp.evaluate("e => getComputedStyle(e).backgroundColor")
