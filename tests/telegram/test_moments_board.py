@@ -139,6 +139,12 @@ async def test_the_groups_board_answers_in_the_group_once(api: FakeBotAPI) -> No
         assert board.text.startswith("Leaderboard · this week")
         assert [m for m in h.group_messages() if m.text.startswith("Leaderboard")] == [board]
         assert board_edits() == 1
+        # the best arrangers' board too: in the group, once for three asks
+        for user in (ann, bo, cy):
+            await h.command(user, "/leaderboard skill")
+        await h.outbox.drain()
+        skill = [m for m in h.group_messages() if m.text.startswith("🧠 Best arrangers")]
+        assert len(skill) == 1 and "at least 20 reviewed rounds" in skill[0].text
         # a person's record, asked in the group, answers there
         await h.command(ann, "/stats")
         await h.outbox.drain()
