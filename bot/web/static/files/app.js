@@ -1079,7 +1079,7 @@
       }
       return stamp;
     }));
-    if (fresh) haptic("notification", "success");
+    if (fresh) haptic("impact", "heavy"); // a stamp lands: a thump, for the winner and the scooped alike
   }
 
   /** Drawn again only when the server's answer changed (it is asked every
