@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import io
 import os
 import platform
@@ -95,6 +96,11 @@ def sample_hand(language: str) -> HandPicture:
     )
 
 
+def unstamped(r: Round) -> object:
+    """The round's showdown with no moments stamped under it."""
+    return dataclasses.replace(showdown(r), moments=())
+
+
 def timed(
     render: Callable[[object], bytes], picture: object, n: int
 ) -> tuple[list[float], list[float], int]:
@@ -165,6 +171,8 @@ def bench(n: int) -> None:
     cases: list[tuple[str, Callable[[object], bytes], object, str]] = [
         ("hand (13 cards)", render_hand, sample_hand("zh-Hans"), "≤ 30 ms"),  # type: ignore[list-item]
         ("showdown, 5 players", render_showdown, showdown(sample_round("zh-Hans")), "≤ 80 ms"),  # type: ignore[list-item]
+        # the same round without its two scoop stamps: what the stamps cost
+        ("  without stamps", render_showdown, unstamped(sample_round("zh-Hans")), "—"),  # type: ignore[list-item]
         ("settlement, 5 players", render_settlement, settlement(sample_round("zh-Hans")), "—"),  # type: ignore[list-item]
     ]
     print(

@@ -103,6 +103,8 @@ class VerbInfo:
 _ARRANGE = VerbInfo(private=Private.HAND)
 _PANEL = VerbInfo(panel=True, private=Private.PANEL)
 _ASK = VerbInfo(room=False, read_only=True, informative=True, private_answer=True)
+# The group's own board and a person's record: answered in the group asked in.
+_BOARD = VerbInfo(room=False, read_only=True, informative=True)
 
 VERBS: Mapping[Verb, VerbInfo] = MappingProxyType(
     {
@@ -131,14 +133,9 @@ VERBS: Mapping[Verb, VerbInfo] = MappingProxyType(
         Verb.LAY: _ARRANGE,
         Verb.RULES: _ASK,
         Verb.LEADERBOARD: VerbInfo(
-            room=False,
-            read_only=True,
-            informative=True,
-            private_answer=True,
-            arg=True,
-            slow=True,
+            room=False, read_only=True, informative=True, arg=True, slow=True
         ),
-        Verb.STATS: _ASK,
+        Verb.STATS: _BOARD,
         Verb.VERIFY: VerbInfo(
             read_only=True,
             informative=True,

@@ -5,8 +5,8 @@ states of ``table:<room>`` or ``hand:<room>:<player>`` are one message (a
 later one supersedes an undelivered earlier one). One-off notices
 (reminders, verify answers) get a unique suffix, so each is its own post.
 Settings panels (one per user and room) and the information posts (rules,
-help, leaderboard: one per chat) are keyed too, so repeated taps edit one
-message instead of posting again.
+help, leaderboard: one per chat; stats: one per person) are keyed too, so
+repeated asks edit one message instead of posting again.
 """
 
 from __future__ import annotations
@@ -21,8 +21,12 @@ from bot.views.model import Audience, View, ViewKind
 from storage.delivery import OutboxEntry
 
 OUTBOX_META = "outbox"  # set on a view already written to the outbox
-KEYED_NOTICES = ("settings:", "help:", "rules:", "leaderboard:")
-INFO_NOTICES = ("help:", "rules:", "leaderboard:")
+KEYED_NOTICES = ("settings:", "help:", "rules:", "leaderboard:", "stats:")
+INFO_NOTICES = ("help:", "rules:", "leaderboard:", "stats:")
+# The group's board and a person's record in the group: asked again within
+# a short while (a flood of /leaderboard), the one just posted is edited (or
+# left alone, unchanged); later, after a round, posted anew where it is seen.
+BOARD_NOTICES = ("leaderboard:", "stats:")
 
 
 def target_chat(view: View) -> str:

@@ -31,7 +31,13 @@ from datetime import timedelta
 from typing import Any
 
 from bot.delivery.engine import DEFAULT_RETENTION, DeliveryEngine
-from bot.delivery.entries import INFO_NOTICES, is_durable, is_one_off_key, view_entries
+from bot.delivery.entries import (
+    BOARD_NOTICES,
+    INFO_NOTICES,
+    is_durable,
+    is_one_off_key,
+    view_entries,
+)
 from bot.delivery.limits import Limits
 from bot.delivery.payload import view_from_payload
 from bot.delivery.platform import Platform
@@ -50,6 +56,10 @@ log = logging.getLogger(__name__)
 # An information post (rules, help, leaderboard) asked again within this
 # time edits the one posted before instead of posting another.
 INFO_MERGE = timedelta(minutes=10)
+# The group's board (leaderboard, stats) merges over a shorter while: long
+# enough for a flood of asks, short enough that the board asked after the
+# next round is posted where the group sees it, not edited far above.
+BOARD_MERGE = timedelta(minutes=2)
 # A message's buttons as it shows them, in payload form (read when a stale
 # press is judged; None: the message could not be read).
 ShownButtons = Callable[[], Awaitable[list[list[dict[str, Any]]] | None]]
@@ -268,7 +278,8 @@ class Outbox:
         ):
             return False  # a new round's message: a new one, so the player hears it
         if row.key.startswith(INFO_NOTICES):
-            return known.at is not None and self.engine.now() - known.at < INFO_MERGE
+            merge = BOARD_MERGE if row.key.startswith(BOARD_NOTICES) else INFO_MERGE
+            return known.at is not None and self.engine.now() - known.at < merge
         return True
 
     def _ref(self, row: OutboxRow, view: View, shown: str, message_id: str) -> SentRef:

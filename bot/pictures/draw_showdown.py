@@ -3,7 +3,8 @@
 A lane the table has not revealed is drawn face down (its input holds no
 cards). A revealed lane shows its hand's name below it; each lane's winner
 has a gold frame and a gold label. A revealed special (报道) shows its 13
-cards and one banner instead of the three labels.
+cards and one banner instead of the three labels. Under the seats, the
+moments of the steps shown (打枪, 全垒打, 报道) as stamps (stamps.py).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from .canvas import (
 from .fonts import draw_text
 from .legend import legend
 from .model import SeatShow, ShowdownPicture
+from .stamps import band_height, draw_band
 
 CARD_W = 60
 CARD_H = C.card_height(CARD_W)
@@ -54,8 +56,13 @@ BANNER_SIZE = 17
 LABEL_SIZE = 16  # a lane's hand under it
 
 
-def size(seats: int) -> tuple[int, int]:
-    return WIDTH, HEADER_H + seats * ROW_H + FOOTER_H
+def size(seats: int, band: int = 0) -> tuple[int, int]:
+    """The picture's size with ``seats`` rows and a band of stamps ``band`` high."""
+    return WIDTH, HEADER_H + seats * ROW_H + band + FOOTER_H
+
+
+def picture_size(p: ShowdownPicture) -> tuple[int, int]:
+    return size(len(p.seats), band_height(p, WIDTH - 2 * MARGIN))
 
 
 def card_spots(seat_row: int, lane: int, count: int) -> list[tuple[int, int]]:
@@ -181,7 +188,7 @@ def draw(
 ) -> Image.Image:
     """The showdown; on ``background`` (a felt of :func:`size`) when given,
     without its title bar when the caller draws one across a wider picture."""
-    image = background.copy() if background is not None else felt(*size(len(p.seats)))
+    image = background.copy() if background is not None else felt(*picture_size(p))
     if title:
         title_bar(image, *heading(p, dealt=dealt))
     for lane, name in enumerate(LANE_NAMES):
@@ -196,4 +203,5 @@ def draw(
         )
     for row, seat in enumerate(p.seats):
         _seat(image, p, row, seat)
+    draw_band(image, p, HEADER_H + len(p.seats) * ROW_H, MARGIN, WIDTH - 2 * MARGIN)
     return image

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 from bot.rules.cards import Card
-from bot.rules.types import Category, SpecialHand
+from bot.rules.types import Category, MomentKind, SpecialHand
 
 from .cards import Marks
 
@@ -86,13 +86,34 @@ class SeatShow:
 
 
 @dataclass(frozen=True, slots=True)
+class MomentShow:
+    """A moment decided by the steps shown (``bot.core.moments``): seat
+    ``by`` scooped seat ``of``, scooped everyone, or declared ``special``
+    (seats by their index)."""
+
+    kind: MomentKind
+    by: int
+    of: int | None = None
+    times: int = 1
+    special: SpecialHand | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ShowdownPicture:
-    """The showdown (比牌): every seat's three lanes side by side."""
+    """The showdown (比牌): every seat's three lanes side by side, and the
+    moments (打枪, 全垒打, 报道) of the steps shown as stamps under them."""
 
     language: str
     round_no: int | None  # None for a judged round outside any room
     seats: tuple[SeatShow, ...]
     marks: Marks = Marks()
+    moments: tuple[MomentShow, ...] = ()
+
+    def __setstate__(self, state: Sequence[object]) -> None:
+        # Outbox rows pickled before the moments were drawn hold 4 values.
+        values = [*state, ()][: len(fields(self))]
+        for f, value in zip(fields(self), values, strict=True):
+            object.__setattr__(self, f.name, value)
 
 
 @dataclass(frozen=True, slots=True)

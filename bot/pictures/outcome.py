@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from bot.core.moments import moments
 from bot.core.paid import special_paid
 from bot.core.showdown import SPECIALS_STEP, PlayerScore, Settlement, revealed_steps
 from bot.core.state import LANE_NAMES
@@ -17,6 +18,7 @@ from .cards import Marks
 from .model import (
     LANE_SIZES,
     LaneShow,
+    MomentShow,
     PairScore,
     SeatShow,
     SettlementPicture,
@@ -116,7 +118,22 @@ def showdown(r: Round) -> ShowdownPicture:
     players = r.settlement.by_id()
     winners = lane_winners(r.settlement)
     seats = tuple(_seat_show(r, s, players[s.id], winners[s.id]) for s in r.seats)
-    return ShowdownPicture(r.language, r.round_no, seats, r.marks)
+    return ShowdownPicture(r.language, r.round_no, seats, r.marks, _moments(r))
+
+
+def _moments(r: Round) -> tuple[MomentShow, ...]:
+    """The moments the steps shown decide, by seat index."""
+    index = {s.id: i for i, s in enumerate(r.seats)}
+    return tuple(
+        MomentShow(
+            m.kind,
+            index[m.by],
+            None if m.of is None else index[m.of],
+            m.times,
+            SpecialHand(m.special) if m.special else None,
+        )
+        for m in moments(r.settlement, r.revealed)
+    )
 
 
 def settlement(r: Round) -> SettlementPicture:

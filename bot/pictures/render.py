@@ -51,7 +51,7 @@ def render_settlement(picture: SettlementPicture) -> bytes:
 
 def _stacked(pair: tuple[ShowdownPicture, SettlementPicture]) -> Image.Image:
     """One felt under both: each part is drawn on its own crop of it."""
-    show_w, show_h = draw_showdown.size(len(pair[0].seats))
+    show_w, show_h = draw_showdown.picture_size(pair[0])
     settle_w, settle_h = draw_settlement.size(pair[1], min_width=show_w)
     image = felt(settle_w, show_h + settle_h)
     title_bar(image, *draw_showdown.heading(pair[0]))  # across the whole width

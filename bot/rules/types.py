@@ -118,3 +118,12 @@ class Arrangement:
             "middle": [c.token for c in self.middle],
             "tail": [c.token for c in self.tail],
         }
+
+
+class MomentKind(StrEnum):
+    """What a settlement can stamp on its showdown (bot.core.moments): a
+    scoop (打枪), a home run (全垒打), a declared special (报道)."""
+
+    HOME_RUN = "home_run"
+    SCOOP = "scoop"
+    SPECIAL = "special"

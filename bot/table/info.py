@@ -82,10 +82,13 @@ async def roomless(ask: Asked, action: Action, verb: Verb, rec: Held | None) -> 
         rows = await ask.repo.leaderboard(
             platform, chat_id, period, datetime.fromtimestamp(ask.clock.now(), UTC)
         )
-        view = render.leaderboard_view(lang, rows, period.value, chat_id, action.actor)
+        view = render.leaderboard_view(lang, rows, period.value, chat_id, platform)
     elif verb is Verb.STATS:
         stats = await ask.repo.player_stats(platform, action.actor.user_id)
-        view = render.stats_view(lang, stats, action.actor)
+        # In the group it was typed in (a room's own when asked from its buttons).
+        view = render.stats_view(
+            lang, stats, action.actor, room.chat_id if room else action.chat_id
+        )
         records = await ask.repo.settlement_details(platform, player_key=action.actor.key)
         skill = history.skill_of(records, action.actor.key)
         view = dataclasses.replace(

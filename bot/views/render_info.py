@@ -64,7 +64,7 @@ def _answer(
     chat_id: str,
     reader: Actor | None,
 ) -> View:
-    """An answer to one person's question (help, rules, leaderboard, verify):
+    """An answer to one person's question (help, rules, verify):
     for them alone (Discord ephemeral, Telegram private chat) instead of a new
     post in the group every time someone asks; to the group only when no
     person asked (``reader`` None)."""
@@ -134,9 +134,9 @@ def rules_view(
     )
 
 
-def leaderboard_view(
-    lang: str, rows_: list[Any], period: str, chat_id: str, reader: Actor | None = None
-) -> View:
+def leaderboard_view(lang: str, rows_: list[Any], period: str, chat_id: str, platform: str) -> View:
+    """The group's board, posted in the group (one per chat: asked again
+    soon after, it edits that one; docs/delivery.md)."""
     lines = []
     if not rows_:
         lines.append(t(lang, "lb.empty"))
@@ -155,18 +155,13 @@ def leaderboard_view(
                 specials=r.specials,
             )
         )
-    return _answer(
-        lang,
-        f"leaderboard:{chat_id}",
-        t(lang, "lb.title", period=t(lang, f"lb.{period}")),
-        lines,
-        None,
-        chat_id,
-        reader,
-    )
+    title = t(lang, "lb.title", period=t(lang, f"lb.{period}"))
+    return _notice(lang, f"leaderboard:{chat_id}", title, lines, None, chat_id, platform=platform)
 
 
-def stats_view(lang: str, stats: Any, actor: Actor) -> View:
+def stats_view(lang: str, stats: Any, actor: Actor, chat_id: str = "") -> View:
+    """A person's record: in the group it was asked in (one per person
+    there, edited when asked again soon after), privately without one."""
     if stats is None:
         lines = [t(lang, "stats.none")]
     else:
@@ -188,10 +183,14 @@ def stats_view(lang: str, stats: Any, actor: Actor) -> View:
                 best=signed(stats.best_round),
             ),
         ]
+    title = t(lang, "stats.title", name=actor.name or actor.user_id)
+    if chat_id:
+        key = f"stats:{actor.key}"
+        return _notice(lang, key, title, lines, None, chat_id, platform=actor.platform)
     return _notice(
         lang,
         f"stats:{actor.key}",
-        t(lang, "stats.title", name=actor.name or actor.user_id),
+        title,
         lines,
         None,
         audience=Audience.PLAYER,

@@ -296,7 +296,7 @@ def arrangers_view(lang: str, rows_: Sequence[SkillFigures], chat_id: str, minim
     return View(
         kind=ViewKind.NOTICE,
         audience=Audience.GROUP,
-        key=f"arrangers:{chat_id}",
+        key=f"leaderboard:{chat_id}:skill",  # the group's other board: one message, merged
         title=t(lang, "arrangers.title"),
         lines=tuple(lines),
         chat_id=chat_id,

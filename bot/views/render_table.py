@@ -7,11 +7,13 @@ settlement: render_settle)."""
 from __future__ import annotations
 
 from bot.core.actions import Verb
+from bot.core.moments import SCOOP_STEP, MomentKind, moments
 from bot.core.paid import CAP, special_paid
 from bot.core.room import Room
 from bot.core.showdown import SPECIALS_STEP
 from bot.core.state import LANE_NAMES, Phase
 from bot.i18n import t
+from bot.pictures.stamps import moment_text
 
 from . import render_lobby, render_match
 from .deadline import deadline_text
@@ -139,7 +141,25 @@ def showdown_lines(room: Room, upto: int) -> list[str]:
             if lanes:
                 cards = noted(lang, cards, category(lang, lanes[i].category))
             lines.append("  " + labelled(lang, name(room, key), cards))
+        if step == SCOOP_STEP:
+            lines += moment_lines(room)
     return lines
+
+
+def moment_lines(room: Room) -> list[str]:
+    """The scoops (打枪) and the home run (全垒打) the tail decides, each on
+    its own line; a special's line at its step is its moment already."""
+    lang = lang_of(room)
+    out = []
+    for m in moments(room.rnd.showdown.settlement, (SCOOP_STEP,)):
+        of = name(room, m.of) if m.of else None
+        text = moment_text(lang, m.kind, name(room, m.by), of, m.times)
+        if m.kind is MomentKind.HOME_RUN:
+            text = t(lang, "show.moment_home_run", text=t(lang, "moment.home_run_line", text=text))
+        else:
+            text = t(lang, "show.moment_scoop", text=text)
+        out.append(text)
+    return out
 
 
 def _showdown(room: Room) -> tuple[list[str], list[Button]]:

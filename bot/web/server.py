@@ -418,11 +418,11 @@ class WebApp:
 
 def _words(language: str) -> Asset:
     """The page's words in ``language``: the ``web.*``, ``cat.*``,
-    ``special.*`` and ``lane.*`` keys of its catalog, as JSON."""
+    ``special.*``, ``lane.*`` and ``moment.*`` keys of its catalog, as JSON."""
     words = {
         k: v
         for k, v in catalog(language).items()
-        if k.startswith(("web.", "cat.", "special.", "lane."))
+        if k.startswith(("web.", "cat.", "special.", "lane.", "moment."))
     }
     body = json.dumps(words, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     return Asset.of(body.encode(), "application/json; charset=utf-8")

@@ -18,8 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot.core.moments import moments
 from bot.core.replay import ReplayDetail
 from bot.core.room import Room
+from bot.core.showdown import Settlement
 from bot.core.state import LANE_NAMES, Phase
 from bot.i18n import t
 from bot.rules.cards import parse_card
@@ -137,8 +139,25 @@ def showdown_json(source: Source, me: str, round_no: int, language: str) -> dict
         "revealed": list(source.revealed),
         "seats": out_seats,
         "home_run": info.names.get(home_run, home_run) if home_run else None,
+        "moments": _moments(source, language),
         "review": _review(source, me, language),
     }
+
+
+def _moments(source: Source, language: str) -> list[dict[str, Any]]:
+    """The moments (打枪, 全垒打, 报道) of the steps shown so far, named, as
+    the group's showdown stamps them."""
+    names = source.info.names
+    return [
+        {
+            "kind": m.kind.value,
+            "by": names.get(m.by, m.by),
+            "of": names.get(m.of, m.of) if m.of else None,
+            "times": m.times,
+            "special": t(language, f"special.{m.special}") if m.special else None,
+        }
+        for m in moments(Settlement.from_json(source.settlement), source.revealed)
+    ]
 
 
 def _in_step(source: Source, key: str, step: str) -> bool:

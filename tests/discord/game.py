@@ -28,7 +28,11 @@ START = 1_800_000_000.0
 NAMES = ["alice", "bob", "carol", "dave", "erin"]
 
 
-def make_manager(repo: Any, clock: FakeClock, seed: int = 7) -> TableManager:
+def make_manager(
+    repo: Any, clock: FakeClock, seed: int = 7, rng: random.Random | None = None
+) -> TableManager:
+    """``rng``: the deck's randomness (tests.table.helpers.RiggedRandom deals
+    chosen hands); seeded by ``seed`` without one."""
     return TableManager(
         repo,
         clock=clock,
@@ -36,7 +40,7 @@ def make_manager(repo: Any, clock: FakeClock, seed: int = 7) -> TableManager:
         reminder_seconds=30,
         showdown_step_seconds=1.5,
         default_language="en",
-        rng=random.Random(seed),
+        rng=rng or random.Random(seed),
     )
 
 
@@ -208,9 +212,11 @@ async def restart(game: Game) -> None:
     await game.table.restart(game.manager)
 
 
-async def open_game(repo: Any, names: list[str], *, seed: int = 7) -> Game:
+async def open_game(
+    repo: Any, names: list[str], *, seed: int = 7, rng: random.Random | None = None
+) -> Game:
     clock = FakeClock(start=START)
-    manager = make_manager(repo, clock, seed)
+    manager = make_manager(repo, clock, seed, rng)
     await manager.start()
     _env, table = await open_env(manager, names)
     return Game(table, manager, clock, repo)

@@ -83,7 +83,10 @@ def test_a_judged_rounds_picture_has_the_whole_key(lang) -> None:
     under the showdown, its key whole (it was cut short in English)."""
     line = examples("judge")[0][0][0]
     image = decode(picture(line, lang))
-    settle_top = S.size(3)[1]
+    obj = json.loads(line)
+    show, _ = judged_pictures(_hands(obj), judge(obj), rules_from(obj, 3), lang)
+    assert show.moments, "its scoops are stamped under the showdown"
+    settle_top = S.picture_size(show)[1]
     check_footer(image, settle_top + D.HEAD_H + 3 * D.CELL_H + 14, lang)
 
 

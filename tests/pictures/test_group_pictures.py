@@ -36,7 +36,7 @@ def check_pixels(p: ShowdownPicture) -> None:
     png = render_showdown(p)
     assert len(png) <= 200_000
     image = decode(png)
-    assert image.size == S.size(len(p.seats))
+    assert image.size == S.picture_size(p)
     for row, seat in enumerate(p.seats):
         for lane, show in enumerate(seat.lanes):
             spots = S.card_spots(row, lane, show.size)

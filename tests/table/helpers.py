@@ -61,6 +61,16 @@ class RiggedRandom(random.Random):
         x[:] = deck + rest
 
 
+# Seat 0's straight flush, four aces and three kings beat whatever seats 1
+# and 2 make of theirs, lane by lane (no special among the three hands): a
+# scoop (打枪) of each, a home run (全垒打) with three players.
+SCOOPING_DEAL = (
+    ["9s", "Ts", "Js", "Qs", "Ks", "As", "Ah", "Ad", "Ac", "2c", "Kh", "Kd", "Kc"],
+    ["2d", "2h", "3c", "3s", "4d", "4s", "6h", "6c", "7c", "7d", "9d", "Jh", "Qd"],
+    ["5c", "5d", "8h", "8d", "Tc", "Th", "Jc", "Jd", "9h", "3d", "4h", "Qc", "2s"],
+)
+
+
 def make_manager(
     repo: Any, clock: FakeClock, rng: random.Random | None = None, **kw: Any
 ) -> tuple[TableManager, Recorder]:

@@ -7,6 +7,7 @@ and dealt is said here, once; the tests call it."""
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -31,10 +32,16 @@ NEWGAME, JOIN, STARTGAME = "/newgame", "/join", "/startgame"
 
 @asynccontextmanager
 async def table(
-    api: FakeBotAPI, repo=None, clock=None, *, pictures: bool = True
+    api: FakeBotAPI,
+    repo=None,
+    clock=None,
+    *,
+    pictures: bool = True,
+    rng: random.Random | None = None,
 ) -> AsyncIterator[tuple[Harness, TableManager, FakeClock]]:
     """The bot as `thirteen run` assembles it, on ``repo`` (in memory by
-    default) and a fake clock; ``pictures``: the PICTURES setting."""
+    default) and a fake clock; ``pictures``: the PICTURES setting; ``rng``:
+    the deck's randomness (tests.table.helpers.RiggedRandom deals chosen hands)."""
     repo = repo or MemoryRepository()
     clock = clock or FakeClock(start=1_700_000_000)
     await repo.init()
@@ -46,6 +53,7 @@ async def table(
         showdown_step_seconds=STEP,
         default_language="en",
         pictures=pictures,
+        rng=rng,
     )
     async with Harness(api, manager) as h:
         await manager.start()  # after the sink is installed

@@ -184,8 +184,11 @@ async def test_settings_panel_and_information_commands(api: FakeBotAPI) -> None:
         assert not alerted(answer)
         assert lobby.text != before  # the table shows the new option
         assert panel.edits == 1 and len(h.private_messages(ann)) == 1  # panel edited in place
+        group_before = len(h.group_messages())
         await h.command(bo, "/stats")
-        assert len(h.private_messages(bo)) == 1  # stats go to the private chat
+        assert h.private_messages(bo) == []  # the record answers in the group asked in
+        assert len(h.group_messages()) == group_before + 1
+        assert h.group_messages()[-1].text.startswith("Stats · Bo")
         group_before = len(h.group_messages())
         private_before = len(h.private_messages(bo))
         await h.command(bo, "/rules")

@@ -79,17 +79,17 @@ async def test_a_deep_link_seats_only_members_of_the_group(api: FakeBotAPI) -> N
         }
 
 
-async def test_stats_for_someone_who_never_opened_the_bot(api: FakeBotAPI) -> None:
+async def test_rules_for_someone_who_never_opened_the_bot(api: FakeBotAPI) -> None:
     ann, bo = USERS[:2]
     api.opened |= {ann.id}
     async with table(api) as (h, manager, clock):
-        await h.command(bo, "/stats")  # Bo never opened the private chat
+        await h.command(bo, "/rules")  # Bo never opened the private chat
         reply = h.group_messages()[-1]
         assert reply.text == f"📬 请到私聊查看：打开 https://t.me/{BOT_USERNAME} 并点“开始”。"
         await h.start_private(bo)  # the held answer arrives
-        assert h.private_messages(bo), "the stats wait in the private chat"
+        assert h.private_messages(bo), "the bot greets in the private chat"
         group_before = len(h.group_messages())
-        await h.command(ann, "/stats")  # Ann opened it: no extra group message
+        await h.command(ann, "/rules")  # Ann opened it: no extra group message
         assert len(h.group_messages()) == group_before
         assert h.private_messages(ann)
 

@@ -265,14 +265,29 @@ async def test_help_and_errors_name_the_platforms_commands(
     assert not out.ok and new in (out.reply or "") and absent not in (out.reply or "")
 
 
-@pytest.mark.parametrize("verb", [Verb.HELP, Verb.RULES, Verb.LEADERBOARD])
+@pytest.mark.parametrize("verb", [Verb.HELP, Verb.RULES])
 async def test_information_goes_to_the_asker_alone(repo, clock, verb) -> None:
     mgr, _ = make_manager(repo, clock)
     rid, (p0, p1) = await open_table(mgr, 2)
-    arg = "all" if verb is Verb.LEADERBOARD else None
-    out = await ok(mgr, p1, verb, arg, room_id=rid, round_no=0)
+    out = await ok(mgr, p1, verb, room_id=rid, round_no=0)
     assert [v.audience for v in out.views] == [Audience.PLAYER]
     assert out.views[0].user_id == p1.user_id
+
+
+@pytest.mark.parametrize("verb", [Verb.LEADERBOARD, Verb.STATS])
+async def test_the_groups_board_goes_to_the_group(repo, clock, verb) -> None:
+    """The leaderboard and a person's record answer in the group asked in,
+    one message per chat (per person for the record), keyed so that asking
+    again edits it."""
+    mgr, _ = make_manager(repo, clock)
+    rid, (p0, p1) = await open_table(mgr, 2)
+    out = await ok(mgr, p1, verb, room_id=rid, round_no=0)
+    (view,) = out.views
+    assert view.audience is Audience.GROUP and view.user_id is None
+    room = await mgr.room(rid)
+    assert room is not None and view.chat_id == room.chat_id and view.platform == room.platform
+    expected = f"leaderboard:{room.chat_id}" if verb is Verb.LEADERBOARD else f"stats:{p1.key}"
+    assert view.key == expected
 
 
 async def test_verify_goes_to_the_asker_alone(repo, clock) -> None:

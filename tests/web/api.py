@@ -44,3 +44,20 @@ async def refused(response: Any, status: int, code: str) -> dict[str, Any]:
     assert body["error"] == code, body
     assert isinstance(body["message"], str) and body["message"]
     return body
+
+
+STEP = 2  # the tests' showdown step (tests/table/helpers.py)
+
+
+async def confirm(client: Any, token: str, split: dict[str, list[str]], cards: list[str]) -> None:
+    response = await client.post("/api/confirm", json=indexes(split, cards), headers=bearer(token))
+    assert response.status == 200, await response.text()
+
+
+async def showdown(client: Any, token: str) -> dict[str, Any]:
+    """GET /api/showdown answered: its body."""
+    response = await client.get("/api/showdown", headers=bearer(token))
+    assert response.status == 200, await response.text()
+    body = await response.json()
+    assert isinstance(body, dict)
+    return body

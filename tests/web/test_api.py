@@ -708,7 +708,9 @@ async def test_the_strings_route_serves_the_page_s_words_only() -> None:
         for language in LANGUAGES:
             words = await (await client.get(f"/app/strings/{language}.json")).json()
             assert page_keys() <= set(words)
-            assert all(k.startswith(("web.", "cat.", "special.", "lane.")) for k in words)
+            assert all(
+                k.startswith(("web.", "cat.", "special.", "lane.", "moment.")) for k in words
+            )
 
 
 def test_the_page_itself_holds_no_words() -> None:

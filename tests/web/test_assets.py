@@ -98,7 +98,7 @@ async def test_the_words_are_kept_under_their_version_too() -> None:
             assert words == {
                 k: v
                 for k, v in catalog(language).items()
-                if k.startswith(("web.", "cat.", "special.", "lane."))
+                if k.startswith(("web.", "cat.", "special.", "lane.", "moment."))
             }
             response = await client.get(f"/app/strings/{language}.json")
             assert response.headers["Cache-Control"] == "no-store"

@@ -10,7 +10,6 @@ nothing."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from playwright.async_api import expect
 
@@ -22,7 +21,7 @@ from bot.web import passes
 from bot.web.links import GRACE_SECONDS
 from tests.table.helpers import act
 
-from .api import GOOD, bearer, indexes, refused, served
+from .api import GOOD, STEP, bearer, confirm, indexes, refused, served, showdown
 from .harness import HAND, OTHER, SECRET, open_page
 
 # A legal split of OTHER: a straight flush in the tail, a flush in the middle.
@@ -38,25 +37,11 @@ POOR = {
     "middle": ["Js", "9s", "7c", "6c", "5h"],
     "tail": ["As", "Ks", "Qs", "8h", "8d"],
 }
-STEP = 2  # the tests' showdown step (tests/table/helpers.py)
 HIDDEN_OF_OTHER = set(OTHER) - set(HAND)
 
 
 def leaked(text: str, tokens: set[str]) -> set[str]:
     return {token for token in tokens if f'"{token}"' in text}
-
-
-async def confirm(client: Any, token: str, split: dict[str, list[str]], cards: list[str]) -> None:
-    response = await client.post("/api/confirm", json=indexes(split, cards), headers=bearer(token))
-    assert response.status == 200, await response.text()
-
-
-async def showdown(client: Any, token: str) -> dict[str, Any]:
-    response = await client.get("/api/showdown", headers=bearer(token))
-    assert response.status == 200, await response.text()
-    body = await response.json()
-    assert isinstance(body, dict)
-    return body
 
 
 async def test_no_showdown_and_no_card_while_the_round_is_arranged() -> None:

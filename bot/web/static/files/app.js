@@ -55,6 +55,7 @@
     showing: false, // asked for it
     showdownFailed: false,
     showdownDrawn: "",
+    momentsSeen: {}, // the moments already stamped (stamped once, not at every poll)
     showTimer: 0,
     laid: "", // the draft last sent as the page was hidden (POST /api/lay)
   };
@@ -1050,6 +1051,37 @@
     return nodes;
   }
 
+  /** A moment in words, as the group's showdown says it ("卡萝 打枪 阿丽 ×2"). */
+  function momentText(m) {
+    if (m.kind === "special") return word("moment.special", { name: m.by, special: m.special });
+    var text = m.kind === "home_run" ? word("moment.home_run_by", { name: m.by })
+      : word("moment.scoop", { by: m.by, of: m.of });
+    return m.times > 1 ? word("moment.times", { text: text, times: m.times }) : text;
+  }
+
+  /** The moments (打枪, 全垒打, 报道) of the steps shown, as stamps: each new
+   * one lands with a thump (and a haptic tap), those seen before just stay. */
+  function renderMoments(moments) {
+    var box = $("[data-moments]");
+    box.hidden = !moments.length;
+    var fresh = false;
+    box.replaceChildren.apply(box, moments.map(function (m, n) {
+      var stamp = span("moment moment-" + m.kind);
+      stamp.dataset.moment = m.kind;
+      stamp.style.setProperty("--tilt", (n % 2 ? 2 : -3) + "deg");
+      if (m.kind === "home_run") stamp.appendChild(span("moment-title", word("moment.home_run")));
+      stamp.appendChild(span("moment-text", momentText(m)));
+      var key = JSON.stringify(m);
+      if (!page.momentsSeen[key]) {
+        page.momentsSeen[key] = true;
+        stamp.classList.add("landing");
+        fresh = true;
+      }
+      return stamp;
+    }));
+    if (fresh) haptic("impact", "heavy"); // a stamp lands: a thump, for the winner and the scooped alike
+  }
+
   /** Drawn again only when the server's answer changed (it is asked every
    * SHOWDOWN_MS while the showdown goes on). */
   function renderShowdown() {
@@ -1058,7 +1090,7 @@
     $("[data-showdown]").hidden = !showdown;
     $("[data-review]").hidden = !showdown;
     if (!showdown) return;
-    var key = JSON.stringify([showdown.seats, showdown.review, showdown.complete, showdown.home_run, page.language]);
+    var key = JSON.stringify([showdown.seats, showdown.review, showdown.complete, showdown.home_run, showdown.moments, page.language]);
     if (key === page.showdownDrawn) return;
     page.showdownDrawn = key;
     var box = $("[data-showdown]");
@@ -1066,6 +1098,7 @@
     $("[data-showdown-title]").textContent = showdown.complete ? word("web.result") : word("web.showing");
     var seats = $("[data-seats]");
     seats.replaceChildren.apply(seats, showdown.seats.map(seatBox));
+    renderMoments(showdown.moments || []);
     var homeRun = $("[data-home-run]");
     homeRun.hidden = !showdown.home_run;
     homeRun.textContent = showdown.home_run ? word("web.home_run", { name: showdown.home_run }) : "";
