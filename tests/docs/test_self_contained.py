@@ -49,6 +49,7 @@ NOT_OUR_FILES = {
     "discord.py": "the Discord library's name",
     "alembic.ini": "named only to say there is none",
     "bench/NAME.py": "a placeholder for a benchmark's name",
+    "user.py": "a scratch file tests/test_test_layout.py writes under tmp_path",
 }
 CLIMB = re.compile(r"(?<![\w./-])((?:\./)?(?:\.\./)+[\w./-]*)")
 ABSOLUTE = re.compile(
@@ -90,7 +91,13 @@ def repository_files() -> list[Path]:
 
 
 FILES = repository_files()
-NAMES = {p.name for p in FILES} | {p.name for p in ROOT.rglob("*") if p.is_file()}
+# Untracked files count (a generated picture), but not a virtual environment's:
+# a name found only among installed packages is no file of ours.
+NAMES = {p.name for p in FILES} | {
+    p.name
+    for p in ROOT.rglob("*")
+    if p.is_file() and not SKIP_DIRS & set(p.relative_to(ROOT).parts)
+}
 
 
 def python_texts(path: Path) -> Iterator[tuple[int, str]]:
