@@ -88,8 +88,9 @@ class VerbInfo:
     # Its argument is a whole number from 0 to this (checked when decoded).
     number: int | None = None
     # It may run the solver (a deal with AI seats, a leaver's hand
-    # arranged, suggestions): applied in a worker thread, and a command of
-    # it is acknowledged before it is run.
+    # arranged, suggestions): worked out in a worker thread on a snapshot of
+    # the room, outside its lock (bot/table/solved.py), and a command of it
+    # is acknowledged before it is run.
     solver: bool = False
     # It may take a moment (the solver, a settlement, the history): a press
     # is acknowledged before it is run.

@@ -24,12 +24,14 @@ from .actions import small_number
 from .effects import Effects
 from .refused import Refused
 from .round import Ctx, begin_showdown, declare_hand, opponents_of, round_rules
+from .solved import Solved
 
 
 @dataclass(frozen=True, slots=True)
 class Pressed:
     """One press: the room's state, who pressed, their hand, the round's
-    rules, the button's argument and the effects being gathered."""
+    rules, the button's argument, the effects being gathered and the
+    solver's answers (solved.py)."""
 
     room: Room
     key: str
@@ -37,6 +39,7 @@ class Pressed:
     rules: Rules
     arg: str | None
     fx: Effects
+    solved: Solved
 
 
 def my_hand(room: Room, key: str) -> Hand:
@@ -85,7 +88,7 @@ def _suggest(p: Pressed) -> None:
     if p.arg == FROM_PAGE:
         p.fx.hands.clear()
     rnd = p.room.rnd
-    p.hand.suggestions = solving.suggestions(
+    p.hand.suggestions = p.solved.suggestions(
         p.hand.card_list(),
         p.rules,
         len(rnd.seats),
@@ -176,7 +179,7 @@ def press(room: Room, key: str, verb: Verb, arg: str | None, ctx: Ctx) -> Effect
     rnd = room.rnd
     rules = round_rules(rnd)
     fx = Effects(hands=[key])
-    step(Pressed(room, key, hand, rules, arg, fx))
+    step(Pressed(room, key, hand, rules, arg, fx, ctx.solved))
     if verb in _MOVES:
         _judge(hand, rules)
     if all(h.done for h in rnd.hands.values()):

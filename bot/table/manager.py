@@ -7,15 +7,18 @@ JSON only in the repository: rooms.py converts) is stored through
 ``StaleVersion`` (another manager wrote first) the room is reloaded and the
 action re-applied. The manager dispatches and retries; its other jobs have
 their own modules: the room cache and its writes (rooms.py), the timers and
-the showdown's pace (timers.py), what each verb does (transitions.py,
+the showdown's pace (timers.py), what a timer does when it fires (timed.py), what each verb does (transitions.py,
 arranging.py, and info.py / history.py for the read-only ones) and the views
 a change shows (present.py). What each verb needs is read from its
 ``VerbInfo`` (bot/core/verbs.py).
 
-Nothing slow runs on the event loop: a transition that may call the solver
-(the deadline's auto-arrange, a deal with AI seats, a suggestion, a player
-who leaves mid-round) runs in a worker thread on its copy of the room, as
-reviews do.
+Nothing slow runs on the event loop, and no tap waits for another
+player's solver: a transition that may call the solver (a suggestion, a
+deal with AI seats, a player who leaves mid-round; the deadline's
+auto-arrange in timed.py) is first applied in a worker thread to a snapshot
+of the room, outside its lock; under the lock it is applied again to the
+room as it is then, with the solver's answers replayed for the hands they
+were worked out for (solved.py). Reviews run in a worker thread too.
 """
 
 from __future__ import annotations
@@ -27,7 +30,6 @@ import logging
 import random
 from typing import Any
 
-from bot.core.review import SeatReview
 from bot.core.room import Room
 from bot.core.state import Phase
 from bot.core.verbs import VERBS
@@ -38,10 +40,9 @@ from bot.views import render
 from bot.views.deadline import DEFAULT_TIMEZONE
 from bot.views.model import View
 from storage.api import Repository, RoomExists, RoomStatus, SettlementRecord, StaleVersion
-from storage.delivery import DeliveryStore, OutboxEntry, TimerChange
+from storage.delivery import OutboxEntry, TimerChange
 
 from . import history, info, lobby, present, solving, transitions
-from . import review as RV
 from . import round as R
 from . import timers as T
 from .actions import STALE, Action, Outcome, Verb
@@ -52,6 +53,8 @@ from .effects import Effects
 from .options import rules_for
 from .refused import Refused
 from .rooms import Held, Rooms, as_read
+from .solved import AHEAD_TRIES, Ahead, Solved, Unsolved
+from .timed import Timed
 from .timers import Timers
 
 __all__ = ["Sink", "TableManager"]
@@ -94,7 +97,8 @@ class TableManager:
         self.pictures = pictures
         self._sink: Sink | None = None
         self.rooms = Rooms(repo)
-        self.timers = Timers(self.clock, self._on_timer, showdown_step_seconds)
+        self.timed = Timed(self)
+        self.timers = Timers(self.clock, self.timed.fire, showdown_step_seconds)
         # Platforms whose views are written to the outbox with the state
         # change that produced them (docs/delivery.md).
         self.durable = Durable()
@@ -123,13 +127,14 @@ class TableManager:
     async def stop(self) -> None:
         self.timers.stop()
 
-    def _ctx(self) -> R.Ctx:
+    def _ctx(self, solved: Solved | None = None) -> R.Ctx:
         return R.Ctx(
             now=self.clock.now(),
             rng=self.rng,
             strength=self.solver_strength,
             step_seconds=self.step_seconds,
             reminder_seconds=self.reminder_seconds,
+            solved=Solved() if solved is None else solved,
         )
 
     # ------------------------------------------------------------ handle
@@ -210,10 +215,55 @@ class TableManager:
         )
 
     async def _in_room(self, room_id: str, action: Action, verb: Verb) -> Outcome:
-        facts = VERBS[verb]
         if verb is Verb.START and (rec := self.rooms.cached(room_id)) is not None:
             with contextlib.suppress(OptionError, KeyError):  # START itself explains
                 await solving.warm(rules_for(rec.room, max(2, len(rec.room.players))))
+        solved = Solved()
+        if VERBS[verb].solver:
+            # The solver works on a snapshot while the room stays free for
+            # the others' taps; its answers are used under the lock only for
+            # the hands they were worked out for (solved.py).
+            for _ in range(AHEAD_TRIES):
+                ahead = await self._ahead(room_id, action, solved)
+                with contextlib.suppress(Unsolved):
+                    return await self._locked(room_id, action, verb, solved.replaying(), ahead)
+        # A verb without the solver, or a room that kept changing under it:
+        # whatever is still missing is worked out under the lock.
+        return await self._locked(room_id, action, verb, solved.computing())
+
+    async def _snapshot(self, room_id: str) -> Held | None:
+        """The room as stored now, read in its turn (the lock held only to read)."""
+        async with self.rooms.lock(room_id):
+            return await self.rooms.load(room_id)
+
+    async def _ahead(self, room_id: str, action: Action, solved: Solved) -> Ahead | None:
+        """``action`` applied to a snapshot of the room, outside its lock, in
+        a worker thread, its solver answers recorded in ``solved`` (None:
+        nothing to work out, or refused: the locked pass answers that)."""
+        rec = await self._snapshot(room_id)
+        if rec is None:
+            return None
+        try:
+            self._check(rec, action)
+            if not transitions.may_solve(rec.room, action):
+                return None
+            state = rec.room.copy()
+            fx = await asyncio.to_thread(transitions.apply, state, action, self._ctx(solved))
+        except Refused:
+            return None
+        return Ahead(rec.version, state, fx)
+
+    async def _locked(
+        self,
+        room_id: str,
+        action: Action,
+        verb: Verb,
+        solved: Solved,
+        ahead: Ahead | None = None,
+    ) -> Outcome:
+        """``action`` applied to the room under its lock and stored; the
+        solver's answers from ``solved`` (``Unsolved``: one is missing and
+        ``solved`` only replays)."""
         async with self.rooms.lock(room_id):
             fresh = False
             for _ in range(self.max_retries):
@@ -223,12 +273,14 @@ class TableManager:
                     raise Refused("err.no_room", cmd_new=new)
                 try:
                     self._check(rec, action)
-                    if facts.read_only:
+                    if VERBS[verb].read_only:
                         return await self._answer(rec, action, verb)
                     state = rec.room.copy()
                     apply = transitions.apply
-                    ctx = self._ctx()
-                    if transitions.may_solve(state, action):
+                    ctx = self._ctx(solved)
+                    if ahead is not None and ahead.version == rec.version:
+                        state, fx = ahead.state, ahead.fx  # the room is as it was read
+                    elif solved.compute and transitions.may_solve(state, action):
                         fx = await asyncio.to_thread(apply, state, action, ctx)
                     else:
                         fx = apply(state, action, ctx)
@@ -311,77 +363,13 @@ class TableManager:
 
     # ------------------------------------------------------------ timed transitions
 
-    async def _on_timer(self, room_id: str) -> None:
-        try:
-            await self._timer_step(room_id)
-        except Exception:
-            # e.g. the database is down: nothing was stored, so try again soon.
-            log.exception("timer of room %s failed; retrying", room_id)
-            self.timers.retry(room_id)
-
-    async def _timer_step(self, room_id: str) -> None:
-        views: list[View] = []
-        async with self.rooms.lock(room_id):
-            for _ in range(self.max_retries):
-                rec = await self.rooms.load(room_id)
-                if rec is None or rec.status is RoomStatus.CLOSED:
-                    return
-                ctx = self._ctx()
-                due = T.due(rec.room, ctx.now)
-                if due is None:
-                    self.timers.arm(room_id, rec.room)
-                    return
-                if due is T.Due.STEP:
-                    wait = await self.timers.step_wait(rec, ctx.now, self._outbox_of(rec))
-                    if wait is not None:
-                        self.timers.retry(room_id, wait)
-                        return
-                state = rec.room.copy()
-                if due is T.Due.STEP and R.finishing(state):
-                    state.rnd.review = await self._review(state)
-                # In a worker thread: the deadline auto-arranges with the solver.
-                fx = await asyncio.to_thread(T.timed, due, state, ctx)
-                views = present.views_of(state, fx, self.clock.now(), pictures=self.pictures)
-                if fx.final and (m := state.match):
-                    # The last round's settlement is stored with these views.
-                    views += await history.final_views(
-                        self.repo, state, m, fx.settlement_record, pictures=self.pictures
-                    )
-                try:
-                    _, views = await self._store(rec, state, fx, views)
-                except StaleVersion:
-                    self.rooms.forget(room_id)
-                    continue
-                break
-        if views and self._sink is not None:
-            try:
-                await self._sink(views)
-            except Exception:  # the adapter's failure must not stop the table
-                log.exception("sink failed for room %s", room_id)
-
-    def _outbox_of(self, rec: Held) -> DeliveryStore | None:
-        """The store the room's views are delivered from, where they go
-        through the outbox (None: shown as they are made)."""
-        durable = rec.room.platform in self.durable.platforms
-        return self.repo if durable and isinstance(self.repo, DeliveryStore) else None
-
-    @staticmethod
-    async def _review(state: Room) -> dict[str, SeatReview]:
-        """Each person's review, stored with the settlement: solver work, so
-        in a worker thread. A failure costs the review, never the round's pay."""
-        try:
-            return await asyncio.to_thread(RV.review_round, state)
-        except Exception:
-            log.exception("the review of room %s round %s failed", state.room_id, state.round_no)
-            return {}
-
     async def fire_due(self, room_id: str) -> None:
         """Fire a room's timer that another process may have armed (its
         lease was taken from the database): from fresh state, so a step
         already taken elsewhere is not taken again."""
         async with self.rooms.lock(room_id):
             self.rooms.forget(room_id)
-        await self._on_timer(room_id)
+        await self.timed.fire(room_id)
 
     # ------------------------------------------------------------ helpers for tests / console
 

@@ -8,7 +8,7 @@ calls); the manager stores the result before any view goes out.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -27,6 +27,7 @@ from .deal import make_deal
 from .effects import Effects
 from .options import rules_for
 from .refused import Refused
+from .solved import Solved
 
 __all__ = ["Ctx", "player", "round_rules", "rules_of", "start_round"]
 
@@ -38,6 +39,8 @@ class Ctx:
     strength: str = "normal"
     step_seconds: float = 1.5
     reminder_seconds: float = 30.0
+    # The solver's answers (worked out ahead of the room's lock, solved.py).
+    solved: Solved = field(default_factory=Solved)
 
 
 def round_rules(rnd: Round) -> Rules:
@@ -114,7 +117,7 @@ def start_round(room: Room, ctx: Ctx) -> Effects:
     fx.hands = [k for k in seats if not is_ai(k)]
     for p in players:
         if p.ai:
-            _ai_arrange(rnd, p.key, p.ai, rules, opponents_of(room, p.key))
+            _ai_arrange(rnd, p.key, p.ai, rules, opponents_of(room, p.key), ctx.solved)
     fx.round_record = RoundRecord(
         room_id=room.id,
         round_no=no,
@@ -140,10 +143,10 @@ def opponents_of(room: Room, key: str) -> list[str | None]:
 
 
 def _ai_arrange(
-    rnd: Round, key: str, level: str, rules: Rules, opponents: list[str | None]
+    rnd: Round, key: str, level: str, rules: Rules, opponents: list[str | None], solved: Solved
 ) -> None:
     hand = rnd.hands[key]
-    arr, declare = solving.ai_arrange(hand.card_list(), rules, level, opponents)
+    arr, declare = solved.ai_arrange(hand.card_list(), rules, level, opponents)
     H.set_arrangement(hand, arr, undoable=False)
     if declare and hand.special:
         declare_hand(hand, rules)
@@ -165,12 +168,12 @@ def declare_hand(hand: Hand, rules: Rules) -> None:
     hand.done = True
 
 
-def auto_arrange(room: Room, key: str) -> None:
+def auto_arrange(room: Room, key: str, solved: Solved) -> None:
     rnd = room.rnd
     hand = rnd.hands[key]
     if hand.done:
         return
-    arr = solving.auto_arrange(hand.card_list(), round_rules(rnd))
+    arr = solved.auto_arrange(hand.card_list(), round_rules(rnd))
     H.set_arrangement(hand, arr, undoable=False)
     hand.done = True
     hand.auto = True
@@ -182,7 +185,7 @@ def deadline(room: Room, ctx: Ctx) -> Effects:
     fx = Effects(table=True)
     for key, hand in rnd.hands.items():
         if not hand.done:
-            auto_arrange(room, key)
+            auto_arrange(room, key, ctx.solved)
             if not is_ai(key):
                 fx.hands.append(key)
     begin_showdown(room, ctx, fx)
@@ -205,7 +208,7 @@ def escape(room: Room, key: str, ctx: Ctx) -> Effects:
     """LEAVE after the deal: the hand is auto-arranged and the player is
     listed as escaped (the penalty applies where the rules say)."""
     rnd = room.rnd
-    auto_arrange(room, key)
+    auto_arrange(room, key, ctx.solved)
     if key not in rnd.escaped:
         rnd.escaped.append(key)
     fx = Effects(table=True, toast=("toast.escaped", {}))

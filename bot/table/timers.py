@@ -5,7 +5,7 @@ pacing the showdown so every step is seen.
 The times live in the stored state as absolute times, so a restarted
 process re-arms them (``TableManager.start``) and one that passed while the
 bot was down fires at once. What a timer does when it fires is the
-manager's (``TableManager._on_timer``); this module says when.
+manager's (``Timed.fire``, timed.py); this module says when.
 
 A showdown shows every step, however late its timer runs and however slowly
 the chat is served: each step's time counts from when the step before it
