@@ -1,11 +1,14 @@
 """Shared helpers of the table tests: a manager on a fake clock, a rigged
-random source to deal chosen hands, and drivers that press buttons."""
+random source to deal chosen hands, drivers that press buttons, and a gate
+that holds the solver while the others tap."""
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import random
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from bot.rules.cards import parse_card
@@ -216,3 +219,42 @@ class Counting:
             return await method(*args, **kwargs)
 
         return counted
+
+
+# Long enough for any machine to answer a tap; reached only by a tap that waits for the room.
+HANG_GUARD = 60.0
+
+
+class Gate:
+    """A solver function whose first ``hold`` calls wait for ``release``;
+    every call's cards are kept in ``calls``."""
+
+    def __init__(self, real: Callable[..., Any], hold: int = 1) -> None:
+        self.real = real
+        self.hold = hold
+        self.calls: list[tuple[str, ...]] = []
+        self.reached = threading.Event()
+        self.release = threading.Event()
+
+    def __call__(self, cards: Any, *args: Any, **kwargs: Any) -> Any:
+        self.calls.append(tuple(c.token for c in cards))
+        if len(self.calls) <= self.hold:
+            self.reached.set()
+            assert self.release.wait(HANG_GUARD), "the solver was never released"
+        return self.real(cards, *args, **kwargs)
+
+    async def until_reached(self) -> None:
+        assert await asyncio.to_thread(self.reached.wait, HANG_GUARD), "the solver never ran"
+
+
+def held(monkeypatch: Any, name: str) -> Iterator[Gate]:
+    """``bot.table.solving.<name>`` held on a ``Gate`` (a fixture's body:
+    released when the test ends, so a failed test leaves no thread waiting)."""
+    from bot.table import solving
+
+    gate = Gate(getattr(solving, name))
+    monkeypatch.setattr(solving, name, gate)
+    try:
+        yield gate
+    finally:
+        gate.release.set()

@@ -11,69 +11,47 @@ nothing here is measured)."""
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from bot.core.round import rules_of
 from bot.rules.cards import parse_card
-from bot.table import solving
 from bot.table.actions import STALE, Verb
 from bot.table.manager import TableManager
 from bot.views.model import ViewKind
 
-from .helpers import RiggedRandom, act, human, make_manager, ok, open_table, state_of
+from .helpers import (
+    HANG_GUARD,
+    Gate,
+    RiggedRandom,
+    act,
+    held,
+    human,
+    make_manager,
+    ok,
+    open_table,
+    state_of,
+)
 
 HAND0 = ["As", "Ah", "Ad", "2c", "4d", "6h", "8s", "Tc", "Qd", "3h", "5c", "7d", "9h"]
 HAND1 = ["Ks", "Kh", "Kd", "Kc", "Qs", "Qh", "Js", "Jh", "Jd", "9s", "9c", "8d", "8h"]
-# Long enough for any machine to answer a tap; reached only by a tap that waits for the room.
-HANG_GUARD = 60.0
-
-
-class Gate:
-    """A solver function whose first ``hold`` calls wait for ``release``;
-    every call's cards are kept in ``calls``."""
-
-    def __init__(self, real: Callable[..., Any], hold: int = 1) -> None:
-        self.real = real
-        self.hold = hold
-        self.calls: list[tuple[str, ...]] = []
-        self.reached = threading.Event()
-        self.release = threading.Event()
-
-    def __call__(self, cards: Any, *args: Any, **kwargs: Any) -> Any:
-        self.calls.append(tuple(c.token for c in cards))
-        if len(self.calls) <= self.hold:
-            self.reached.set()
-            assert self.release.wait(HANG_GUARD), "the solver was never released"
-        return self.real(cards, *args, **kwargs)
-
-    async def until_reached(self) -> None:
-        assert await asyncio.to_thread(self.reached.wait, HANG_GUARD), "the solver never ran"
-
-
-def _gate(monkeypatch: pytest.MonkeyPatch, name: str) -> Iterator[Gate]:
-    gate = Gate(getattr(solving, name))
-    monkeypatch.setattr(solving, name, gate)
-    yield gate
-    gate.release.set()  # a failed test leaves no thread waiting
 
 
 @pytest.fixture
 def held_suggestions(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
-    yield from _gate(monkeypatch, "suggestions")
+    yield from held(monkeypatch, "suggestions")
 
 
 @pytest.fixture
 def held_auto_arrange(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
-    yield from _gate(monkeypatch, "auto_arrange")
+    yield from held(monkeypatch, "auto_arrange")
 
 
 @pytest.fixture
 def held_ai_arrange(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
-    yield from _gate(monkeypatch, "ai_arrange")
+    yield from held(monkeypatch, "ai_arrange")
 
 
 async def hands_of(mgr: TableManager, rid: str) -> dict[str, Any]:

@@ -1,24 +1,27 @@
 """A tap goes one way: a card tap in the private chat costs the press one
 database round trip (the room's save), a panel press is answered by the one
-manager call, and a private chat opened again (unblocked) gets what was
-held for it without the user writing first."""
+manager call, a private chat opened again (unblocked) gets what was
+held for it without the user writing first, and a card tap is answered
+while another player's suggestion is being worked out."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import pytest
 from telegram import Update
 
 from bot.table.actions import Verb
 from bot.table.clock import FakeClock
 from bot.table.manager import TableManager
 from storage.memory import MemoryRepository
-from tests.table.helpers import Counting
+from tests.table.helpers import HANG_GUARD, Counting, Gate, held
 from tests.telegram.fakebotapi import FakeBotAPI
 from tests.telegram.harness import Harness, TgUser, buttons_of
-from tests.telegram.play import deal, open_room
+from tests.telegram.play import alerted, deal, open_room
 
 ANN, BO = TgUser(31, "Ann"), TgUser(32, "Bo")
 
@@ -100,3 +103,38 @@ async def test_an_unblocked_private_chat_gets_what_was_held(api: FakeBotAPI) -> 
             }
         )
         assert buttons_of(h.hand_message(BO), Verb.PICK)
+
+
+@pytest.fixture
+def held_suggestions(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
+    yield from held(monkeypatch, "suggestions")
+
+
+async def test_a_card_tap_is_answered_while_the_other_players_suggestion_is_worked_out(
+    api: FakeBotAPI, held_suggestions: Gate
+) -> None:
+    """Ann's 推荐 is held in the solver; Bo's card tap is answered and his
+    hand redrawn meanwhile; then Ann's hand shows her suggestions."""
+    api.opened |= {ANN.id, BO.id}
+    gate = held_suggestions
+    async with game(api) as (h, manager, repo):
+        await deal(h, ANN, BO)
+        ann = h.hand_message(ANN)
+        suggest = buttons_of(ann, Verb.SUGGEST)[0]["callback_data"]
+        asking = asyncio.create_task(h.feed(h.press_update(ANN, ann, suggest)))
+        await gate.until_reached()
+
+        bo = h.hand_message(BO)
+        edits = bo.edits
+        pick = buttons_of(bo, Verb.PICK)[0]["callback_data"]
+        answer = await asyncio.wait_for(h.press(BO, bo, pick), HANG_GUARD)
+        assert not alerted(answer)
+        assert bo.edits > edits  # the tapped card moved on his hand
+        assert not asking.done()
+        assert not buttons_of(ann, Verb.APPLY)  # no suggestions on hers yet
+
+        gate.release.set()
+        await asyncio.wait_for(asking, HANG_GUARD)
+        await h.outbox.drain()
+        assert buttons_of(h.hand_message(ANN), Verb.APPLY)
+        assert "1. " in h.hand_message(ANN).text
