@@ -63,6 +63,17 @@ def kill_points(players: Players) -> dict[str, KillAt]:
             ),
             before=True,
         ),
+        # a suggestion being worked out (outside the room's lock), nothing
+        # of it stored: killed at the press's answer, which a slow verb
+        # sends before it runs
+        "suggest": KillAt(
+            "suggest",
+            lambda m, p: (
+                m == "answerCallbackQuery"
+                and players.pressed.get(p.get("callback_query_id", "")) is Verb.SUGGEST
+            ),
+            before=True,
+        ),
         # a hand edited (the suggestion shown), the bot never hears back
         "arranging": KillAt(
             "arranging",
@@ -159,7 +170,7 @@ def room_time():  # type: ignore[no-untyped-def]
     return datetime.now(UTC)
 
 
-POINTS = ["lobby", "deal", "arranging", "showdown", "settled", "settle_post"]
+POINTS = ["lobby", "deal", "suggest", "arranging", "showdown", "settled", "settle_post"]
 
 
 @pytest.mark.parametrize("point", POINTS)
