@@ -17,10 +17,11 @@ after a start taking 1.4-2.1 s); each trial forgets it, so every suggestion
 is such a first one (``--warm``: keep it, suggestions take milliseconds).
 
 Before/after in one session: ``--baseline TREE`` runs this script under
-another checkout (e.g. a worktree of main) and under this one in turn, in
-child processes, ``--runs`` times each, and prints both.
+another checkout (e.g. ``git worktree add --detach MAIN_TREE main``) and
+under this one in turn, in child processes, ``--runs`` times each, and
+prints both.
 
-    .venv/bin/python bench/solver_lock_bench.py --baseline ../main-tree --runs 3
+    .venv/bin/python bench/solver_lock_bench.py --baseline MAIN_TREE --runs 3
     .venv/bin/python bench/solver_lock_bench.py --tree . --json   (one child run)
 """
 

@@ -14,31 +14,54 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from bot.core.review import SeatReview
 from bot.core.room import Room
+from bot.delivery.entries import Durable
 from bot.views.model import View
-from storage.api import RoomStatus, StaleVersion
+from storage.api import Repository, RoomStatus, StaleVersion
 from storage.delivery import DeliveryStore
 
 from . import history, present
 from . import review as RV
 from . import round as R
 from . import timers as T
-from .rooms import Held
+from .clock import Clock
+from .contract import Sink
+from .effects import Effects
+from .rooms import Held, Rooms
 from .solved import AHEAD_TRIES, Ahead, Solved, Unsolved
-
-if TYPE_CHECKING:
-    from .manager import TableManager
+from .timers import Timers
 
 log = logging.getLogger(__name__)
+
+
+class Table(Protocol):
+    """What the timed transitions use of the table manager."""
+
+    repo: Repository
+    clock: Clock
+    rooms: Rooms
+    timers: Timers
+    durable: Durable
+    pictures: bool
+    max_retries: int
+    _sink: Sink | None
+
+    def _ctx(self, solved: Solved | None = None) -> R.Ctx: ...
+
+    async def _snapshot(self, room_id: str) -> Held | None: ...
+
+    async def _store(
+        self, rec: Held, state: Room, fx: Effects, views: list[View], actor: str | None = None
+    ) -> tuple[Held, list[View]]: ...
 
 
 class Timed:
     """The timed transitions of ``table``'s rooms."""
 
-    def __init__(self, table: TableManager) -> None:
+    def __init__(self, table: Table) -> None:
         self.table = table
 
     async def fire(self, room_id: str) -> None:
