@@ -1,5 +1,5 @@
 """The table manager: one async entry point (``handle``) for every action,
-and the timed transitions (``_on_timer``).
+and the timed transitions (``Timed.fire``, timed.py).
 
 Per room: an asyncio lock; the room (the typed ``bot.core.room.Room``,
 JSON only in the repository: rooms.py converts) is stored through
@@ -7,10 +7,10 @@ JSON only in the repository: rooms.py converts) is stored through
 ``StaleVersion`` (another manager wrote first) the room is reloaded and the
 action re-applied. The manager dispatches and retries; its other jobs have
 their own modules: the room cache and its writes (rooms.py), the timers and
-the showdown's pace (timers.py), what a timer does when it fires (timed.py), what each verb does (transitions.py,
-arranging.py, and info.py / history.py for the read-only ones) and the views
-a change shows (present.py). What each verb needs is read from its
-``VerbInfo`` (bot/core/verbs.py).
+the showdown's pace (timers.py), what a timer does when it fires (timed.py),
+what each verb does (transitions.py, arranging.py, and info.py / history.py
+for the read-only ones) and the views a change shows (present.py). What
+each verb needs is read from its ``VerbInfo`` (bot/core/verbs.py).
 
 Nothing slow runs on the event loop, and no tap waits for another
 player's solver: a transition that may call the solver (a suggestion, a
