@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 from collections.abc import Sequence
 
 from bot.core.hand import Hand
@@ -255,6 +256,13 @@ class Console:
             hand = rnd.hands.get(you(self.lang).key)
             if hand is not None:
                 cats = lane_categories(self.lang, hand, rnd)
+        if any(v.meta.get("phase") == "showdown" for v in self.pending):
+            # My confirm was the last: nobody is waited for, the showdown begins.
+            done = t(self.lang, "hand.confirmed")
+            lines = tuple(
+                t(self.lang, "cli.confirmed_last") if x == done else x for x in view.lines
+            )
+            view = dataclasses.replace(view, lines=lines)
         self.hands.print(
             view, whole=whole, categories=cats or (), deadline=deadline, now=self.mgr.clock.now()
         )

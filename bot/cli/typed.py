@@ -112,6 +112,8 @@ def parse_between(line: str) -> Typed | None:
     head = words[0].lower()
     if head in VERIFY:
         return _verify(words)
+    if _NUMBER.fullmatch(head):  # card numbers: there is no hand between rounds
+        return Typed(problem=("cli.between_cards", {}))
     if INFO.get(head) in ("help", "rules", "show", "quit"):
         if len(words) > 1:
             return Typed(problem=("cli.no_args", {"word": head}))

@@ -191,7 +191,8 @@ def test_typed_lines_before_any_suggestion(line: str, expected: Typed) -> None:
         ("q", Typed(info="quit")),
         ("v 1", Typed(info="verify", arg="1")),
         ("rules", Typed(info="rules")),
-        ("1 2", Typed(problem=("cli.unknown", {"word": "1"}))),
+        ("1 2", Typed(problem=("cli.between_cards", {}))),
+        ("show", Typed(info="show")),
     ],
 )
 def test_lines_between_rounds(line: str, expected: Typed | None) -> None:
