@@ -60,10 +60,11 @@ def test_the_showdown_comes_step_by_step_and_the_result_fits_a_screen(lang: str)
     args = ["--players", "5", "--seed", "7", "--lang", lang, "--step", str(STEP)]
     with Terminal(*args) as term:
         term.play("a 1", "c")
-        steps = [t(lang, f"show.{lane}") for lane in ("head", "middle", "tail")]
+        # Seed 7 deals AI-4 三同花: a fourth step shows the declared specials.
+        steps = [t(lang, f"show.{step}") for step in ("head", "middle", "tail", "specials")]
         title = t(lang, "settle.title", round=1)
         times = arrivals(term, [t(lang, "table.showdown", round=1), *steps, title])
-        # Each step printed when it comes: heads, then middles, then tails,
+        # Each step printed when it comes: heads, middles, tails, specials,
         # each a step's time after the one before, and the result last.
         gaps = [b - a for a, b in zip(times[1:], times[2:], strict=False)]
         assert all(g > STEP / 2 for g in gaps), gaps
