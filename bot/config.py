@@ -109,6 +109,9 @@ def check_database_url(url: str) -> str:
         raise ValueError(
             "must be sqlite:///<file> or postgresql+psycopg://<user>:<password>@<host>/<db>"
         )
+    if scheme == "sqlite" and text[len("sqlite://") :].lstrip("/") in ("", ":memory:"):
+        # SQLite without a file is a database in memory, gone at exit.
+        raise ValueError("sqlite:/// needs a file name, e.g. sqlite:///thirteen.db")
     return text
 
 

@@ -50,7 +50,6 @@ def add_language(parser: argparse.ArgumentParser, words: str) -> None:
         dest="language",
         default="zh-Hans",
         choices=LANGUAGES,
-        metavar="LANGUAGE",
         help=f"{words}: zh-Hans (default), zh-Hant or en",
     )
 

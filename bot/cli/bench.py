@@ -7,6 +7,7 @@ from a checkout: ``thirteen bench rules_bench --n 100000``. Without a name, list
 from __future__ import annotations
 
 import argparse
+import ast
 import runpy
 import sys
 from collections.abc import Sequence
@@ -22,6 +23,25 @@ _NO_CHECKOUT = (
 )
 
 
+def summary(path: Path, room: int = 60) -> str:
+    """What a benchmark measures: its docstring's first sentence, cut to
+    ``room`` characters."""
+    try:
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    except (OSError, SyntaxError, ValueError):
+        doc = ""
+    text = " ".join(doc.split("\n\n")[0].replace("``", "").split())
+    text = text.split(". ")[0].rstrip(".")
+    return text if len(text) <= room else text[: room - 1].rsplit(" ", 1)[0].rstrip(",:;") + "…"
+
+
+def listing(scripts: Sequence[str]) -> str:
+    """The benchmarks, one a line with what each measures."""
+    wide = max(map(len, scripts))
+    lines = [f"  {name:<{wide}}  {summary(BENCH_DIR / f'{name}.py')}".rstrip() for name in scripts]
+    return "benchmarks (thirteen bench NAME [its own arguments]):\n" + "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     scripts = sorted(p.stem for p in BENCH_DIR.glob("*.py") if not p.stem.startswith("_"))
     parser = command_parser(
@@ -33,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("args", nargs=argparse.REMAINDER, help="the benchmark's own arguments")
     ns = parser.parse_args(list(argv or []))
     if ns.name is None:
-        print("benchmarks: " + ", ".join(scripts) if scripts else _NO_CHECKOUT.format(BENCH_DIR))
+        print(listing(scripts) if scripts else _NO_CHECKOUT.format(BENCH_DIR))
         return 0
     name, rest = ns.name, ns.args
     path = next(

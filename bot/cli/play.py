@@ -27,9 +27,11 @@ from bot.table.clock import FakeClock, RealClock
 from bot.table.manager import TableManager
 from bot.views.model import View, ViewKind
 
+from .line_editing import EditedLines, Editor, readline_module, run_edited
 from .play_console import Console
 from .play_options import _language_of, parse_args
-from .screen import SCREEN, LineReader, say, say_list
+from .screen import SCREEN, LineReader, Reader, say, say_list
+from .terminal_words import extra_three
 from .typed import Typed, parse, parse_between
 
 
@@ -46,7 +48,7 @@ async def make_repo(url: str | None) -> Any:
     return repo
 
 
-async def arrange_round(con: Console, reader: LineReader) -> bool:
+async def arrange_round(con: Console, reader: Reader) -> bool:
     """Arrange my hand until it is done or the time is up; False to quit."""
     await con.send(Verb.SHOW_HAND, button=True)
     if con.last_hand is not None:
@@ -71,6 +73,7 @@ async def arrange_round(con: Console, reader: LineReader) -> bool:
             continue
         if not await run_typed(con, typed, view):
             return False
+        con.flush_steps()
     return True
 
 
@@ -82,7 +85,11 @@ async def run_typed(con: Console, typed: Typed, view: View) -> bool:
     elif typed.info == "quit":
         return False
     elif typed.info == "help":
-        say(t(con.lang, "cli.help"))
+        text = t(con.lang, "cli.help")
+        if extra_three(con.lang, view):  # 多三张: the tail is placed too
+            count = len(con.hands.card_numbers(view)) - 13
+            text = t(con.lang, "cli.extra_three", count=count) + "\n" + text.split("\n", 1)[-1]
+        say(text)
     elif typed.info == "show":
         await con.print_hand(view, whole=True)
     elif typed.info == "rules":
@@ -129,7 +136,7 @@ async def place(con: Console, picks: Sequence[int], view: View) -> None:
         await con.print_hand(con.last_hand)
 
 
-async def between_rounds(con: Console, reader: LineReader) -> bool:
+async def between_rounds(con: Console, reader: Reader) -> bool:
     """The prompt after a round (after a match: the rematch); False to quit."""
     key = "cli.rematch" if await con.match_over() else "cli.next_round"
     while True:
@@ -146,11 +153,14 @@ async def between_rounds(con: Console, reader: LineReader) -> bool:
             say_list(t(con.lang, "cli.between_help"))
         elif typed.info == "rules":
             await con.rules()
+        elif typed.info == "show":
+            con.show_settlement()
         elif typed.info == "verify":
             await con.verify(typed.arg)
 
 
-async def interactive(args: argparse.Namespace) -> int:
+async def interactive(args: argparse.Namespace, editor: Editor | None = None) -> int:
+    """A game at the terminal; ``editor``: readline edits the prompt."""
     repo = await make_repo(args.db)
     rng = random.Random(args.seed) if args.seed is not None else None
     lang = args.language
@@ -167,7 +177,7 @@ async def interactive(args: argparse.Namespace) -> int:
     mgr.set_sink(con.sink)
     await mgr.start()
     try:
-        reader = LineReader()
+        reader: Reader = EditedLines(editor) if editor else LineReader()
         if not await con.setup(args, seats_for_you=True):
             return 2
         while True:
@@ -177,15 +187,17 @@ async def interactive(args: argparse.Namespace) -> int:
                 return 2
             for v in out.views:
                 if v.kind is ViewKind.TABLE:
-                    await con.show(v)
+                    con.show(v)
             if not await arrange_round(con, reader):
                 break
-            while await con.phase() is Phase.SHOWDOWN:
-                await asyncio.sleep(min(0.2, args.step + 0.01))
+            await con.result_printed(args.step)
             # The review (复盘) of my hand, now that the showdown is over;
             # after a match's last round, then the final results.
             for v in (await con.send(Verb.REVIEW, button=True, quiet=True)).views:
-                con.words.show(v)
+                if v.key.startswith("review:"):
+                    con.show_review(v)
+                else:
+                    con.words.show(v)
             con.show_held()
             if not await between_rounds(con, reader):
                 break
@@ -236,7 +248,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     _language_of(args)
     configure_solver(settings_or_exit())
     try:
-        return asyncio.run(auto(args) if args.auto else interactive(args))
+        if args.auto:
+            return asyncio.run(auto(args))
+        readline = readline_module()
+        if readline is None:  # input from a file or a pipe, or no readline here
+            return asyncio.run(interactive(args))
+        editor = Editor(readline)
+        return run_edited(editor, lambda: interactive(args, editor))
     except KeyboardInterrupt:
         say("\n" + t(args.language, "cli.bye"))
         return 130

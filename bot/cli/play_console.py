@@ -9,6 +9,8 @@ terminal words.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import dataclasses
 from collections.abc import Sequence
 
 from bot.core.hand import Hand
@@ -26,6 +28,7 @@ from bot.views.model import View, ViewKind
 from bot.views.render_common import category, option_reason
 
 from .play_options import option_problem
+from .result_words import ShowdownSteps, result_lines, review_lines
 from .screen import say
 from .terminal_words import HandPrinter, Words
 
@@ -64,6 +67,10 @@ class Console:
         self.last_hand: View | None = None  # my latest hand view (also from timers)
         self.held: list[View] = []  # the final results, printed after my review
         self.announced = 0  # the last round whose deadline arranged my hand
+        self.steps = ShowdownSteps(lang)  # the showdown printed as it happens
+        self.settlement: View | None = None  # the last round's, whole (``l``)
+        self.results_shown = 0  # the last round whose result was printed
+        self.pending: list[View] = []  # table views of my last action, not yet printed
 
     async def state(self) -> Room | None:
         return await self.mgr.room(self.room_id) if self.room_id else None
@@ -95,6 +102,8 @@ class Console:
             self.last_hand = hand
         if out.reply and not quiet:
             say(f"· {out.reply}")
+        # My confirm began the showdown: its first step, printed after my hand.
+        self.pending += [v for v in out.views if v.kind in (ViewKind.TABLE, ViewKind.SHOWDOWN)]
         return out
 
     async def setup(self, args: argparse.Namespace, seats_for_you: bool) -> bool:
@@ -165,8 +174,51 @@ class Console:
                     self.words.show(v)
                 else:
                     self.held.append(v)  # after the review of the last round
+            elif v.kind in (ViewKind.TABLE, ViewKind.SHOWDOWN):
+                self.show_step(v)
+            elif v.kind is ViewKind.SETTLEMENT and not self.auto:
+                self.settlement = v
+                await self.show_result(v)
+                self.results_shown = int(v.meta.get("round", "0"))
             elif v.kind is ViewKind.SETTLEMENT or (v.kind is ViewKind.NOTICE and not self.auto):
-                self.words.show(v)  # the showdown's steps are in the settlement, printed once
+                self.words.show(v)  # --auto: the whole settlement, nobody asks for it
+
+    def flush_steps(self) -> None:
+        """The showdown steps my last action began, after its answer."""
+        views, self.pending = self.pending, []
+        for v in views:
+            self.show_step(v)
+
+    def show_step(self, view: View) -> None:
+        """A showdown's new step (heads, middles, tails, specials) as it comes;
+        ``--auto`` prints the whole settlement instead."""
+        if view.kind in (ViewKind.TABLE, ViewKind.SHOWDOWN) and not self.auto:
+            for line in self.steps.new_lines(view):
+                say(line)
+
+    async def show_result(self, view: View) -> None:
+        """The round's result on one screen: each player against each
+        opponent, the totals; the whole of it on ``l``."""
+        st = await self.state()
+        if st is None or st.round is None or not st.round.settled:
+            self.words.show(view)
+            return
+        say()
+        say(f"== {view.title} ==")
+        for line in result_lines(self.lang, st):
+            say(line)
+
+    def show_settlement(self) -> None:
+        """The last round's whole settlement: every lane, every pair, the
+        deck and its salt."""
+        if self.settlement is not None:
+            self.words.show(self.settlement)
+
+    def show_review(self, view: View) -> None:
+        say()
+        say(f"== {view.title} ==")
+        for line in review_lines(self.lang, view):
+            say(line)
 
     async def timed_out(self) -> None:
         """Say once a round, and before its result, that the table arranged
@@ -178,6 +230,7 @@ class Console:
             return
         self.announced = rnd.no
         say(t(self.lang, "cli.timeout"))
+        self.hands.printed.add(t(self.lang, "hand.auto"))  # said just now
         if self.last_hand is not None:
             await self.print_hand(self.last_hand)
 
@@ -186,12 +239,10 @@ class Console:
             self.words.show(v)
         self.held.clear()
 
-    async def show(self, view: View) -> None:
-        """Print a view of the table, its deadline in this computer's time."""
-        st = await self.state()
-        rnd = st.round if st else None
-        deadline = rnd.deadline if rnd and st and st.phase is Phase.ARRANGING else None
-        self.words.show(view, deadline=deadline, now=self.mgr.clock.now())
+    def show(self, view: View) -> None:
+        """Print the table's view of the deal; the deadline is said once, on
+        my hand just below it."""
+        self.words.show(view)
 
     async def print_hand(self, view: View, *, whole: bool = False) -> None:
         """Print my hand: each full lane with its category, the deadline in
@@ -205,12 +256,25 @@ class Console:
             hand = rnd.hands.get(you(self.lang).key)
             if hand is not None:
                 cats = lane_categories(self.lang, hand, rnd)
+        if any(v.meta.get("phase") == "showdown" for v in self.pending):
+            # My confirm was the last: nobody is waited for, the showdown begins.
+            done = t(self.lang, "hand.confirmed")
+            lines = tuple(
+                t(self.lang, "cli.confirmed_last") if x == done else x for x in view.lines
+            )
+            view = dataclasses.replace(view, lines=lines)
         self.hands.print(
             view, whole=whole, categories=cats or (), deadline=deadline, now=self.mgr.clock.now()
         )
+        self.flush_steps()
 
     async def verify(self, round_no: str | None) -> None:
         """The revealed deck of a round checked against its published hash."""
+        st = await self.state()
+        played = st.round_no if st else 0
+        if round_no is not None and int(round_no) > played:
+            say("⚠️  " + t(self.lang, "cli.no_round", round=round_no, played=played))
+            return
         out = await self.send(Verb.VERIFY, round_no, button=True, quiet=True)
         for v in out.views:
             self.words.show(v)
@@ -218,6 +282,17 @@ class Console:
     async def rules(self) -> None:
         for v in (await self.send(Verb.RULES, quiet=True)).views:
             self.words.show(v)
+
+    async def result_printed(self, step: float) -> None:
+        """Wait until the showdown is over and its result printed (the
+        table prints it after it has stored the round, a moment later)."""
+        while await self.phase() is Phase.SHOWDOWN:
+            await asyncio.sleep(min(0.2, step + 0.01))
+        st = await self.state()
+        for _ in range(100):  # a result that never comes: go on after 5 s
+            if st is None or self.results_shown >= st.round_no:
+                return
+            await asyncio.sleep(0.05)
 
     async def phase(self) -> Phase:
         st = await self.state()

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 import sys
 import threading
 import unicodedata
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import BinaryIO, Protocol
 
 POLL_SECONDS = 0.25
 
@@ -66,16 +67,18 @@ def _can_break(prev: str, ch: str) -> bool:
 
 
 def _atoms(text: str) -> list[str]:
-    """``text`` cut where a line may break (spaces stay with the word before)."""
+    """``text`` cut where a line may break (spaces stay with the word before;
+    a number keeps the CJK unit after it: ``+3.9 分``)."""
     atoms: list[str] = []
-    cur, prev = "", ""
+    cur, prev, before = "", "", ""
     for ch in text:
-        if cur and _can_break(prev, ch):
+        unit = _wide(ch) and (prev.isdigit() or (prev == " " and before.isdigit()))
+        if cur and _can_break(prev, ch) and not unit:
             atoms.append(cur)
             cur = ""
         cur += ch
         if not _zero_width(ch):
-            prev = ch
+            prev, before = ch, prev
     if cur:
         atoms.append(cur)
     return atoms
@@ -135,16 +138,41 @@ def width() -> int | None:
     return shutil.get_terminal_size().columns
 
 
+class OpenPrompt(Protocol):
+    """A prompt being edited in another thread (line_editing.Editor)."""
+
+    prompt: str
+    saved: str
+
+    @property
+    def active(self) -> bool: ...
+
+    def close(self) -> bool: ...
+
+
+class Reader(Protocol):
+    """Where typed lines come from: :class:`LineReader`, or readline's
+    prompt (line_editing.EditedLines)."""
+
+    async def ask(
+        self,
+        prompt: str | Callable[[], Awaitable[str]],
+        *,
+        still: Callable[[], Awaitable[bool]] | None = None,
+    ) -> str | None: ...
+
+
 @dataclass
 class _Screen:
     at_prompt: bool = False  # the cursor stands right after a prompt
     closed: bool = False  # the output's reader went away (``| head``)
+    editor: OpenPrompt | None = None  # readline edits the prompt (line_editing)
 
 
 SCREEN = _Screen()
 
 
-def _emit(text: str, end: str = "\n") -> None:
+def emit(text: str, end: str = "\n") -> None:
     """Print one line; a reader that went away ends the output quietly
     (the rest goes nowhere), not with a traceback."""
     if SCREEN.closed:
@@ -158,40 +186,65 @@ def _emit(text: str, end: str = "\n") -> None:
         os.close(devnull)
 
 
-def _leave_prompt() -> None:
-    if SCREEN.at_prompt:
-        _emit("")
-        SCREEN.at_prompt = False
+def leave_prompt() -> None:
+    """Before other output: end the prompt's line. A prompt readline edits
+    is closed first (it is shown again below, with what was typed); its
+    line is cleared when it fits one."""
+    if not SCREEN.at_prompt:
+        return
+    editor = SCREEN.editor
+    if editor is None:
+        emit("")
+    elif editor.active and editor.close():
+        w = width()
+        if w is not None and cols(editor.prompt + editor.saved) < w:
+            emit("\r\x1b[K", end="")
+        else:
+            emit("")
+    SCREEN.at_prompt = False
+
+
+_ESCAPE = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|.)?")
+
+
+def clean(line: str) -> str:
+    """A typed line as the game reads it: full-width letters and digits (a
+    Chinese input method's) as plain ones (NFKC), terminal escapes (an
+    arrow key where the line is not edited) and control characters taken
+    out, so none is ever echoed back."""
+    line = _ESCAPE.sub("", unicodedata.normalize("NFKC", line))
+    line = line.replace("\t", " ")
+    return "".join(ch for ch in line if unicodedata.category(ch) not in ("Cc", "Cf"))
 
 
 def say(text: str = "", *, fold: bool = True) -> None:
     """Print ``text`` (its ``\\n`` start new lines), each line wrapped to the
     terminal. ``fold=False``: never wrapped (a command to copy)."""
-    _leave_prompt()
+    leave_prompt()
     w = width() if fold else None
     for line in text.split("\n"):
         for part in wrap(line, w):
-            _emit(part)
+            emit(part)
 
 
 def say_items(items: Sequence[str], sep: str = "  ") -> None:
     """Print ``items`` side by side, as many to a line as fit; an item is
     broken only where it is wider than the terminal."""
-    _leave_prompt()
+    leave_prompt()
     w = width()
     line = ""
     for item in items:
         if line and w is not None and cols(line + sep + item) > w:
-            _emit(line)
+            emit(line)
             line = ""
         if not line and w is not None and cols(item) > w:
             *full, line = wrap(item, w)
             for part in full:
-                _emit(part)
+                emit(part)
         else:
             line = f"{line}{sep}{item}" if line else item
     if line:
-        _emit(line)
+        emit(line)
 
 
 def say_list(text: str) -> None:
@@ -229,7 +282,7 @@ class LineReader:
                 raw = stream.readline()
             except (OSError, ValueError):
                 raw = b""
-            line = raw.decode("utf-8", "replace").rstrip("\r\n") if raw else None
+            line = clean(raw.decode("utf-8", "replace").rstrip("\r\n")) if raw else None
             try:
                 self._loop.call_soon_threadsafe(self._queue.put_nowait, line)
             except RuntimeError:  # the game ended and its loop closed
@@ -250,12 +303,12 @@ class LineReader:
 
         async def show_prompt() -> None:
             text = prompt if isinstance(prompt, str) else await prompt()
-            _leave_prompt()
+            leave_prompt()
             body = text.rstrip()
             *above, last = wrap(body, width()) or [""]
             for line in above:
-                _emit(line)
-            _emit(last + text[len(body) :], end="")
+                emit(line)
+            emit(last + text[len(body) :], end="")
             SCREEN.at_prompt = True
 
         await show_prompt()
@@ -273,9 +326,9 @@ class LineReader:
                 if line is None:
                     raise EOFError
                 if self._echo and SCREEN.at_prompt:
-                    _emit(line)
+                    emit(line)
                 # A terminal's echo of the Enter key ended the prompt's line.
                 SCREEN.at_prompt = False
                 return line
         finally:
-            _leave_prompt()
+            leave_prompt()

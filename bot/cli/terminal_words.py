@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from bot.i18n import t
 from bot.table.actions import Verb
-from bot.views.model import View, ViewKind
+from bot.views.model import Button, View, ViewKind
 
 from .screen import say, say_items, say_list
 
@@ -70,6 +70,10 @@ class Words:
             return []  # "arrange in private": the round is the title
         if (p := unformat(lang, "hand.hint_extra", text)) is not None:
             return [t(lang, "cli.extra_three", **p)]
+        if (p := unformat(lang, "notice.reminder", text)) is not None and p["names"] == t(
+            lang, "cli.you"
+        ):
+            return [t(lang, "cli.reminder", seconds=p["seconds"])]  # only I arrange here
         if (p := unformat(lang, "settle.salt", text)) is not None:
             return [t(lang, "cli.salt_auto" if self.auto else "cli.salt", **p)]
         if unformat(lang, "time.deadline_clock", text) is not None:
@@ -152,13 +156,7 @@ class HandPrinter:
 
     def card_numbers(self, view: View) -> dict[int, str]:
         """Number shown -> the card's index in the hand (the PICK argument)."""
-        numbers: dict[int, str] = {}
-        for row in view.buttons:
-            for b in row:
-                parts = (b.action_id or "").split("|")
-                if len(parts) == 5 and parts[3] == Verb.PICK.value:
-                    numbers[len(numbers) + 1] = parts[4]
-        return numbers
+        return {n: (b.action_id or "").split("|")[4] for n, b in enumerate(_cards(view), start=1)}
 
     def suggestions(self, view: View) -> int:
         return sum(
@@ -197,19 +195,36 @@ class HandPrinter:
             if whole or (line not in self.printed and not line.startswith("⏱")):
                 say(line)  # the time left is in the prompt after the first print
             self.printed.add(line)
-        cards = [
-            f"[{n}] {b.label}"
-            for n, b in enumerate(
-                (
-                    b
-                    for row in view.buttons
-                    for b in row
-                    if (b.action_id or "").split("|")[3:4] == [Verb.PICK.value]
-                ),
-                start=1,
-            )
-        ]
+        cards = [f"[{n}] {b.label}" for n, b in enumerate(_cards(view), start=1)]
         if cards:
             say_items(cards)
             if whole:
-                say_list(t(self.lang, "cli.commands"))
+                commands = t(self.lang, "cli.commands")
+                if extra_three(self.lang, view):  # its own placing rule is said above
+                    commands = commands.split("\n", 1)[-1]
+                say_list(commands)
+
+
+def _cards(view: View) -> list[Button]:
+    """A hand's card buttons in the order they are numbered: the cards still
+    to place as the hand is sorted, then the placed ones lane by lane as the
+    lanes show them (a sort does not move a placed card)."""
+    picks = [
+        b
+        for row in view.buttons
+        for b in row
+        if (b.action_id or "").split("|")[3:4] == [Verb.PICK.value]
+    ]
+    lanes = [
+        card for line in view.lines[:3] for card in re.split("[:：]", line, maxsplit=1)[-1].split()
+    ]
+    placed = [b for b in picks if "·" in b.label and b.label.split("·")[0] in lanes]
+    rest = [b for b in picks if b not in placed]
+    return rest + sorted(placed, key=lambda b: lanes.index(b.label.split("·")[0]))
+
+
+def extra_three(lang: str, view: View | None) -> bool:
+    """Whether the hand is 多三张's 16 cards (the tail is placed too)."""
+    return view is not None and any(
+        unformat(lang, "hand.hint_extra", line) is not None for line in view.lines
+    )

@@ -12,6 +12,8 @@ from typing import Any
 
 from bot.table.actions import Verb
 
+from .screen import clean
+
 _NUMBER = re.compile(r"[+-]?\d+", re.ASCII)
 
 
@@ -63,11 +65,16 @@ def _small(word: str) -> int | None:
     return n if 1 <= n <= MAX_TYPED_NUMBER else None
 
 
+def _words(line: str) -> list[str]:
+    """A line's words: split at spaces and commas (a Chinese 、 too)."""
+    return clean(line).replace(",", " ").replace("、", " ").split()
+
+
 def parse(line: str, cards: int, suggestions: int) -> Typed | None:
     """Read one typed line against a hand of ``cards`` cards and the
     ``suggestions`` on offer (0: none yet; ``a N`` then asks for them
     first); None for an empty line."""
-    words = line.replace(",", " ").split()
+    words = _words(line)
     if not words:
         return None
     head, rest = words[0].lower(), words[1:]
@@ -94,22 +101,24 @@ def parse(line: str, cards: int, suggestions: int) -> Typed | None:
         elif n is None:
             return Typed(problem=("cli.apply_how", {}))
         return Typed(verb=Verb.APPLY, arg=str(n - 1))
-    return Typed(problem=("cli.unknown", {"word": words[0][:20]}))
+    return Typed(problem=("cli.unknown", {"word": shown(words[0])}))
 
 
 def parse_between(line: str) -> Typed | None:
     """Read a line typed between rounds: None (an empty line) goes on."""
-    words = line.replace(",", " ").split()
+    words = _words(line)
     if not words:
         return None
     head = words[0].lower()
     if head in VERIFY:
         return _verify(words)
-    if INFO.get(head) in ("help", "rules", "quit"):
+    if _NUMBER.fullmatch(head):  # card numbers: there is no hand between rounds
+        return Typed(problem=("cli.between_cards", {}))
+    if INFO.get(head) in ("help", "rules", "show", "quit"):
         if len(words) > 1:
             return Typed(problem=("cli.no_args", {"word": head}))
         return Typed(info=INFO[head])
-    return Typed(problem=("cli.unknown", {"word": words[0][:20]}))
+    return Typed(problem=("cli.unknown", {"word": shown(words[0])}))
 
 
 def _verify(words: list[str]) -> Typed:
@@ -120,11 +129,17 @@ def _verify(words: list[str]) -> Typed:
     return Typed(problem=("cli.verify_how", {}))
 
 
+def shown(word: str) -> str:
+    """A typed word as an answer repeats it: at most 20 characters."""
+    return word if len(word) <= 20 else word[:19] + "…"
+
+
 def _picks(words: list[str], cards: int) -> Typed:
     numbers: list[int] = []
     for w in words:
-        if not _NUMBER.fullmatch(w) or not 1 <= int(w) <= cards:
-            return Typed(problem=("cli.card_range", {"word": w[:20], "count": cards}))
+        # Never int() of a long word: Python refuses 4,301 digits and more.
+        if len(w) > 5 or not _NUMBER.fullmatch(w) or not 1 <= int(w) <= cards:
+            return Typed(problem=("cli.card_range", {"word": shown(w), "count": cards}))
         if int(w) in numbers:
             return Typed(problem=("cli.card_twice", {"number": int(w)}))
         numbers.append(int(w))

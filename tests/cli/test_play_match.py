@@ -21,7 +21,7 @@ def test_a_one_round_match_at_the_console() -> None:
     result = out.index("== Round 1 · result ==")
     assert result < review and result < final  # both once the round is paid
     assert "Expected points against this table" in out[review:]
-    assert "1 rounds played" in out[final:]
+    assert "Rounds played: 1." in out[final:]
     assert out.rstrip().endswith("Bye.")
 
 

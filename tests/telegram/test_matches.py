@@ -72,7 +72,7 @@ async def test_a_two_round_match_to_its_final(api: FakeBotAPI) -> None:
         finals = [m for m in h.group_messages() if "Final results" in m.text]
         assert len(finals) == 1
         final = finals[0]
-        assert "Ann" in final.text and "Bo" in final.text and "2 rounds played" in final.text
+        assert "Ann" in final.text and "Bo" in final.text and "Rounds played: 2." in final.text
         # the 大结算 goes out as its picture, the text as the caption
         assert final.photo is not None and final.photo.startswith(b"\x89PNG")
         state = await manager.room_state(rid)
