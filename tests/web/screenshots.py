@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .gestures import filled_itself, press_confirm
 from .harness import CHROMIUM_ARGS, HAND, OTHER, Stage, chromium, open_page, stage
 
 JOKERS = ["BJ", "SJ", "As", "Ah", "Kd", "Qc", "Jc", "9h", "8s", "7d", "5c", "4s", "3h"]
@@ -61,6 +62,8 @@ DARK = {
 async def place(page: Any, lanes: dict[str, list[str]]) -> None:
     """Click each card, then its lane."""
     for lane, tokens in lanes.items():
+        if await filled_itself(page, lane, tokens):
+            continue  # the last lane took the rest by itself
         for token in tokens:
             await page.locator(f'[data-lane="hand"] [data-card="{token}"]').click()
             await page.locator(f'[data-lane-box="{lane}"] .lane-top').click()
@@ -80,7 +83,7 @@ async def show_down(st: Stage, page: Any) -> None:
     from bot.web.passes import Pass
 
     await place(page, POOR)
-    await page.locator('[data-action="confirm"]').click()
+    await press_confirm(page)
     await page.locator("[data-status]").wait_for()
     desk = Desk(st.manager, clock=st.clock.now)
     state = await st.state()
