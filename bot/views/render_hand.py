@@ -207,18 +207,19 @@ def _lane_buttons(hand: Hand, lang: str, rid: str, no: int) -> list[Button]:
 
 
 def _confirm_button(hand: Hand, lang: str, rid: str, no: int) -> Button:
-    """Confirm, saying what stops it: the cards still to place, or a foul
-    (a fouled split is never accepted, docs/rules.md §3). Disabled then:
-    Telegram cannot grey a button out, so the label tells."""
+    """Confirm, saying what stops it before it is pressed: the cards still
+    to place (disabled: Telegram cannot grey a button out, so the label
+    tells), or a foul (a fouled split is never accepted, docs/rules.md §3;
+    pressed, it answers which lanes are out of order and changes nothing)."""
     head, middle, tail = hand.lanes()
     if not hand.complete():
         missing = 13 - len(head) - len(middle) - len(tail)
         label = t(lang, "btn.confirm_wait", count=missing)
-    elif hand.refused and hand.refused.key == "err.foul":
+        return button(label, rid, no, Verb.CONFIRM, disabled=True)
+    if hand.refused and hand.refused.key == "err.foul":
         label = t(lang, "btn.confirm_foul")
-    else:
-        return button(t(lang, "btn.confirm"), rid, no, Verb.CONFIRM, style=ButtonStyle.SUCCESS)
-    return button(label, rid, no, Verb.CONFIRM, disabled=True)
+        return button(label, rid, no, Verb.CONFIRM, style=ButtonStyle.DANGER)
+    return button(t(lang, "btn.confirm"), rid, no, Verb.CONFIRM, style=ButtonStyle.SUCCESS)
 
 
 def _buttons(hand: Hand, lang: str, rid: str, no: int) -> tuple[tuple[Button, ...], ...]:
