@@ -11,12 +11,18 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from bot.pictures import draw_hand as D
 from bot.table.actions import Verb, decode, encode
 from bot.views.render_common import sym
-from tests.pictures.pixels import decode as png
-from tests.pictures.pixels import share_of
-from tests.table.helpers import RiggedRandom
+from tests.pictures.pixels import foul_framed
+from tests.table.helpers import (
+    ANN_HAND,
+    ANN_MIDDLE,
+    ANN_TAIL,
+    BO_HAND,
+    BO_HEAD,
+    BO_MIDDLE,
+    RiggedRandom,
+)
 from tests.telegram.fakebotapi import FakeBotAPI, StoredMessage
 from tests.telegram.harness import TgUser, buttons_of
 from tests.telegram.play import (
@@ -30,16 +36,6 @@ from tests.telegram.play import (
 )
 
 ANN, BO = USERS[:2]
-# Ann sees a flush for the tail first, a straight for the middle; the head
-# is what is left (a pair of eights).
-ANN_HAND = ["As", "Ks", "Qs", "Js", "9s", "8h", "8d", "7c", "6c", "5h", "4d", "3s", "2c"]
-ANN_TAIL = ["As", "Ks", "Qs", "Js", "9s"]
-ANN_MIDDLE = ["7c", "6c", "5h", "4d", "3s"]
-# Bo taps a head and a 2-to-6 straight for the middle: the tail left to him
-# (a pair of tens) is weaker than the middle, a foul (middle over tail).
-BO_HAND = ["Ah", "Kh", "Qh", "Jh", "Th", "9h", "7h", "6h", "5d", "4h", "3h", "2h", "Td"]
-BO_HEAD = ["Ah", "Kh", "Qh"]
-BO_MIDDLE = ["6h", "5d", "4h", "3h", "2h"]
 
 
 def card_button(hand: StoredMessage, token: str) -> str:
@@ -57,22 +53,6 @@ async def tap_cards(h: Any, user: TgUser, tokens: list[str]) -> None:
     for token in tokens:
         hand = h.hand_message(user)
         assert not alerted(await h.press(user, hand, card_button(hand, token)))
-
-
-def foul_framed(photo: bytes) -> tuple[bool, bool, bool]:
-    """Whether each lane of the hand's picture has the red frame drawn
-    round its cards (the strip left of its first card)."""
-    image = png(photo)
-    x0 = D.MARGIN + D.LABEL_W - 6
-    out = []
-    for lane in range(3):
-        y = D.TOP + lane * D.ROW_H
-        strip = image.crop((x0, y + 12, x0 + 4, y + D.CARD_H - 12))
-        out.append(
-            share_of(strip, lambda r, g, b: (r > 180) & (g < 80) & (b < 80))
-            > 0.9  # draw_hand.FOUL_RED
-        )
-    return (out[0], out[1], out[2])
 
 
 async def test_the_tail_first_the_head_by_itself_and_a_foul_said_before_confirm(
