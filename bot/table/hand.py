@@ -160,6 +160,7 @@ def reset(hand: Hand) -> None:
         raise Refused("err.nothing_to_reset")
     _push_undo(hand)
     hand.head, hand.middle, hand.tail = [], [], []
+    hand.aim = "head"  # as dealt: the aim had moved on with the lanes it filled
     hand.refused = None
 
 
