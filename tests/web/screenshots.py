@@ -111,8 +111,8 @@ async def shoot(out: Path) -> list[Path]:
     made: list[Path] = []
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        # 1. 简体中文, a phone, Telegram's light theme: jokers, two lanes placed,
-        #    the suggestions open.
+        # 1. 简体中文, a phone, Telegram's light theme: jokers, two lanes placed
+        #    (the third fills itself), the suggestions open.
         async with stage((JOKERS, JOKERS_OTHER), options=["jokers=2"]) as st:
             page = await open_page(browser, st, telegram=True)
             await page.locator('[data-lane="hand"] [data-card]').first.wait_for()
