@@ -114,6 +114,9 @@ def pick(hand: Hand, arg: str | None) -> None:
             _push_undo(hand)
             _take_back(hand, i)
             return
+    if not hand.open_lanes():
+        # 多三张, every lane full: the cards left are the discards.
+        raise Refused("err.lane_full")
     _push_undo(hand)
     _aim_on(hand)
     _explicit(hand)[hand.aim].append(i)
