@@ -44,6 +44,8 @@ from bot.pictures import (  # noqa: E402
 from bot.pictures.outcome import Round, Seat, settlement, showdown  # noqa: E402
 from bot.rules import PlayerHand, evaluate_lane, make_rules, settle  # noqa: E402
 from bot.rules.cards import parse_cards  # noqa: E402
+from bot.rules.foul import check_foul  # noqa: E402
+from bot.rules.types import Arrangement, Lane  # noqa: E402
 from bot.solver import auto_arrange  # noqa: E402
 
 LANGUAGES = ("zh-Hans", "zh-Hant", "en")
@@ -99,6 +101,28 @@ def sample_hand(language: str) -> HandPicture:
 def unstamped(r: Round) -> object:
     """The round's showdown with no moments stamped under it."""
     return dataclasses.replace(showdown(r), moments=())
+
+
+def sample_fouled_hand(language: str) -> HandPicture:
+    """A complete split that fouls (倒水): a head of aces over a middle of
+    kings (the tail, a straight, is in order)."""
+    rules = make_rules("classic", 4, {})
+    lanes = parse_cards("As Ah 4c"), parse_cards("Ks Kd Qs Jh 3d"), parse_cards("9c 8d 7s 6h 5c")
+    report = check_foul(Arrangement.of(*lanes), rules)
+    assert report is not None
+    named = {lane for pair in report.pairs for lane in pair}
+    return HandPicture(
+        language=language,
+        round_no=7,
+        lanes=lanes,
+        unplaced=(),
+        categories=(
+            evaluate_lane(lanes[0], rules).category,
+            evaluate_lane(lanes[1], rules).category,
+            evaluate_lane(lanes[2], rules).category,
+        ),
+        fouled=(Lane.HEAD in named, Lane.MIDDLE in named, Lane.TAIL in named),
+    )
 
 
 def timed(
@@ -203,6 +227,7 @@ def screenshots(folder: Path) -> None:
     for lang in LANGUAGES:
         shots: dict[str, bytes] = {
             "hand": render_hand(sample_hand(lang)),
+            "hand-foul": render_hand(sample_fouled_hand(lang)),
             "showdown": render_showdown(showdown(sample_round(lang))),
             "settlement": render_settlement(settlement(sample_round(lang))),
         }

@@ -2,9 +2,11 @@
 button's card index points into them), the display order, the lanes placed
 so far as indexes, and what the table marked on it.
 
-Head, middle and tail (头道、中道、尾道): tapping fills the head up to 3,
-then the middle up to 5; with 13 cards the tail is the rest, with 多三张
-(16 cards) the tail is tapped too and the 3 cards left over are discarded.
+Head, middle and tail (头道、中道、尾道): a tapped card goes to the lane the
+player aims at (``aim``: the head at the deal; it moves on by itself when its
+lane is full); with 13 cards the last lane takes the rest once two are full,
+with 多三张 (16 cards) every lane is tapped and the 3 cards left over are
+discarded.
 The table changes a hand (``bot.table.hand``); views and pictures read it.
 
 ``Hand.from_json`` / ``to_json`` read and write exactly a hand as stored.
@@ -39,6 +41,7 @@ _KEYS: Final = frozenset(
         "suggestions",
         "refused",
         "order",
+        "aim",
     )
 )
 
@@ -119,6 +122,7 @@ class Hand:
     special: Special | None = None  # the special the hand qualifies for
     suggestions: list[Suggestion] | None = None
     refused: Refusal | None = None
+    aim: str = "head"  # the lane a tapped card goes to (a LANE_NAMES name)
     extra: dict[str, Any] = field(default_factory=dict)  # keys of a newer format
 
     # ------------------------------------------------------------ JSON
@@ -144,6 +148,8 @@ class Hand:
             if suggestions is None
             else [Suggestion.from_json(s) for s in suggestions],
             refused=None if refused is None else Refusal(refused[0], dict(refused[1])),
+            # Hands stored before the lane could be chosen aim at the head.
+            aim=d.get("aim", "head"),
             extra={k: v for k, v in d.items() if k not in _KEYS},
         )
 
@@ -164,6 +170,9 @@ class Hand:
             else [s.to_json() for s in self.suggestions],
             "refused": None if self.refused is None else self.refused.to_json(),
             "order": list(self.order),
+            # Written once the player aims elsewhere: a hand stored before
+            # lanes could be chosen reads back unchanged.
+            **({"aim": self.aim} if self.aim != "head" else {}),
             **self.extra,
         }
 
@@ -177,13 +186,21 @@ class Hand:
         return len(self.cards) - 13
 
     def lanes(self) -> LaneIndexes:
-        """Head, middle and tail indexes; with 13 cards the tail is the rest
-        once head and middle are full."""
+        """Head, middle and tail indexes; with 13 cards a lane left empty is
+        the rest once the other two are full."""
         return placed_lanes(self.order, self.head, self.middle, self.tail, len(self.cards))
 
     def placed(self) -> set[int]:
         h, m, t = self.lanes()
         return set(h) | set(m) | set(t)
+
+    def open_lanes(self) -> list[str]:
+        """The lanes a tapped card can still go to, head to tail."""
+        return [
+            name
+            for name, lane, size in zip(LANE_NAMES, self.lanes(), (3, 5, 5), strict=True)
+            if len(lane) < size
+        ]
 
     def complete(self) -> bool:
         h, m, t = self.lanes()

@@ -3,8 +3,8 @@ far), for readers of a room's stored form (the console, tests); the table,
 the views and the pictures read the typed ``bot.core.hand.Hand``.
 
 A stored hand holds the dealt card tokens (``cards``), the display order
-and the lanes as lists of indexes into ``cards``; with 13 cards the tail is
-the rest once head and middle are full.
+and the lanes as lists of indexes into ``cards``; with 13 cards a lane left
+empty is the rest once the other two are full.
 """
 
 from __future__ import annotations
@@ -49,8 +49,8 @@ def extra_cards(hand: dict[str, Any]) -> int:
 
 
 def lanes(hand: dict[str, Any]) -> tuple[list[int], list[int], list[int]]:
-    """Head, middle and tail indexes; with 13 cards the tail is the rest
-    once head and middle are full."""
+    """Head, middle and tail indexes; with 13 cards a lane left empty is the
+    rest once the other two are full."""
     return placed_lanes(
         hand["order"], hand["head"], hand["middle"], hand["tail"], len(hand["cards"])
     )

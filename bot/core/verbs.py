@@ -39,6 +39,7 @@ class Verb(StrEnum):
     # private arranging
     SHOW_HAND = "h"  # (re)send my hand view
     PICK = "p"  # arg: card index in the hand (0-based); tapping a placed card takes it back
+    LANE = "ln"  # aim the next tapped cards at a lane; arg: 0 head, 1 middle, 2 tail
     UNDO = "u"
     RESET = "r"
     SORT = "so"  # arg: rank | suit | count
@@ -122,6 +123,7 @@ VERBS: Mapping[Verb, VerbInfo] = MappingProxyType(
         Verb.SETTINGS: VerbInfo(read_only=True, table_only=True, private=Private.PANEL),
         Verb.SHOW_HAND: VerbInfo(read_only=True, table_only=True, private=Private.HAND),
         Verb.PICK: VerbInfo(number=15, private=Private.HAND),
+        Verb.LANE: VerbInfo(number=2, private=Private.HAND),
         Verb.UNDO: _ARRANGE,
         Verb.RESET: _ARRANGE,
         Verb.SORT: _ARRANGE,

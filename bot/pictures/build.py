@@ -10,7 +10,7 @@ from __future__ import annotations
 from bot.core.hand import Hand
 from bot.core.room import Room
 from bot.core.round import Round as RoomRound
-from bot.core.state import Phase
+from bot.core.state import LANE_NAMES, Phase
 from bot.rules.cards import Card
 from bot.rules.lanes import evaluate_lane
 from bot.rules.options import Rules
@@ -68,7 +68,26 @@ def hand_picture(room: Room, key: str) -> HandPicture:
         declared=bool(hand.declared),
         done=hand.done,
         auto=hand.auto,
+        aim=_aim(room, hand),
+        fouled=_fouled(hand),
     )
+
+
+def _aim(room: Room, hand: Hand) -> int | None:
+    """The lane a tapped card goes to, while there is a lane to choose."""
+    if room.phase != Phase.ARRANGING or hand.done or len(hand.open_lanes()) < 2:
+        return None
+    return LANE_NAMES.index(hand.aim)
+
+
+def _fouled(hand: Hand) -> tuple[bool, bool, bool]:
+    """The lanes named by the foul the table marked on a complete split."""
+    refused = hand.refused
+    if hand.done or refused is None or refused.key != "err.foul":
+        return (False, False, False)
+    named = {name for pair in refused.params.get("pairs", ()) for name in pair}
+    head, middle, tail = (name in named for name in LANE_NAMES)
+    return (head, middle, tail)
 
 
 def _round(room: Room) -> Round:

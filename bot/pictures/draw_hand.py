@@ -16,7 +16,18 @@ from bot.i18n import t
 from bot.rules.cards import Card
 
 from . import cards as C
-from .canvas import GOLD, GOLD_INK, INK, MARGIN, SOFT, felt, overlay, pill, pill_width, title_bar
+from .canvas import (
+    GOLD,
+    GOLD_INK,
+    INK,
+    MARGIN,
+    SOFT,
+    felt,
+    overlay,
+    pill,
+    pill_width,
+    title_bar,
+)
 from .fonts import draw_text
 from .legend import legend
 from .model import LANE_SIZES, HandPicture
@@ -75,17 +86,43 @@ def _empty_slot(image: Image.Image, x: int, y: int) -> None:
     )
 
 
+FOUL_RED = (214, 40, 40)
+
+
 def _lane_label(image: Image.Image, p: HandPicture, lane: int) -> None:
     y = TOP + lane * ROW_H
     name = LANE_NAMES[lane]
     count = len(p.lanes[lane])
-    draw_text(image, (MARGIN, y + 22), t(p.language, f"lane.{name}"), 26, INK, bold=True)
+    aimed = p.aim == lane
+    if aimed:
+        # ▶ left of the name: the lane a tapped card goes to.
+        ImageDraw.Draw(image).polygon(
+            [(6, y + 26), (6, y + 48), (19, y + 37)], fill=GOLD, outline=GOLD_INK
+        )
+    ink = GOLD if aimed else INK
+    draw_text(image, (MARGIN, y + 22), t(p.language, f"lane.{name}"), 26, ink, bold=True)
     draw_text(image, (MARGIN, y + 54), f"{count}/{LANE_SIZES[lane]}", 19, SOFT)
     cat = p.categories[lane]
     if cat is not None:
         text = t(p.language, f"cat.{cat.slug}")
         w = min(pill_width(text, 17), LABEL_W - 16)
         pill(image, (MARGIN + w / 2, y + 92), text, 17, fill=GOLD, ink=GOLD_INK, max_width=w - 20)
+    if p.fouled[lane]:
+        _foul_mark(image, p, lane)
+
+
+def _foul_mark(image: Image.Image, p: HandPicture, lane: int) -> None:
+    """A lane out of order (倒水): a red frame round its cards and a red
+    倒水 under its name, before the player presses confirm."""
+    y = TOP + lane * ROW_H
+    x0 = MARGIN + LABEL_W - 6
+    x1 = x0 + LANE_SIZES[lane] * (CARD_W + GAP) + 2
+    ImageDraw.Draw(image).rounded_rectangle(
+        (x0, y - 6, x1, y + CARD_H + 6), radius=12, outline=FOUL_RED, width=5
+    )
+    text = t(p.language, "pic.foul")
+    w = min(pill_width(text, 19), LABEL_W - 16)
+    pill(image, (MARGIN + w / 2, y + 128), text, 19, fill=FOUL_RED, ink=INK, max_width=w - 20)
 
 
 def _status(p: HandPicture) -> str:

@@ -26,7 +26,9 @@ class HandPicture:
     ``lanes`` are head, middle and tail as placed so far, ``unplaced`` the
     cards not in a lane (in the order shown); ``categories`` name each full
     lane's hand. ``discard`` is the number of cards a 16-card hand (多三张)
-    throws away once the lanes are full (0 with 13 cards).
+    throws away once the lanes are full (0 with 13 cards). ``aim`` is the
+    lane a tapped card goes to (marked while there is a choice), ``fouled``
+    the lanes of a complete split that are out of order (倒水).
     """
 
     language: str
@@ -40,6 +42,16 @@ class HandPicture:
     declared: bool = False
     done: bool = False  # confirmed, declared or arranged by the table
     auto: bool = False  # arranged by the table (deadline, or the player left)
+    aim: int | None = None  # 0..2: the lane the next tapped card goes to
+    fouled: tuple[bool, bool, bool] = (False, False, False)  # lanes out of order
+
+    def __setstate__(self, state: Sequence[object]) -> None:
+        # Outbox rows pickled before ``aim`` and ``fouled`` carry fewer
+        # values: the missing ones take their defaults.
+        names = [f.name for f in fields(self)]
+        values = [*state, None, (False, False, False)][: len(names)]
+        for name, value in zip(names, values, strict=True):
+            object.__setattr__(self, name, value)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,5 @@
 """A player's presses on their own hand while the round is arranged: pick,
-lay, undo, reset, sort, suggest, apply, declare, confirm (the page's with
+lane (which lane the next taps go to), lay, undo, reset, sort, suggest, apply, declare, confirm (the page's with
 its split, laid and confirmed at once) — one function each,
 found by the verb (``PRESSES``). Pure transitions on the typed room (plus
 solver calls), like round.py's."""
@@ -59,6 +59,10 @@ def _open(hand: Hand) -> None:
 
 def _pick(p: Pressed) -> None:
     H.pick(p.hand, p.arg)
+
+
+def _lane(p: Pressed) -> None:
+    H.aim(p.hand, p.arg)
 
 
 def _lay(p: Pressed) -> None:
@@ -142,6 +146,7 @@ def _confirm(p: Pressed) -> None:
 PRESSES: Mapping[Verb, Callable[[Pressed], None]] = MappingProxyType(
     {
         Verb.PICK: _pick,
+        Verb.LANE: _lane,
         Verb.LAY: _lay,
         Verb.UNDO: _undo,
         Verb.RESET: _reset,

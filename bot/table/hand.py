@@ -4,9 +4,12 @@
 A hand holds the dealt card tokens (``cards``; a button's card index
 points into this list and never changes, so a press made before a sort still
 means the same card), the display order, and the lanes as lists of indexes.
-Tapping an unplaced card fills the head up to 3, then the middle up to 5;
-with 13 cards the last 5 are the tail by themselves. With 多三张 (16 cards)
-the tail is tapped too and the 3 cards left over are discarded.
+Tapping an unplaced card puts it in the lane the player aims at (``aim``,
+chosen with the lane buttons; the head at the deal); a full lane passes the
+aim on to the next open one, so tapping alone still fills the head, then
+the middle. With 13 cards, once two lanes are full the last takes the rest
+by itself. With 多三张 (16 cards) every lane is tapped and the 3 cards left
+over are discarded.
 
 Refusals raise :class:`Refused` with a catalog key (the manager localizes it).
 """
@@ -39,6 +42,14 @@ __all__ = [
 
 UNDO_DEPTH = 20
 SORTS = ("rank", "suit", "count")
+LANE_SIZES = {"head": 3, "middle": 5, "tail": 5}
+# Where the aim goes when its lane is full: to the middle first (it lies
+# between the other two), then on in the direction the player went.
+NEXT_LANES = {
+    "head": ("middle", "tail"),
+    "middle": ("tail", "head"),
+    "tail": ("middle", "head"),
+}
 
 
 def new_hand(tokens: Sequence[str]) -> Hand:
@@ -56,30 +67,85 @@ def _check_open(hand: Hand) -> None:
         raise Refused("err.already_done")
 
 
+def _explicit(hand: Hand) -> dict[str, list[int]]:
+    return {"head": hand.head, "middle": hand.middle, "tail": hand.tail}
+
+
+def _full(hand: Hand, name: str) -> bool:
+    return len(_explicit(hand)[name]) >= LANE_SIZES[name]
+
+
+def _aim_on(hand: Hand) -> None:
+    """A full lane passes the aim on to the next open lane."""
+    lanes = hand.open_lanes()
+    if hand.aim not in lanes and lanes:
+        hand.aim = next(n for n in NEXT_LANES[hand.aim] if n in lanes)
+
+
+def _fill_last(hand: Hand) -> None:
+    """With 13 cards, once two lanes are full the last takes the rest: an
+    empty one is the rest by itself (``placed_lanes``), one holding a few
+    cards gets the rest added here. Nobody taps the last cards."""
+    if hand.extra_cards():
+        return
+    lanes = _explicit(hand)
+    open_ = [n for n in LANE_SIZES if len(lanes[n]) < LANE_SIZES[n]]
+    if len(open_) == 1 and lanes[open_[0]]:
+        taken = set(hand.head) | set(hand.middle) | set(hand.tail)
+        lanes[open_[0]].extend(i for i in hand.order if i not in taken)
+
+
 def pick(hand: Hand, arg: str | None) -> None:
-    """Tap card ``arg`` (an index into the dealt cards)."""
+    """Tap card ``arg`` (an index into the dealt cards): a placed card comes
+    back, an unplaced one goes to the aimed lane."""
     _check_open(hand)
     i = small_number(arg, len(hand.cards) - 1)
     if i is None:
         raise Refused("err.bad_card")
+    if i in hand.placed() and not any(i in lane for lane in (hand.head, hand.middle, hand.tail)):
+        # The rest a lane took by itself (placed_lanes): written out, so
+        # the card can come back like any other.
+        _push_undo(hand)
+        hand.head, hand.middle, hand.tail = hand.lanes()
+        _take_back(hand, i)
+        return
     for lane in (hand.head, hand.middle, hand.tail):
         if i in lane:
             _push_undo(hand)
-            lane.remove(i)
-            hand.refused = None
+            _take_back(hand, i)
             return
-    if i in hand.placed():
-        # With 13 cards the tail is "the rest": it is changed from the head or middle.
-        raise Refused("err.tail_is_rest")
+    if not hand.open_lanes():
+        # 多三张, every lane full: the cards left are the discards.
+        raise Refused("err.lane_full")
     _push_undo(hand)
-    if len(hand.head) < 3:
-        hand.head.append(i)
-    elif len(hand.middle) < 5:
-        hand.middle.append(i)
-    else:
-        # Only with 多三张: the tail is tapped too.
-        hand.tail.append(i)
+    _aim_on(hand)
+    _explicit(hand)[hand.aim].append(i)
+    if _full(hand, hand.aim):
+        _fill_last(hand)
+    _aim_on(hand)
     hand.refused = None
+
+
+def _take_back(hand: Hand, i: int) -> None:
+    """Card ``i`` leaves its lane; the aim goes there, to fill the gap."""
+    for name, lane in _explicit(hand).items():
+        if i in lane:
+            lane.remove(i)
+            hand.aim = name
+    hand.refused = None
+
+
+def aim(hand: Hand, arg: str | None) -> None:
+    """Aim at lane ``arg`` (0 head, 1 middle, 2 tail): the next tapped
+    cards go there. A full lane cannot be aimed at."""
+    _check_open(hand)
+    n = small_number(arg, 2)
+    if n is None:
+        raise Refused("err.bad_lane")
+    name = ("head", "middle", "tail")[n]
+    if name not in hand.open_lanes():
+        raise Refused("err.lane_full")
+    hand.aim = name
 
 
 def undo(hand: Hand) -> None:
@@ -87,6 +153,7 @@ def undo(hand: Hand) -> None:
     if not hand.undo:
         raise Refused("err.nothing_to_undo")
     hand.head, hand.middle, hand.tail = hand.undo.pop()
+    _aim_on(hand)
     hand.refused = None
 
 
@@ -96,6 +163,7 @@ def reset(hand: Hand) -> None:
         raise Refused("err.nothing_to_reset")
     _push_undo(hand)
     hand.head, hand.middle, hand.tail = [], [], []
+    hand.aim = "head"  # as dealt: the aim had moved on with the lanes it filled
     hand.refused = None
 
 
@@ -134,8 +202,9 @@ def lay_arg(head: Sequence[int], middle: Sequence[int], tail: Sequence[int]) -> 
 
 def lay(hand: Hand, arg: str | None) -> None:
     """Place the whole draft at once (the arranging page's lanes): what the
-    taps would have placed, in one action. With 13 cards the tail is the
-    rest, so a tail is only given with a full head and middle."""
+    taps would have placed, in one action, any lane first. With 13 cards a
+    whole split keeps its tail as "the rest" (as taps of head and middle
+    leave it)."""
     _check_open(hand)
     parts = (arg or "").split("-")
     dealt = len(hand.cards)
@@ -145,13 +214,11 @@ def lay(hand: Hand, arg: str | None) -> None:
     every = head + middle + tail
     if len(set(every)) != len(every) or len(head) > 3 or len(middle) > 5 or len(tail) > 5:
         raise Refused("err.bad_card")
-    if tail and not hand.extra_cards():
-        rest = [i for i in hand.order if i not in set(head) | set(middle)]
-        if len(head) != 3 or len(middle) != 5 or sorted(tail) != sorted(rest):
-            raise Refused("err.tail_is_rest")
+    if not hand.extra_cards() and len(every) == 13:
         tail = []
     _push_undo(hand)
     hand.head, hand.middle, hand.tail = head, middle, tail
+    _aim_on(hand)
     hand.refused = None
 
 
@@ -164,6 +231,7 @@ def set_arrangement(hand: Hand, arr: Arrangement, *, undoable: bool = True) -> N
         _push_undo(hand)
     hand.head, hand.middle = head, middle
     hand.tail = tail if hand.extra_cards() else []
+    _aim_on(hand)
     hand.refused = None
 
 

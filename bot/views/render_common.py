@@ -18,6 +18,7 @@ from .model import Button, ButtonStyle
 
 MAX_ROW = 5  # Discord: at most 5 buttons a row ...
 MAX_ROWS = 5  # ... and 5 rows a message
+MAX_BUTTONS = MAX_ROW * MAX_ROWS
 
 
 # The emoji forms (with VARIATION SELECTOR-16): phones draw hearts and

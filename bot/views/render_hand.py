@@ -9,7 +9,7 @@ from typing import Any
 from bot.core.actions import Verb
 from bot.core.hand import Hand, Suggestion
 from bot.core.room import Room
-from bot.core.state import Phase
+from bot.core.state import LANE_NAMES, Phase
 from bot.i18n import t
 from bot.rules.cards import parse_card
 
@@ -17,6 +17,7 @@ from .deadline import deadline_text
 from .model import Audience, Button, ButtonStyle, View, ViewKind
 from .render_common import (
     BIG_JOKER_TEXT,
+    MAX_BUTTONS,
     button,
     cards_text,
     category,
@@ -57,8 +58,9 @@ def lane_gist(tokens: list[str]) -> str:
 
 
 def suggestion_text(lang: str, s: Suggestion) -> str:
-    """ "tail full house (7 7 7 + 8 8) / middle flush (A Q 9 5 2) / head pair
-    (J J) → about +2.4 points"."""
+    """ "head pair (J J) / middle flush (A Q 9 5 2) / tail full house
+    (7 7 7 + 8 8) → about +2.4 points": head to tail, as the hand's lanes
+    are listed and the picture draws them."""
     cats = s.cats
     parts = [
         t(
@@ -68,7 +70,7 @@ def suggestion_text(lang: str, s: Suggestion) -> str:
             category=category(lang, cats[i]),
             ranks=lane_gist(list(s.lane(name))),
         )
-        for i, name in ((2, "tail"), (1, "middle"), (0, "head"))
+        for i, name in enumerate(LANE_NAMES)
     ]
     return t(lang, "hand.suggestion", lanes=" / ".join(parts), points=signed(float(s.score)))
 
@@ -96,16 +98,7 @@ def hand_view(
     rnd = room.rnd
     hand = rnd.hands[key]
     rid, no = room.id, rnd.no
-    head, middle, tail = hand.lanes()
-    cards = hand.cards
-    lines = [
-        labelled(
-            lang,
-            noted(lang, lane(lang, lane_name), f"{len(placed)}/{size}"),
-            cards_text(cards[i] for i in placed),
-        )
-        for lane_name, placed, size in (("head", head, 3), ("middle", middle, 5), ("tail", tail, 5))
-    ]
+    lines = lane_lines(hand, lang, aiming=room.phase == Phase.ARRANGING)
     if rnd.wild_rank:
         lines.append(t(lang, "table.wild", rank=rnd.wild_rank.replace("T", "10")))
     if room.phase == Phase.ARRANGING:
@@ -178,6 +171,57 @@ def hand_view(
     )
 
 
+def lane_lines(hand: Hand, lang: str, *, aiming: bool) -> list[str]:
+    """Each lane's cards so far; while arranging, the lane the next tapped
+    card goes to is marked ▶ (as its button is)."""
+    aimed = hand.aim if aiming and not hand.done and len(hand.open_lanes()) > 1 else None
+    cards = hand.cards
+    return [
+        ("▶ " if name == aimed else "")
+        + labelled(
+            lang,
+            noted(lang, lane(lang, name), f"{len(placed)}/{size}"),
+            cards_text(cards[i] for i in placed),
+        )
+        for name, placed, size in zip(LANE_NAMES, hand.lanes(), (3, 5, 5), strict=True)
+    ]
+
+
+def _lane_buttons(hand: Hand, lang: str, rid: str, no: int) -> list[Button]:
+    """The lanes a tapped card can go to, the aimed one marked ▶; none when
+    only one is left (it takes the taps, or the rest by itself)."""
+    lanes = hand.open_lanes()
+    if len(lanes) < 2:
+        return []
+    return [
+        button(
+            t(lang, "btn.lane_aimed" if name == hand.aim else "btn.lane", lane=lane(lang, name)),
+            rid,
+            no,
+            Verb.LANE,
+            str(LANE_NAMES.index(name)),
+            style=LANE_STYLE[name] if name == hand.aim else ButtonStyle.SECONDARY,
+        )
+        for name in lanes
+    ]
+
+
+def _confirm_button(hand: Hand, lang: str, rid: str, no: int) -> Button:
+    """Confirm, saying what stops it before it is pressed: the cards still
+    to place (disabled: Telegram cannot grey a button out, so the label
+    tells), or a foul (a fouled split is never accepted, docs/rules.md §3;
+    pressed, it answers which lanes are out of order and changes nothing)."""
+    head, middle, tail = hand.lanes()
+    if not hand.complete():
+        missing = 13 - len(head) - len(middle) - len(tail)
+        label = t(lang, "btn.confirm_wait", count=missing)
+        return button(label, rid, no, Verb.CONFIRM, disabled=True)
+    if hand.refused and hand.refused.key == "err.foul":
+        label = t(lang, "btn.confirm_foul")
+        return button(label, rid, no, Verb.CONFIRM, style=ButtonStyle.DANGER)
+    return button(t(lang, "btn.confirm"), rid, no, Verb.CONFIRM, style=ButtonStyle.SUCCESS)
+
+
 def _buttons(hand: Hand, lang: str, rid: str, no: int) -> tuple[tuple[Button, ...], ...]:
     head, middle, tail = hand.lanes()
     where = {i: "head" for i in head} | {i: "middle" for i in middle} | {i: "tail" for i in tail}
@@ -190,20 +234,12 @@ def _buttons(hand: Hand, lang: str, rid: str, no: int) -> tuple[tuple[Button, ..
         style = LANE_STYLE[lane_name] if lane_name else ButtonStyle.SECONDARY
         card_buttons.append(button(label, rid, no, Verb.PICK, str(i), style=style))
     nxt = NEXT_SORT[hand.sort]
-    complete = hand.complete()
-    missing = 13 - sum(len(x) for x in (head, middle, tail))
-    # Disabled until the hand is complete, and saying so: Telegram cannot grey
-    # a button out, so the label tells what is missing.
-    confirm = t(lang, "btn.confirm") if complete else t(lang, "btn.confirm_wait", count=missing)
+    # While two lanes or more are open the lane buttons stand where confirm
+    # would (it could not be pressed yet): 13 cards, 报道 and three
+    # suggestions still fit Discord's 25 buttons.
+    lanes = _lane_buttons(hand, lang, rid, no)
     controls = [
-        button(
-            confirm,
-            rid,
-            no,
-            Verb.CONFIRM,
-            style=ButtonStyle.SUCCESS if complete else ButtonStyle.SECONDARY,
-            disabled=not complete,
-        ),
+        *(lanes or [_confirm_button(hand, lang, rid, no)]),
         button(t(lang, "btn.undo"), rid, no, Verb.UNDO),
         button(t(lang, "btn.reset"), rid, no, Verb.RESET),
         button(t(lang, f"btn.sort_{nxt}"), rid, no, Verb.SORT, nxt),
@@ -213,12 +249,17 @@ def _buttons(hand: Hand, lang: str, rid: str, no: int) -> tuple[tuple[Button, ..
             button(t(lang, "btn.declare"), rid, no, Verb.DECLARE, style=ButtonStyle.PRIMARY)
         )
     # Once the suggestions are shown, their buttons take Suggest's place (asked
-    # again it gives the same three): 16 cards, 报道, three suggestions and
-    # the page's button still fit Discord's 25.
+    # again it gives the same three).
     shown = (hand.suggestions or [])[:3]
     for n, _ in enumerate(shown):
         controls.append(button(t(lang, "btn.apply", n=n + 1), rid, no, Verb.APPLY, str(n)))
     if not shown:
         controls.append(button(t(lang, "btn.suggest"), rid, no, Verb.SUGGEST))
     controls.append(Button(t(lang, "btn.open_page"), style=ButtonStyle.PRIMARY, web_app=True))
+    if len(card_buttons) + len(controls) > MAX_BUTTONS:
+        # 16 cards, three lanes open and the suggestions shown: one too
+        # many for Discord; the aimed lane's button goes (pressing it would
+        # change nothing; ▶ in the text and the picture still marks it).
+        aimed = t(lang, "btn.lane_aimed", lane=lane(lang, hand.aim))
+        controls = [b for b in controls if b.label != aimed]
     return grid(card_buttons, controls)

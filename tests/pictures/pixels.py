@@ -47,3 +47,18 @@ def black(r, g, b):
 
 def gold(r, g, b):
     return (r > 200) & (g > 150) & (g < 215) & (b < 100)
+
+
+def foul_framed(photo: bytes) -> tuple[bool, bool, bool]:
+    """Whether each lane of a private hand's picture has the red frame of a
+    foul (倒水) round its cards: the strip left of its first card is red."""
+    from bot.pictures import draw_hand as D
+
+    image = decode(photo)
+    x0 = D.MARGIN + D.LABEL_W - 6
+    framed = []
+    for lane in range(3):
+        y = D.TOP + lane * D.ROW_H
+        strip = image.crop((x0, y + 12, x0 + 4, y + D.CARD_H - 12))
+        framed.append(share_of(strip, lambda r, g, b: (r > 180) & (g < 80) & (b < 80)) > 0.9)
+    return (framed[0], framed[1], framed[2])

@@ -258,3 +258,16 @@ def held(monkeypatch: Any, name: str) -> Iterator[Gate]:
         yield gate
     finally:
         gate.release.set()
+
+
+# Hands of the keyboard tests (tests/telegram/test_lanes.py, tests/discord/test_lanes.py).
+# Ann sees a flush for the tail first, a straight for the middle; the head
+# is what is left (a pair of eights).
+ANN_HAND = ["As", "Ks", "Qs", "Js", "9s", "8h", "8d", "7c", "6c", "5h", "4d", "3s", "2c"]
+ANN_TAIL = ["As", "Ks", "Qs", "Js", "9s"]
+ANN_MIDDLE = ["7c", "6c", "5h", "4d", "3s"]
+# Bo taps a head and a 2-to-6 straight for the middle: the tail left to him
+# (a pair of tens) is weaker than the middle, a foul (middle over tail).
+BO_HAND = ["Ah", "Kh", "Qh", "Jh", "Th", "9h", "7h", "6h", "5d", "4h", "3h", "2h", "Td"]
+BO_HEAD = ["Ah", "Kh", "Qh"]
+BO_MIDDLE = ["6h", "5d", "4h", "3h", "2h"]

@@ -128,13 +128,16 @@ async def test_fouled_arrangement_is_refused_with_lanes(repo, dealt):
     assert hand_views[0].lines == shown.lines and hand_views[0].buttons == shown.buttons
     # the deadline stays on the hand after a refused foul
     assert any(line.startswith("⏱ 摆牌截止") for line in hand_views[0].lines)
-    # tapping a tail card (the tail is "the rest") is refused too
+    # taking a card back clears the warning, a tail card ("the rest") too
     tail_card = cards.index("Qd")
-    await refused(mgr, repo, rid, p0, Verb.PICK, str(tail_card), **kw)
-    # taking a card back clears the warning
+    taken = await ok(mgr, p0, Verb.PICK, str(tail_card), **kw)
+    shown = next(v for v in taken.views if v.kind is ViewKind.HAND)
+    assert not any("⚠️" in line for line in shown.lines)
+    assert any(line.startswith("尾道（4/5）") for line in shown.lines)
+    # undone: the fouled split and its warning are back
     undone = await ok(mgr, p0, Verb.UNDO, **kw)
     shown = next(v for v in undone.views if v.kind is ViewKind.HAND)
-    assert not any("⚠️" in line for line in shown.lines)
+    assert any("⚠️" in line for line in shown.lines)
 
 
 async def test_closed_room_refuses_buttons(repo, dealt):

@@ -1,6 +1,6 @@
 """LAY: the arranging page's whole draft placed in one action, with the
-same rules as taps (13 cards: the tail is the rest; 16: the tail is laid
-and three cards are left out)."""
+same rules as taps (13 cards: any lane first, the last is the rest once two
+are full; 16: every lane is laid and three cards are left out)."""
 
 from __future__ import annotations
 
@@ -49,12 +49,15 @@ def test_a_malformed_draft_changes_nothing(arg: str) -> None:
     assert H.lanes(hand) == ([0], [], [])
 
 
-def test_with_thirteen_cards_a_tail_is_only_the_rest() -> None:
+def test_with_thirteen_cards_any_lane_first_and_the_last_is_the_rest() -> None:
     hand = H.new_hand(TOKENS)
-    with pytest.raises(Refused, match="err.tail_is_rest"):
-        H.lay(hand, H.lay_arg([0, 1], [], [2, 3, 4]))
-    with pytest.raises(Refused, match="err.tail_is_rest"):
-        H.lay(hand, H.lay_arg([0, 1, 2], [3, 4, 5, 6, 7], [8, 9, 10, 11]))
+    H.lay(hand, H.lay_arg([0, 1], [], [2, 3, 4]))  # the tail first, as a player sees it
+    assert H.lanes(hand) == ([0, 1], [], [2, 3, 4])
+    H.lay(hand, H.lay_arg([], [3, 4, 5, 6, 7], [8, 9, 10, 11, 12]))
+    assert H.lanes(hand)[0] == [i for i in hand.order if i < 3]  # two full: the head is the rest
+    assert H.complete(hand)
+    H.lay(hand, H.lay_arg([0, 1, 2], [3, 4, 5, 6, 7], [8, 9, 10, 11]))  # one to place
+    assert not H.complete(hand) and H.lanes(hand)[2] == [8, 9, 10, 11]
     hand.done = True
     with pytest.raises(Refused, match="err.already_done"):
         H.lay(hand, H.lay_arg([0], [], []))

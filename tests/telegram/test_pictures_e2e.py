@@ -145,34 +145,36 @@ async def test_closing_mid_round_asks_then_takes_the_hands_buttons(api: FakeBotA
 
 async def test_every_tap_changes_the_hand_picture_and_its_caption(api: FakeBotAPI) -> None:
     """On the strict fake: each tap is an editMessageMedia Telegram takes,
-    and the player sees the new picture, caption and Confirm label."""
+    and the player sees the new picture, caption and keyboard (the tapped
+    card marked with its lane; the lane buttons where Confirm will be)."""
     ann, bo = USERS[:2]
     api.opened |= {ann.id, bo.id}
     async with table(api) as (h, manager, clock):
         await deal(h, ann, bo)
         hand = h.hand_message(bo)
-        shown = [(hand.photo, hand.text, _confirm_label(hand))]
+        shown = [(hand.photo, hand.text, _keyboard(hand))]
         picks = [b["callback_data"] for b in buttons_of(hand, Verb.PICK)]
         for data in picks[:4]:
             assert not alerted(await h.press(bo, hand, data))
             await h.outbox.drain()
-            shown.append((hand.photo, hand.text, _confirm_label(hand)))
+            shown.append((hand.photo, hand.text, _keyboard(hand)))
         assert not alerted(await h.press_verb(bo, hand, Verb.SUGGEST))
         await h.outbox.drain()
         assert buttons_of(hand, Verb.APPLY), "the suggestions appear on the hand"
     pictures, captions, labels = zip(*shown, strict=True)
     assert len(set(pictures)) == len(shown)  # every tap a new picture
     assert len(set(captions)) == len(shown)  # and a new caption
-    assert len(set(labels)) == len(shown)  # "Confirm (13 left)", "(12 left)", ...
+    assert len(set(labels)) == len(shown)  # each tapped card labelled with its lane
     edits = api.calls_of("editMessageMedia")
     assert edits and all(c.status == 200 for c in edits)
     assert all(c.params["media"]["media"].startswith("attach://") for c in edits)
 
 
-def _confirm_label(message: StoredMessage) -> str:
-    labels = [b["text"] for b in message.buttons if "onfirm" in b["text"]]
-    assert labels, f"no Confirm button on {message.text!r}"
-    return labels[0]
+def _keyboard(message: StoredMessage) -> tuple[str, ...]:
+    """The hand's button labels; until the split is complete the lane
+    buttons stand where Confirm will be."""
+    assert buttons_of(message, Verb.LANE), f"no lane buttons on {message.text!r}"
+    return tuple(b["text"] for b in message.buttons)
 
 
 @pytest.mark.parametrize("pictures", ["on", "room-off"])

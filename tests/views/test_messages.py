@@ -11,7 +11,7 @@ from bot.core.state import Phase
 from bot.i18n import t
 from bot.table.actions import Verb, decode
 from bot.views.deadline import clock_text
-from bot.views.model import Audience, ViewKind
+from bot.views.model import Audience, Button, View, ViewKind
 from bot.views.render_common import command, option_name, option_value, signed
 from bot.views.render_lobby import options_lines
 from bot.views.render_settle import pair_text as _pair_text
@@ -209,19 +209,54 @@ async def test_the_settlement_explains_itself(repo, clock) -> None:
 # ---------------------------------------------------------------- the hand
 
 
-async def test_confirm_says_what_is_missing_until_complete(repo, clock) -> None:
+def _confirm(view: View) -> Button:
+    return next(
+        b
+        for row in view.buttons
+        for b in row
+        if b.action_id and decode(b.action_id)[2] is Verb.CONFIRM
+    )
+
+
+def _lane_labels(view: View) -> list[str]:
+    return [
+        b.label
+        for row in view.buttons
+        for b in row
+        if b.action_id and decode(b.action_id)[2] is Verb.LANE
+    ]
+
+
+async def test_lane_buttons_stand_in_for_confirm_until_it_can_be_pressed(repo, clock) -> None:
     mgr, _ = make_manager(repo, clock)
     rid, (p0, p1) = await open_table(mgr, 2, options=("language=en",))
     await ok(mgr, p0, Verb.START)
     out = await ok(mgr, p1, Verb.PICK, "0", room_id=rid, round_no=1)
-    confirm = next(b for row in _hand(out, p1).buttons for b in row if "Confirm" in b.label)
-    assert confirm.disabled and confirm.label == "Confirm (12 to place)"
+    hand = _hand(out, p1)
+    assert not any("Confirm" in b.label for row in hand.buttons for b in row)
+    assert _lane_labels(hand) == ["▶ Head", "Middle", "Tail"]
+    assert hand.lines[0].startswith("▶ Head (1/3)")
+    out = await ok(mgr, p1, Verb.LANE, "2", room_id=rid, round_no=1)
+    assert _lane_labels(_hand(out, p1)) == ["Head", "Middle", "▶ Tail"]
     st = await state_of(mgr, rid)
     order = st["round"]["hands"][p1.key]["order"]
-    for i in [x for x in order if x != 0][:7]:
+    for i in [x for x in order if x != 0][:5]:  # the tail, then the aim moves on
         out = await ok(mgr, p1, Verb.PICK, str(i), room_id=rid, round_no=1)
-    confirm = next(b for row in _hand(out, p1).buttons for b in row if "Confirm" in b.label)
-    assert not confirm.disabled and confirm.label == "Confirm"
+    assert _lane_labels(_hand(out, p1)) == ["Head", "▶ Middle"]
+    for i in [x for x in order if x != 0][5:10]:  # the middle: the head takes the rest
+        out = await ok(mgr, p1, Verb.PICK, str(i), room_id=rid, round_no=1)
+    hand = _hand(out, p1)
+    st = await state_of(mgr, rid)
+    assert len(st["round"]["hands"][p1.key]["head"]) == 3  # its own card and the rest
+    confirm = _confirm(hand)
+    assert confirm.label in ("Confirm", "⚠️ Fouled · can't confirm")
+    assert not confirm.disabled  # a fouled one answers why when pressed
+    # one card taken back: one lane open, nothing to choose, confirm says what is missing
+    out = await ok(mgr, p1, Verb.PICK, "0", room_id=rid, round_no=1)
+    hand = _hand(out, p1)
+    confirm = _confirm(hand)
+    assert confirm.disabled and confirm.label == "Confirm (1 to place)"
+    assert _lane_labels(hand) == []
 
 
 async def test_extra_three_has_one_hint(repo, clock) -> None:

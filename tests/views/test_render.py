@@ -51,11 +51,11 @@ def test_suggestion_text():
         "tail": ["7s", "7h", "7d", "8c", "8d"],
     }
     assert suggestion_text("en", s) == (
-        "Tail full house (7 7 7 + 8 8) / Middle flush (A Q 10 5 2) / Head pair (J J)"
+        "Head pair (J J) / Middle flush (A Q 10 5 2) / Tail full house (7 7 7 + 8 8)"
         " → about +2.4 pts"
     )
     assert suggestion_text("zh-Hans", s) == (
-        "尾道葫芦（7 7 7 + 8 8） / 中道同花（A Q 10 5 2） / 头道一对（J J） → 预计 +2.4 分"
+        "头道一对（J J） / 中道同花（A Q 10 5 2） / 尾道葫芦（7 7 7 + 8 8） → 预计 +2.4 分"
     )
     # tens read apart: never "101010 99"
     tens = {**s, "tail": ["Ts", "Th", "Td", "9c", "9d"]}
@@ -133,8 +133,9 @@ async def test_sixteen_card_hand_fits(repo, clock):
     ]
     assert len(picks) == 16
     verbs = {decode(b.action_id)[2] for r in hand.buttons for b in r if b.action_id}
-    # The suggestions shown, their buttons stand in Suggest's place.
-    assert {Verb.CONFIRM, Verb.UNDO, Verb.RESET, Verb.SORT, Verb.APPLY} <= verbs
+    # The suggestions shown, their buttons stand in Suggest's place; the
+    # lane buttons stand in confirm's while it could not be pressed.
+    assert {Verb.LANE, Verb.UNDO, Verb.RESET, Verb.SORT, Verb.APPLY} <= verbs
     assert Verb.SUGGEST not in verbs
 
 

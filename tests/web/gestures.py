@@ -82,12 +82,30 @@ async def click(page: Any, selector: str) -> None:
     await page.locator(selector).click()
 
 
+async def filled_itself(page: Any, lane: str, tokens: list[str]) -> bool:
+    """13 cards: once two lanes are full the page puts the cards left in the
+    last lane; ``lane`` holds ``tokens`` already."""
+    return sorted((await lanes_on_page(page))[lane]) == sorted(tokens)
+
+
+async def press_confirm(page: Any) -> None:
+    """Confirm as the player sees it: inside Telegram its MainButton (the
+    page's own bar is hidden there: one confirm), else the page's button."""
+    if await page.locator(".confirm-bar").is_hidden():
+        await page.evaluate("window.__pressMainButton()")
+    else:
+        await page.locator('[data-action="confirm"]').click()
+
+
 async def place(page: Any, split: dict[str, list[str]], *, touch: bool) -> None:
     """Place ``split`` (lane -> tokens) as a player does: each lane's first
     card dragged (by a finger with ``touch``, else by the mouse), the others
-    by a tap or click on the card, then on the lane."""
+    by a tap or click on the card, then on the lane; a last lane that
+    filled itself is left as it is."""
     drag, press = (touch_drag, tap) if touch else (mouse_drag, click)
     for lane, tokens in split.items():
+        if await filled_itself(page, lane, tokens):
+            continue
         first, *rest = tokens
         await drag(page, first, lane)
         for token in rest:

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .gestures import filled_itself, press_confirm
 from .harness import CHROMIUM_ARGS, HAND, OTHER, Stage, chromium, open_page, stage
 
 JOKERS = ["BJ", "SJ", "As", "Ah", "Kd", "Qc", "Jc", "9h", "8s", "7d", "5c", "4s", "3h"]
@@ -61,6 +62,8 @@ DARK = {
 async def place(page: Any, lanes: dict[str, list[str]]) -> None:
     """Click each card, then its lane."""
     for lane, tokens in lanes.items():
+        if await filled_itself(page, lane, tokens):
+            continue  # the last lane took the rest by itself
         for token in tokens:
             await page.locator(f'[data-lane="hand"] [data-card="{token}"]').click()
             await page.locator(f'[data-lane-box="{lane}"] .lane-top').click()
@@ -80,7 +83,7 @@ async def show_down(st: Stage, page: Any) -> None:
     from bot.web.passes import Pass
 
     await place(page, POOR)
-    await page.locator('[data-action="confirm"]').click()
+    await press_confirm(page)
     await page.locator("[data-status]").wait_for()
     desk = Desk(st.manager, clock=st.clock.now)
     state = await st.state()
@@ -108,8 +111,8 @@ async def shoot(out: Path) -> list[Path]:
     made: list[Path] = []
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        # 1. 简体中文, a phone, Telegram's light theme: jokers, two lanes placed,
-        #    the suggestions open.
+        # 1. 简体中文, a phone, Telegram's light theme: jokers, two lanes placed
+        #    (the third fills itself), the suggestions open.
         async with stage((JOKERS, JOKERS_OTHER), options=["jokers=2"]) as st:
             page = await open_page(browser, st, telegram=True)
             await page.locator('[data-lane="hand"] [data-card]').first.wait_for()

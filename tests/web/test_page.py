@@ -56,10 +56,11 @@ async def test_a_telegram_player_drags_a_fouled_split_takes_a_suggestion_and_con
         clock = await page.locator("[data-deadline]").inner_text()
         assert re.fullmatch(t(zh, "web.deadline", time=r"(2:00|1:5\d)"), clock), clock
 
-        # One card by finger, twelve by mouse: a fouled split.
+        # One card by finger, seven by mouse: a fouled split (the tail,
+        # the five left once head and middle are full, fills itself).
         await touch_drag(page, "8h", "head")
-        for lane, tokens in FOULED.items():
-            for token in tokens:
+        for lane in ("head", "middle"):
+            for token in FOULED[lane]:
                 if token != "8h":
                     await mouse_drag(page, token, lane)
         # (The order inside a lane is the player's to choose and means nothing.)
@@ -77,6 +78,11 @@ async def test_a_telegram_player_drags_a_fouled_split_takes_a_suggestion_and_con
         pair = t(zh, "err.foul_pair", a=t(zh, "lane.head"), b=t(zh, "lane.middle"))
         await expect(foul).to_contain_text(pair)
         await expect(page.locator('[data-action="confirm"]')).to_be_disabled()
+        # Inside Telegram one confirm: Telegram's MainButton, saying 倒水
+        # before it is pressed; the page's own bar is hidden.
+        await expect(page.locator(".confirm-bar")).to_be_hidden()
+        assert (await main_button(page))["text"] == t(zh, "web.confirm_foul")
+        assert (await main_button(page))["isActive"] is False
         # A drop on a full lane swaps: the card dropped on takes the moved
         # card's place, and every lane keeps its size. Undo takes it back.
         await mouse_drag(page, "As", "middle", source="head")
@@ -100,7 +106,7 @@ async def test_a_telegram_player_drags_a_fouled_split_takes_a_suggestion_and_con
         assert ["disableVerticalSwipes"] in made and ["enableVerticalSwipes"] in made
         waits = [c[1] for c in made if c[0] == "MainButton.setText"]
         assert waits[0] == t(zh, "web.confirm_wait", count=13)
-        assert waits[-1] == t(zh, "web.confirm")
+        assert waits[-1] == t(zh, "web.confirm_foul")  # said before it is pressed
 
         # The solver's suggestions, with their expected points; one tap lays one out.
         await page.locator('[data-action="suggest"]').click()
@@ -120,8 +126,13 @@ async def test_a_telegram_player_drags_a_fouled_split_takes_a_suggestion_and_con
             await expect(page.locator(f'[data-lane-label="{lane}"]')).not_to_have_text("")
         await expect(first).to_have_attribute("aria-pressed", "true")
 
-        # Confirm in the page: the table stores exactly these lanes, once.
-        await page.locator('[data-action="confirm"]').click()
+        # Confirm on the MainButton: the table stores exactly these lanes, once.
+        assert await main_button(page) == {
+            "text": t(zh, "web.confirm"),
+            "isActive": True,
+            "isVisible": True,
+        }
+        await page.evaluate("window.__pressMainButton()")
         await expect(page.locator("[data-status]")).to_have_text(t(zh, "web.confirmed"))
         stored = await st.hand(0)
         assert stored["done"] is True
@@ -138,6 +149,14 @@ async def test_a_telegram_player_drags_a_fouled_split_takes_a_suggestion_and_con
         assert [c for c in made if c[0].startswith("MainButton.")][-1] == ["MainButton.hide"]
         assert ["HapticFeedback.notificationOccurred", "success"] in made
         assert page.problems == []
+
+
+async def main_button(page: Any) -> dict[str, Any]:
+    """Telegram's MainButton as the client would show it (the stub's state)."""
+    return await page.evaluate(
+        "(() => { const b = Telegram.WebApp.MainButton;"
+        " return {text: b.text, isActive: b.isActive, isVisible: b.isVisible}; })()"
+    )
 
 
 async def open_page_as_telegram(browser: Any, st: Any, **kw: Any) -> Any:

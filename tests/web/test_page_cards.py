@@ -16,7 +16,7 @@ from bot.core.lanes import arrangement_tokens
 from bot.i18n import t
 from bot.rules.cards import DeckSpec
 
-from .gestures import lanes_on_page, tap
+from .gestures import filled_itself, lanes_on_page, press_confirm, tap
 from .harness import open_page, stage
 
 JOKERS = ["BJ", "SJ", "As", "Ah", "Kd", "Qc", "Jc", "9h", "8s", "7d", "5c", "4s", "3h"]
@@ -58,6 +58,8 @@ async def ready(page: Any) -> None:
 async def place(page: Any, split: dict[str, list[str]]) -> None:
     """Tap each card (the first of its kind still in the row), then its lane."""
     for lane, tokens in split.items():
+        if await filled_itself(page, lane, tokens):
+            continue  # the last lane took the rest by itself
         for token in tokens:
             await page.locator(f'[data-lane="hand"] [data-card="{token}"]').first.tap()
             await tap(page, f'[data-lane-box="{lane}"] .lane-top')
@@ -102,7 +104,7 @@ async def test_jokers_show_their_faces_and_names_and_are_placed(
         for lane, key in JOKER_CATEGORIES.items():
             await expect(page.locator(f'[data-lane-label="{lane}"]')).to_have_text(t(language, key))
         await expect(page.locator("[data-foul]")).to_have_count(0)
-        await page.locator('[data-action="confirm"]').click()
+        await press_confirm(page)
         await expect(page.locator("[data-status]")).to_have_text(t(language, "web.confirmed"))
         stored = await st.hand(0)
         assert stored["done"] is True
@@ -149,7 +151,7 @@ async def test_five_players_the_added_suit_is_marked_and_its_twin_cards_placed(
             await expect(page.locator(f'[data-lane-label="{lane}"]')).to_have_text(t(zh, key))
         await expect(page.locator("[data-foul]")).to_have_count(0)
 
-        await page.locator('[data-action="confirm"]').click()
+        await press_confirm(page)
         await expect(page.locator("[data-status]")).to_have_text(t(zh, "web.confirmed"))
         stored = await st.hand(0)
         assert stored["done"] is True

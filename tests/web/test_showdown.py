@@ -22,6 +22,7 @@ from bot.web.links import GRACE_SECONDS
 from tests.table.helpers import act
 
 from .api import GOOD, STEP, bearer, confirm, indexes, refused, served, showdown
+from .gestures import filled_itself, press_confirm
 from .harness import HAND, OTHER, SECRET, open_page
 
 # A legal split of OTHER: a straight flush in the tail, a flush in the middle.
@@ -241,11 +242,13 @@ async def test_after_confirming_the_page_shows_the_showdown_and_the_review(brows
         zh = "zh-Hans"
         await expect(page.locator(".board [data-card]")).to_have_count(13)
         for lane, tokens in POOR.items():
+            if await filled_itself(page, lane, tokens):
+                continue  # the last lane took the rest by itself
             for token in tokens:
                 await page.locator(f'.board [data-lane="hand"] [data-card="{token}"]').tap()
                 await page.locator(f'[data-lane-box="{lane}"] .lane-top').tap()
         await expect(page.locator('[data-action="confirm"]')).to_be_enabled()
-        await page.locator('[data-action="confirm"]').tap()
+        await press_confirm(page)  # inside Telegram: its MainButton
         await expect(page.locator("[data-status]")).to_have_text(t(zh, "web.confirmed"))
         await expect(page.locator("[data-showdown]")).to_be_hidden()
 

@@ -367,10 +367,27 @@
   }
 
   // ---------------------------------------------------------------- changing the draft
+  function fullLanes(lanes) {
+    return LANES.filter(function (lane) { return lanes[lane].length === SIZES[lane]; });
+  }
+
+  /** 13 cards: the move that fills a second lane puts the cards left in the
+   * last one (as the chat's keyboard does): nobody drags the last five. A
+   * card taken out of that lane again stays out (only a move that fills the
+   * second lane fills the last). With 多三张 the player picks the discards. */
+  function fillLast(before, next) {
+    if (!page.hand || page.hand.cards.length !== KEEP) return;
+    if (fullLanes(before).length >= 2 || fullLanes(next).length !== 2) return;
+    var last = LANES.filter(function (lane) { return next[lane].length < SIZES[lane]; })[0];
+    next[last] = next[last].concat(next.hand);
+    next.hand = [];
+  }
+
   function commit(next) {
     page.history.push(copyLanes(page.lanes));
     if (page.history.length > UNDO_DEPTH) page.history.shift();
     var before = page.lanes;
+    fillLast(before, next);
     page.lanes = next;
     page.selected = null;
     LANES.forEach(function (lane) {
@@ -843,8 +860,24 @@
     });
     $('[data-action="sort-rank"]').setAttribute("aria-pressed", page.sort === "rank" ? "true" : "false");
     $('[data-action="sort-suit"]').setAttribute("aria-pressed", page.sort === "suit" ? "true" : "false");
+    $('[data-action="confirm"]').textContent = confirmLabel();
+    // Inside Telegram the confirm is Telegram's own (MainButton): the page's
+    // bar would be a second, identical button.
+    $(".confirm-bar").hidden = mainButton();
+  }
+
+  /** What confirm says: the cards still to place, or the foul (a fouled
+   * split is never accepted), before it is pressed. */
+  function confirmLabel() {
     var missing = KEEP - placedCount();
-    $('[data-action="confirm"]').textContent = missing > 0 ? word("web.confirm_wait", { count: missing }) : word("web.confirm");
+    if (missing > 0) return word("web.confirm_wait", { count: missing });
+    return page.foul ? word("web.confirm_foul") : word("web.confirm");
+  }
+
+  /** Opened by Telegram (launch data: a browser gets Telegram's script
+   * too, with none): Telegram shows the confirm at the bottom. */
+  function mainButton() {
+    return !!telegram(function (w) { return !!w.initData && !!w.MainButton; });
   }
 
   /** MainButton, closing confirmation: only when they change. */
@@ -852,7 +885,7 @@
     if (!tg) return;
     var missing = KEEP - placedCount();
     var state = page.mode !== "arranging" ? "hidden" : [
-      missing > 0 ? word("web.confirm_wait", { count: missing }) : word("web.confirm"),
+      confirmLabel(),
       missing === 0 && !page.foul && !page.busy,
     ].join("|");
     if (state !== page.main) {
@@ -864,7 +897,7 @@
           button.hide();
           return;
         }
-        button.setText(missing > 0 ? word("web.confirm_wait", { count: missing }) : word("web.confirm"));
+        button.setText(confirmLabel());
         if (missing === 0 && !page.foul && !page.busy) button.enable();
         else button.disable();
         button.show();
