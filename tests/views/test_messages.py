@@ -7,10 +7,8 @@ import re
 
 import pytest
 
-from bot.core.room import Room, RoomOptions
-from bot.core.showdown import Settlement
-from bot.core.state import Phase
 from bot.cli.judge import judge
+from bot.core.showdown import Settlement
 from bot.i18n import t
 from bot.table.actions import Verb, decode
 from bot.views.deadline import clock_text
