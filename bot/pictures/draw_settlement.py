@@ -181,10 +181,10 @@ def _seat_block(
         bold=True,
         align="right",
     )
-    room_x = total_x - 78
+    room_x: float = total_x - 78  # the totals' column, then what is left of it
     if seat.room_total is not None:
         room = t(p.language, "settle.room_mark", room=signed(seat.room_total))
-        room_x -= draw_text(image, (room_x, mid + 2), room, 15, SOFT, align="right") - 0
+        room_x -= draw_text(image, (room_x, mid + 2), room, 15, SOFT, align="right")
     name_w = draw_text(
         image, (left, mid), seat.name, 22, INK, bold=True, max_width=(room_x - left) * 0.6
     )
