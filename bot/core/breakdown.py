@@ -11,6 +11,7 @@ private hand's result) writes these items, in the words of :func:`item_text`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.i18n import t
@@ -87,7 +88,9 @@ def signed(points: int, minus: str = "-") -> str:
     return f"+{points}" if points > 0 else f"{minus}{-points}" if points < 0 else "0"
 
 
-def item_text(lang: str, item: Item, names: dict[str, str] | None = None, minus: str = "-") -> str:
+def item_text(
+    lang: str, item: Item, names: Mapping[str, str] | None = None, minus: str = "-"
+) -> str:
     """``尾道 +4 铁支``, ``打枪 ×2 +6``, ``报道 三同花 +3``, ``替 小波 付 -6``:
     the words of one item with the points it adds."""
     pts = signed(item.points, minus)
@@ -113,6 +116,6 @@ def _cat(lang: str, item: Item) -> str:
     return t(lang, f"cat.{item.category}")
 
 
-def items_text(lang: str, items: tuple[Item, ...], names: dict[str, str] | None = None) -> str:
+def items_text(lang: str, items: tuple[Item, ...], names: Mapping[str, str] | None = None) -> str:
     """The items joined: ``头道 +1 · 中道 -1 · 尾道 +4 铁支``."""
     return " · ".join(item_text(lang, x, names) for x in items)

@@ -22,11 +22,11 @@ def versus_lines(lang: str, res: Result, names: Mapping[str, str]) -> list[str]:
     for v in res.versus:
         who = names.get(v.opponent, v.opponent)
         if v.items:
-            items = items_text(lang, v.items, dict(names))
+            items = items_text(lang, v.items, names)
             lines.append(t(lang, "result.versus", name=who, total=signed(v.total), items=items))
         else:  # a round stored before the parts were kept
             lines.append(t(lang, "result.versus_plain", name=who, total=signed(v.total)))
-    lines.extend(item_text(lang, x, dict(names)) for x in res.escape)
+    lines.extend(item_text(lang, x, names) for x in res.escape)
     return lines
 
 

@@ -3,8 +3,6 @@ message says, driven through the table manager as a chat would drive it."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from bot.cli.judge import judge
@@ -16,6 +14,7 @@ from bot.views.model import Audience, ViewKind
 from bot.views.render_common import command, option_name, option_value, signed
 from bot.views.render_lobby import options_lines
 from bot.views.render_result import settlement_result_lines
+from tests.printed import numbers, printed_points
 from tests.table.helpers import (
     act,
     human,
@@ -219,14 +218,18 @@ def test_escape_payments_are_written_with_the_pairs() -> None:
     ]
     for key in NAMES:
         lines = settlement_result_lines("zh-Hant", st, key, NAMES)
-        numbers = [
-            int(m.replace("−", "-"))
-            for m in re.findall(
-                r"(?<![×\d])[+-]\d+",
-                " ".join(x.split("：", 1)[0] if x.startswith("對 ") else x for x in lines),
-            )
-        ]
-        assert sum(numbers) == st.totals[key], (key, lines)
+        # a pair's line: its parts add up to its number; with the payments
+        # those numbers make the player's total
+        pair_totals = []
+        for line in lines:
+            if line.startswith("對 "):
+                head, parts = line.split("：", 1)
+                (total,) = numbers(head)
+                assert sum(printed_points(x) for x in parts.split(" · ")) == total, line
+                pair_totals.append(total)
+            else:
+                pair_totals.append(printed_points(line))
+        assert sum(pair_totals) == st.totals[key], (key, lines)
 
 
 async def test_the_settlement_explains_itself(repo, clock) -> None:
