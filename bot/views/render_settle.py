@@ -26,6 +26,7 @@ from .render_common import (
 )
 from .render_match import review_button
 from .render_result import settlement_result_lines
+from .render_table import HASH_SHOWN
 
 
 def settlement_lines(room: Room) -> list[str]:
@@ -95,7 +96,7 @@ def proof_lines(room: Room) -> list[str]:
     rnd = room.rnd
     return [
         t(lang, "settle.deck", deck=cards_text(rnd.deck)),
-        t(lang, "settle.salt", salt=rnd.salt, hash=rnd.hash[:12]),
+        t(lang, "settle.salt", salt=rnd.salt, hash=rnd.hash[:HASH_SHOWN]),
     ]
 
 
