@@ -52,7 +52,7 @@ SEP = " · "
 
 
 @dataclass(frozen=True, slots=True)
-class _Line:
+class SeatLine:
     """One line of a seat's block: who (``label``), the parts (``parts``,
     already wrapped) and the points it adds to the seat's total."""
 
@@ -75,16 +75,17 @@ def _versus(p: SettlementPicture, seat: SettleSeat) -> tuple[VersusShow, ...]:
     return tuple(out)
 
 
-def _lines(p: SettlementPicture, seat: SettleSeat) -> tuple[_Line, ...]:
+def seat_lines(p: SettlementPicture, seat: SettleSeat) -> tuple[SeatLine, ...]:
+    """What the picture writes under a seat's name, line by line."""
     lang = p.language
     text_w = WIDTH - 2 * MARGIN - INDENT - VERSUS_W - SCORE_W
     lines = []
     for v in _versus(p, seat):
         label = t(lang, "pic.versus", name=p.seats[v.opponent].name)
         parts = tuple(item_text(lang, x, minus=MINUS) for x in v.items)
-        lines.append(_Line(label, _wrapped(parts, text_w), v.total))
+        lines.append(SeatLine(label, _wrapped(parts, text_w), v.total))
     for x in seat.escape:
-        lines.append(_Line("", _wrapped((_escape_text(lang, x),), text_w), x.points))
+        lines.append(SeatLine("", _wrapped((_escape_text(lang, x),), text_w), x.points))
     return tuple(lines)
 
 
@@ -106,13 +107,13 @@ def _wrapped(items: tuple[str, ...], width: int) -> tuple[str, ...]:
     return tuple(lines) or ("",)
 
 
-def _block_height(lines: tuple[_Line, ...]) -> int:
+def _block_height(lines: tuple[SeatLine, ...]) -> int:
     return HEAD_H + sum(len(x.parts) for x in lines) * LINE_H + GAP
 
 
 def hint_top(p: SettlementPicture) -> int:
     """Where the key under the blocks begins (the home run's banner above it)."""
-    height = TOP + sum(_block_height(_lines(p, s)) for s in p.seats)
+    height = TOP + sum(_block_height(seat_lines(p, s)) for s in p.seats)
     return height + (44 if p.home_run is not None else 0)
 
 
@@ -163,7 +164,7 @@ def _seat_block(
 ) -> int:
     """Draw seat ``row``'s block from ``y``; returns the block's bottom."""
     seat = p.seats[row]
-    lines = _lines(p, seat)
+    lines = seat_lines(p, seat)
     bottom = y + _block_height(lines) - GAP
     box = (left - 10, y, right + 10, bottom)
     if p.home_run == row:
