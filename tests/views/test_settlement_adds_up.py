@@ -170,10 +170,10 @@ async def play_and_check(
     for a in actors:
         if a is leave or a.key not in st["round"]["hands"]:
             continue
-        if a in declare:
-            if (await act(mgr, a, Verb.DECLARE, room_id=rid, round_no=no)).ok:
-                seen.declared += 1  # declaring is the hand's last word
-                continue
+        declared = a in declare and (await act(mgr, a, Verb.DECLARE, room_id=rid, round_no=no)).ok
+        if declared:  # declaring is the hand's last word
+            seen.declared += 1
+            continue
         if (await state_of(mgr, rid))["phase"] == "arranging":
             await press_arrangement(mgr, rid, a)
     await clock.advance(400)  # the leaver's deadline, the showdown's steps
