@@ -74,7 +74,7 @@ def result(settlement: Settlement, key: str) -> Result:
         )
         versus.append(Versus(q.opponent(key), side * q.score, items))
     escape = []
-    for e in settlement.escape:
+    for e in settlement.escape or ():
         if e.payer == key:
             kind = ESCAPE_PENALTY if e.payee is None else ESCAPE_PAID
             escape.append(Item(kind, -e.points, other=e.payee))

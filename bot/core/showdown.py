@@ -84,14 +84,16 @@ class PairScore:
         )
 
     def to_json(self) -> dict[str, object]:
-        return {
+        d: dict[str, object] = {
             "a": self.a,
             "b": self.b,
             "lanes": None if self.lanes is None else list(self.lanes),
             "scoop": self.scoop,
             "score": self.score,
-            "parts": [x.to_json() for x in self.parts],
         }
+        if self.parts:  # a pair always has a part; none: stored before them
+            d["parts"] = [x.to_json() for x in self.parts]
+        return d
 
     def side(self, key: str) -> int:
         """The sign that turns a's view to player ``key``'s."""
@@ -110,7 +112,8 @@ class Settlement:
     pairs: tuple[PairScore, ...]
     home_run: str | None
     totals: Mapping[str, int]
-    escape: tuple[EscapePayment, ...] = ()  # the escape penalty's payments
+    # the escape penalty's payments (None: a round stored before they were kept)
+    escape: tuple[EscapePayment, ...] | None = ()
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Settlement:
@@ -119,7 +122,9 @@ class Settlement:
             pairs=tuple(PairScore.from_json(q) for q in d["pairs"]),
             home_run=d.get("home_run"),
             totals=dict(d["totals"]),
-            escape=tuple(EscapePayment.from_json(e) for e in d.get("escape") or ()),
+            escape=None
+            if "escape" not in d
+            else tuple(EscapePayment.from_json(e) for e in d["escape"]),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -127,7 +132,7 @@ class Settlement:
             "players": [p.to_json() for p in self.players],
             "pairs": [q.to_json() for q in self.pairs],
             "home_run": self.home_run,
-            "escape": [e.to_json() for e in self.escape],
+            **({} if self.escape is None else {"escape": [e.to_json() for e in self.escape]}),
             "totals": dict(self.totals),
         }
 
@@ -137,7 +142,7 @@ class Settlement:
 
     def escape_delta(self, key: str) -> int:
         """What the escape payments add to player ``key``'s total."""
-        return escape_delta(self.escape, key)
+        return escape_delta(self.escape or (), key)
 
     def player(self, key: str) -> PlayerScore:
         return next(p for p in self.players if p.id == key)
