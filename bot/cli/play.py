@@ -172,6 +172,7 @@ async def interactive(args: argparse.Namespace, editor: Editor | None = None) ->
         rng=rng,
         showdown_step_seconds=args.step,
         default_language=lang,
+        pictures=False,  # a terminal shows text: the settlement's whole text
     )
     con = Console(mgr, lang)
     mgr.set_sink(con.sink)
@@ -222,6 +223,7 @@ async def auto(args: argparse.Namespace) -> int:
         rng=rng,
         showdown_step_seconds=1.0,
         default_language=lang,
+        pictures=False,  # a terminal shows text: the settlement's whole text
     )
     con = Console(mgr, lang, auto=True)
     mgr.set_sink(con.sink)  # each settlement, and a match's final results

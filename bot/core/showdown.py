@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.rules.settlement_types import EscapePayment, PairPart, PartKind, escape_delta
+
 from .state import LANE_NAMES
 
 SPECIALS_STEP = "specials"  # the showdown step that shows the declared specials
@@ -69,20 +71,36 @@ class PairScore:
     lanes: tuple[int, ...] | None
     scoop: str | None
     score: int
+    # what the score is made of, summing to it (empty in a round stored
+    # before the parts were kept: then only the score is shown)
+    parts: tuple[PairPart, ...] = ()
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> PairScore:
         lanes = d["lanes"]
-        return cls(d["a"], d["b"], None if lanes is None else tuple(lanes), d["scoop"], d["score"])
+        parts = tuple(PairPart.from_json(x) for x in d.get("parts") or ())
+        return cls(
+            d["a"], d["b"], None if lanes is None else tuple(lanes), d["scoop"], d["score"], parts
+        )
 
     def to_json(self) -> dict[str, object]:
-        return {
+        d: dict[str, object] = {
             "a": self.a,
             "b": self.b,
             "lanes": None if self.lanes is None else list(self.lanes),
             "scoop": self.scoop,
             "score": self.score,
         }
+        if self.parts:  # a pair always has a part; none: stored before them
+            d["parts"] = [x.to_json() for x in self.parts]
+        return d
+
+    def side(self, key: str) -> int:
+        """The sign that turns a's view to player ``key``'s."""
+        return 1 if key == self.a else -1
+
+    def opponent(self, key: str) -> str:
+        return self.b if key == self.a else self.a
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +112,8 @@ class Settlement:
     pairs: tuple[PairScore, ...]
     home_run: str | None
     totals: Mapping[str, int]
+    # the escape penalty's payments (None: a round stored before they were kept)
+    escape: tuple[EscapePayment, ...] | None = ()
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Settlement:
@@ -102,6 +122,9 @@ class Settlement:
             pairs=tuple(PairScore.from_json(q) for q in d["pairs"]),
             home_run=d.get("home_run"),
             totals=dict(d["totals"]),
+            escape=None
+            if "escape" not in d
+            else tuple(EscapePayment.from_json(e) for e in d["escape"]),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -109,8 +132,17 @@ class Settlement:
             "players": [p.to_json() for p in self.players],
             "pairs": [q.to_json() for q in self.pairs],
             "home_run": self.home_run,
+            **({} if self.escape is None else {"escape": [e.to_json() for e in self.escape]}),
             "totals": dict(self.totals),
         }
+
+    def pairs_of(self, key: str) -> tuple[PairScore, ...]:
+        """The pairs player ``key`` played, in order."""
+        return tuple(q for q in self.pairs if key in (q.a, q.b))
+
+    def escape_delta(self, key: str) -> int:
+        """What the escape payments add to player ``key``'s total."""
+        return escape_delta(self.escape or (), key)
 
     def player(self, key: str) -> PlayerScore:
         return next(p for p in self.players if p.id == key)
@@ -155,6 +187,9 @@ def revealed_steps(steps: tuple[str, ...] | list[str], upto: int) -> frozenset[s
 
 __all__ = [
     "LANE_NAMES",
+    "EscapePayment",
+    "PairPart",
+    "PartKind",
     "SPECIALS_STEP",
     "LaneScore",
     "PairScore",

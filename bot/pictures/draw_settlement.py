@@ -1,24 +1,29 @@
-"""The settlement: who won what from whom, as a table.
+"""The settlement: each seat's result against each opponent, so it adds up.
 
-Row player against column player: the score in large type, the three lane
-results (+1 / 0 / −1) in small type, a red 打枪 tag where the row player
-scooped. The home-run seat's row is framed in gold with a banner below.
-The last columns are the round's totals and, in a room, the running totals.
+A block per seat: its name, marks, the round's total (and the room's) on
+its first line; then a line per opponent with the parts that make that
+pair's score (each lane with its points and, when worth more than 1, its
+hand; 打枪 ×2, 全垒打 ×2, a special's points, banker mode's cap) and the
+score at the end of the line; then any escape payment. The numbers at the
+ends of a seat's lines add up to its total, the parts of a line to the
+number at its end; the key under the blocks says so. The home-run seat's
+block is framed in gold with a banner below.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image
 
+from bot.core.breakdown import Item, item_text
 from bot.i18n import t
 
 from .canvas import (
     BAND,
     GOLD,
     INK,
-    LOSS,
     MARGIN,
     SOFT,
     felt,
@@ -28,38 +33,99 @@ from .canvas import (
     signed,
     title_bar,
 )
-from .fonts import draw_text, wrap
-from .model import PairScore, SettlementPicture
+from .fonts import draw_text, text_width, wrap
+from .model import SettlementPicture, SettleSeat, VersusShow
 
-NAME_W = 170
-CELL_W = 124
-TOTAL_W = 100
-CELL_H = 72
-HEAD_H = 58 + 54  # title bar + column names
-SCOOP_RED = (214, 48, 49)
-HINT_SIZE = 14  # the key to the cells under the table, wrapped to the width
+WIDTH = 720  # a phone shows it at full width; the parts wrap to it
+TOP = 58 + 12  # title bar and a gap
+HEAD_H = 44  # a seat's first line: name, marks, totals
+LINE_H = 24  # one written line of parts
+PART_SIZE = 16
+VERSUS_W = 118  # "对 阿丽" before the parts
+SCORE_W = 64  # the pair's score at the end of the line
+INDENT = 14
+GAP = 10  # between seat blocks
+HINT_SIZE = 14  # the key under the blocks, wrapped to the width
 HINT_LINE = 20
+MINUS = "−"  # a real minus sign in pictures
+SEP = " · "
 
 
-def _columns(p: SettlementPicture) -> int:
-    return 2 if any(s.room_total is not None for s in p.seats) else 1
+@dataclass(frozen=True, slots=True)
+class SeatLine:
+    """One line of a seat's block: who (``label``), the parts (``parts``,
+    already wrapped) and the points it adds to the seat's total."""
+
+    label: str
+    parts: tuple[str, ...]
+    points: int
 
 
-def _table_width(p: SettlementPicture) -> int:
-    return NAME_W + len(p.seats) * CELL_W + _columns(p) * TOTAL_W
+def _versus(p: SettlementPicture, seat: SettleSeat) -> tuple[VersusShow, ...]:
+    """The seat's lines against each opponent; a picture stored before the
+    parts were kept has only the pairs' scores."""
+    if seat.versus:
+        return seat.versus
+    me = p.seats.index(seat)
+    out = []
+    for q in p.pairs:
+        if me in (q.a, q.b):
+            sign = 1 if q.a == me else -1
+            out.append(VersusShow(q.b if q.a == me else q.a, q.score * sign))
+    return tuple(out)
 
 
-def size(p: SettlementPicture, min_width: int = 560) -> tuple[int, int]:
-    n = len(p.seats)
-    width = max(MARGIN + _table_width(p) + MARGIN, min_width)
-    lines = len(_hint_lines(p, width))
-    height = HEAD_H + n * CELL_H + 14 + (44 if p.home_run is not None else 0)
-    return width, height + 40 + (lines - 1) * HINT_LINE + MARGIN
+def seat_lines(p: SettlementPicture, seat: SettleSeat) -> tuple[SeatLine, ...]:
+    """What the picture writes under a seat's name, line by line."""
+    lang = p.language
+    text_w = WIDTH - 2 * MARGIN - INDENT - VERSUS_W - SCORE_W
+    lines = []
+    for v in _versus(p, seat):
+        label = t(lang, "pic.versus", name=p.seats[v.opponent].name)
+        parts = tuple(item_text(lang, x, minus=MINUS) for x in v.items)
+        lines.append(SeatLine(label, _wrapped(parts, text_w), v.total))
+    for x in seat.escape:
+        lines.append(SeatLine("", _wrapped((_escape_text(lang, x),), text_w), x.points))
+    return tuple(lines)
+
+
+def _escape_text(lang: str, x: Item) -> str:
+    return item_text(lang, x, minus=MINUS)
+
+
+@lru_cache(maxsize=256)
+def _wrapped(items: tuple[str, ...], width: int) -> tuple[str, ...]:
+    """The items joined with `` · ``, in lines of ``width`` pixels broken
+    between items (an item wider than a line is wrapped on its own)."""
+    lines: list[str] = []
+    for item in items:
+        joined = f"{lines[-1]}{SEP}{item}" if lines else item
+        if lines and text_width(joined, PART_SIZE) <= width:
+            lines[-1] = joined
+        else:
+            lines.extend(wrap(item, PART_SIZE, width) or [""])
+    return tuple(lines) or ("",)
+
+
+def _block_height(lines: tuple[SeatLine, ...]) -> int:
+    return HEAD_H + sum(len(x.parts) for x in lines) * LINE_H + GAP
+
+
+def hint_top(p: SettlementPicture) -> int:
+    """Where the key under the blocks begins (the home run's banner above it)."""
+    height = TOP + sum(_block_height(seat_lines(p, s)) for s in p.seats)
+    return height + (44 if p.home_run is not None else 0)
+
+
+def size(p: SettlementPicture, min_width: int = WIDTH) -> tuple[int, int]:
+    width = max(WIDTH, min_width)
+    hints = len(_hint_lines(p, width))
+    return width, hint_top(p) + 12 + hints * HINT_LINE + MARGIN
 
 
 def _hint_lines(p: SettlementPicture, width: int) -> tuple[str, ...]:
-    """The key to the cells, in as many lines as the picture's width needs."""
-    return _balanced(t(p.language, "pic.matrix_hint"), width - 2 * MARGIN)
+    """The key to the lines, in as many lines as the picture's width needs."""
+    return _balanced(t(p.language, "pic.result_hint"), width - 2 * MARGIN)
 
 
 @lru_cache(maxsize=64)
@@ -77,52 +143,88 @@ def _balanced(text: str, width: int) -> tuple[str, ...]:
     return tuple(wrap(text, HINT_SIZE, high)) or ("",)
 
 
-def _pair(p: SettlementPicture, row: int, col: int) -> tuple[PairScore, int] | None:
-    """The pair of seats ``row`` and ``col`` and the sign that turns its
-    score to the row seat's view."""
-    for q in p.pairs:
-        if (q.a, q.b) == (row, col):
-            return q, 1
-        if (q.a, q.b) == (col, row):
-            return q, -1
-    return None
+def _marks(p: SettlementPicture, seat: SettleSeat) -> str:
+    lang = p.language
+    marks = [
+        t(lang, k)
+        for k, on in (
+            ("settle.banker_mark", seat.banker),
+            ("settle.escaped_mark", seat.escaped),
+            ("settle.auto_mark", seat.auto),
+        )
+        if on
+    ]
+    if seat.special is not None:
+        marks.insert(0, t(lang, f"special.{seat.special.value}"))
+    return " · ".join(marks)
 
 
-def _lanes_text(lanes: tuple[int, int, int], sign: int) -> str:
-    return " ".join(signed(v * sign) if v else "0" for v in lanes)
-
-
-def _cell(image: Image.Image, p: SettlementPicture, row: int, col: int, x: float, y: float) -> None:
-    cx, cy = x + CELL_W / 2, y + CELL_H / 2
-    overlay(
-        image,
-        (x + 3, y + 3, x + CELL_W - 3, y + CELL_H - 3),
-        (0, 0, 0, 45 if row != col else 90),
-        8,
-    )
-    if row == col:
-        draw_text(image, (cx, cy), "—", 20, SOFT, align="center")
-        return
-    found = _pair(p, row, col)
-    if found is None:  # banker mode: players do not play each other
-        draw_text(image, (cx, cy), "·", 22, SOFT, align="center")
-        return
-    q, sign = found
-    score = q.score * sign
+def _seat_block(
+    image: Image.Image, p: SettlementPicture, row: int, y: int, left: int, right: int
+) -> int:
+    """Draw seat ``row``'s block from ``y``; returns the block's bottom."""
+    seat = p.seats[row]
+    lines = seat_lines(p, seat)
+    bottom = y + _block_height(lines) - GAP
+    box = (left - 10, y, right + 10, bottom)
+    if p.home_run == row:
+        overlay(image, box, (255, 214, 90, 40), 10, outline=GOLD, width=3)
+    else:
+        overlay(image, box, BAND, 10)
+    mid = y + HEAD_H / 2
+    total_x = right
     draw_text(
-        image, (cx, cy - 10), signed(score), 26, score_color(score), bold=True, align="center"
+        image,
+        (total_x, mid),
+        signed(seat.total),
+        28,
+        score_color(seat.total),
+        bold=True,
+        align="right",
     )
-    if q.scoop == row:  # won every lane: the tag says more than "+1 +1 +1"
-        tag = t(p.language, "pic.scoop")
-        pill(image, (cx, cy + 20), tag, 12, fill=SCOOP_RED, ink=(255, 255, 255), pad=0.5)
-    elif q.lanes is not None:
-        ink = LOSS if q.scoop is not None else SOFT  # the scooped side
-        draw_text(image, (cx, cy + 20), _lanes_text(q.lanes, sign), 13, ink, align="center")
+    room_x: float = total_x - 78  # the totals' column, then what is left of it
+    if seat.room_total is not None:
+        room = t(p.language, "settle.room_mark", room=signed(seat.room_total))
+        room_x -= draw_text(image, (room_x, mid + 2), room, 15, SOFT, align="right")
+    name_w = draw_text(
+        image, (left, mid), seat.name, 22, INK, bold=True, max_width=(room_x - left) * 0.6
+    )
+    marks = _marks(p, seat)
+    if marks:
+        draw_text(
+            image,
+            (left + name_w + 12, mid + 2),
+            marks,
+            14,
+            SOFT,
+            max_width=room_x - left - name_w - 24,
+        )
+    ly = y + HEAD_H
+    x_label = left + INDENT
+    x_parts = x_label + VERSUS_W
+    for line in lines:
+        first = ly + LINE_H / 2
+        if line.label:
+            draw_text(image, (x_label, first), line.label, 15, SOFT, max_width=VERSUS_W - 8)
+        for i, part in enumerate(line.parts):
+            x = x_parts if line.label else x_label
+            draw_text(image, (x, first + i * LINE_H), part, PART_SIZE, INK)
+        draw_text(
+            image,
+            (right, first),
+            signed(line.points),
+            20,
+            score_color(line.points),
+            bold=True,
+            align="right",
+        )
+        ly += len(line.parts) * LINE_H
+    return bottom + GAP
 
 
 def draw(p: SettlementPicture, background: Image.Image | None = None) -> Image.Image:
-    """The settlement; on ``background`` (a felt of at least :func:`size`,
-    the table centred on it) when given."""
+    """The settlement; on ``background`` (a felt of at least :func:`size`)
+    when given."""
     image = background.copy() if background is not None else felt(*size(p))
     width = image.width
     lang = p.language
@@ -132,97 +234,10 @@ def draw(p: SettlementPicture, background: Image.Image | None = None) -> Image.I
         else t(lang, "pic.settlement")
     )
     title_bar(image, title)
-    n = len(p.seats)
-    left = (width - _table_width(p)) // 2
-    right = left + _table_width(p)
-    x0 = left + NAME_W
-    totals_x = x0 + n * CELL_W
-    head_y = 58 + 30
-    for col, seat in enumerate(p.seats):
-        draw_text(
-            image,
-            (x0 + col * CELL_W + CELL_W / 2, head_y),
-            seat.name,
-            18,
-            INK,
-            align="center",
-            max_width=CELL_W - 12,
-        )
-    draw_text(
-        image,
-        (totals_x + TOTAL_W / 2, head_y),
-        t(lang, "pic.round_total"),
-        17,
-        SOFT,
-        bold=True,
-        align="center",
-    )
-    if _columns(p) == 2:
-        draw_text(
-            image,
-            (totals_x + TOTAL_W * 1.5, head_y),
-            t(lang, "pic.room_total"),
-            17,
-            SOFT,
-            bold=True,
-            align="center",
-        )
-    for row, seat in enumerate(p.seats):
-        y = HEAD_H + row * CELL_H
-        if row % 2 == 0:
-            overlay(image, (left - MARGIN / 2, y, right + MARGIN / 2, y + CELL_H), BAND, 10)
-        if p.home_run == row:
-            overlay(
-                image,
-                (left - MARGIN / 2, y, right + MARGIN / 2, y + CELL_H),
-                (255, 214, 90, 40),
-                10,
-                outline=GOLD,
-                width=3,
-            )
-        marks = [
-            t(lang, k)
-            for k, on in (
-                ("settle.banker_mark", seat.banker),
-                ("settle.escaped_mark", seat.escaped),
-                ("settle.auto_mark", seat.auto),
-            )
-            if on
-        ]
-        if seat.special is not None:
-            marks.insert(0, t(lang, f"special.{seat.special.value}"))
-        name_y = y + CELL_H / 2 - (10 if marks else 0)
-        draw_text(image, (left, name_y), seat.name, 21, INK, max_width=NAME_W - 12)
-        if marks:
-            draw_text(
-                image,
-                (left, y + CELL_H / 2 + 16),
-                " · ".join(marks),
-                13,
-                SOFT,
-                max_width=NAME_W - 12,
-            )
-        for col in range(n):
-            _cell(image, p, row, col, x0 + col * CELL_W, y)
-        draw_text(
-            image,
-            (totals_x + TOTAL_W / 2, y + CELL_H / 2),
-            signed(seat.total),
-            28,
-            score_color(seat.total),
-            bold=True,
-            align="center",
-        )
-        if seat.room_total is not None:
-            draw_text(
-                image,
-                (totals_x + TOTAL_W * 1.5, y + CELL_H / 2),
-                signed(seat.room_total),
-                24,
-                score_color(seat.room_total),
-                align="center",
-            )
-    y = HEAD_H + n * CELL_H + 14
+    left, right = MARGIN + 10, width - MARGIN - 10
+    y = TOP
+    for row in range(len(p.seats)):
+        y = _seat_block(image, p, row, y, left, right)
     if p.home_run is not None:
         text = t(lang, "settle.home_run", name=p.seats[p.home_run].name)
         pill(

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
+from bot.core.breakdown import Item
 from bot.rules.cards import Card
 from bot.rules.types import Category, MomentKind, SpecialHand
 
@@ -129,14 +130,26 @@ class ShowdownPicture:
 
 
 @dataclass(frozen=True, slots=True)
+class VersusShow:
+    """A seat against one opponent (a seat index): the written parts from
+    the seat's side (bot/core/breakdown.py) and their sum."""
+
+    opponent: int
+    total: int
+    items: tuple[Item, ...] = ()  # empty in a picture stored before parts were kept
+
+
+@dataclass(frozen=True, slots=True)
 class SettleSeat:
     name: str
-    total: int  # this round
+    total: int  # this round: the sum of ``versus`` and ``escape``
     room_total: int | None = None  # the room's running total (None: no room)
     special: SpecialHand | None = None
     banker: bool = False
     escaped: bool = False
     auto: bool = False
+    versus: tuple[VersusShow, ...] = ()
+    escape: tuple[Item, ...] = ()  # escape payments (``other``: the other's name)
 
 
 @dataclass(frozen=True, slots=True)

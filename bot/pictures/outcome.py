@@ -4,9 +4,11 @@ pictures' inputs, whatever the source."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from bot.core.breakdown import result
 from bot.core.moments import moments
 from bot.core.paid import special_paid
 from bot.core.showdown import SPECIALS_STEP, PlayerScore, Settlement, revealed_steps
@@ -24,6 +26,7 @@ from .model import (
     SettlementPicture,
     SettleSeat,
     ShowdownPicture,
+    VersusShow,
 )
 
 Lanes = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
@@ -136,22 +139,30 @@ def _moments(r: Round) -> tuple[MomentShow, ...]:
     )
 
 
+def _settle_seat(r: Round, seat: Seat, index: Mapping[str, int]) -> SettleSeat:
+    st = r.settlement
+    special = st.player(seat.id).special
+    res = result(st, seat.id)
+    names = {s.id: s.name for s in r.seats}
+    return SettleSeat(
+        name=seat.name,
+        total=res.total,
+        room_total=None if r.room_totals is None else int(r.room_totals.get(seat.id, 0)),
+        special=SpecialHand(special) if special else None,
+        banker=seat.banker,
+        escaped=seat.escaped,
+        auto=seat.auto,
+        versus=tuple(VersusShow(index[v.opponent], v.total, v.items) for v in res.versus),
+        escape=tuple(
+            dataclasses.replace(x, other=names.get(x.other or "", x.other)) for x in res.escape
+        ),
+    )
+
+
 def settlement(r: Round) -> SettlementPicture:
     st = r.settlement
     index = {s.id: i for i, s in enumerate(r.seats)}
-    players = st.by_id()
-    seats = tuple(
-        SettleSeat(
-            name=s.name,
-            total=int(st.totals.get(s.id, 0)),
-            room_total=None if r.room_totals is None else int(r.room_totals.get(s.id, 0)),
-            special=SpecialHand(players[s.id].special or "") if players[s.id].special else None,
-            banker=s.banker,
-            escaped=s.escaped,
-            auto=s.auto,
-        )
-        for s in r.seats
-    )
+    seats = tuple(_settle_seat(r, s, index) for s in r.seats)
     pairs = tuple(
         PairScore(
             a=index[q.a],

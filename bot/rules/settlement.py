@@ -9,7 +9,16 @@ from dataclasses import dataclass
 from .foul import check_foul, check_lane_sizes, lane_values
 from .lanes import lane_points
 from .options import Preset, Rules
-from .settlement_types import LaneResult, PairResult, PlayerHand, PlayerResult, Settlement
+from .settlement_types import (
+    EscapePayment,
+    LaneResult,
+    PairPart,
+    PairResult,
+    PartKind,
+    PlayerHand,
+    PlayerResult,
+    Settlement,
+)
 from .specials import special_beats
 from .types import Lane, LaneValue
 
@@ -53,17 +62,28 @@ def _lane_signs(a: _Seat, b: _Seat, banker_id: str | None) -> tuple[int, int, in
     return signs[0], signs[1], signs[2]
 
 
+def _lane_parts(a: _Seat, b: _Seat, signs: tuple[int, int, int]) -> list[PairPart]:
+    """Each lane's part: its winner's points and category, or 0 for a tie."""
+    parts = []
+    for lane, s in zip(Lane, signs, strict=True):
+        name = lane.name.lower()
+        if s == 0:
+            parts.append(PairPart(PartKind.LANE, 0, None, name))
+            continue
+        win = a if s > 0 else b
+        value = win.values[lane]  # type: ignore[index]
+        pts = win.points[lane]  # type: ignore[index]
+        parts.append(PairPart(PartKind.LANE, s * pts, win.hand.id, name, value.category.slug))
+    return parts
+
+
 def _pair(a: _Seat, b: _Seat, rules: Rules, banker_id: str | None) -> tuple[PairResult, bool, bool]:
     """The pair's result from a's view, and whether a / b strictly won all lanes."""
     sa, sb = a.hand.special, b.hand.special
     if sa is None and sb is None:
         signs = _lane_signs(a, b, banker_id)
-        score = 0
-        for i, s in enumerate(signs):
-            if s > 0:
-                score += a.points[i]  # type: ignore[index]
-            elif s < 0:
-                score -= b.points[i]  # type: ignore[index]
+        parts = _lane_parts(a, b, signs)
+        score = sum(x.points for x in parts)
         a_sweep, b_sweep = all(s > 0 for s in signs), all(s < 0 for s in signs)
         scoop = None
         if banker_id is None:
@@ -73,22 +93,31 @@ def _pair(a: _Seat, b: _Seat, rules: Rules, banker_id: str | None) -> tuple[Pair
             else:
                 a_scoop, b_scoop = a_sweep, b_sweep
             scoop = a.hand.id if a_scoop else b.hand.id if b_scoop else None
-            if scoop and rules.scoop_double:
-                score *= 2
-        return PairResult(a.hand.id, b.hand.id, signs, scoop, score), a_sweep, b_sweep
+            if scoop:
+                # reported even when it doubles nothing (scoop_double off)
+                factor = 2 if rules.scoop_double else 1
+                parts.append(PairPart(PartKind.SCOOP, score * (factor - 1), scoop, factor=factor))
+                score *= factor
+        result = PairResult(a.hand.id, b.hand.id, signs, scoop, score, tuple(parts))
+        return result, a_sweep, b_sweep
+    winner: _Seat | None
     if sa is not None and sb is not None:
         if banker_id is not None and sa.points == sb.points:
             # Banker mode: both special with equal points, the player wins.
-            player_is_a = a.hand.id != banker_id
-            score = sa.points if player_is_a else -sb.points
+            winner = b if a.hand.id == banker_id else a
         else:
             win = special_beats(sa, sb)
-            score = sa.points if win > 0 else -sb.points if win < 0 else 0
-    elif sa is not None:
-        score = sa.points
+            winner = a if win > 0 else b if win < 0 else None
     else:
-        score = -sb.points  # type: ignore[union-attr]
-    return PairResult(a.hand.id, b.hand.id, None, None, score), False, False
+        winner = a if sa is not None else b
+    if winner is None:
+        part = PairPart(PartKind.SPECIAL, 0)
+    else:
+        won = winner.hand.special
+        assert won is not None
+        sign = 1 if winner is a else -1
+        part = PairPart(PartKind.SPECIAL, sign * won.points, winner.hand.id, special=won.hand.value)
+    return PairResult(a.hand.id, b.hand.id, None, None, part.points, (part,)), False, False
 
 
 def settle(
@@ -137,7 +166,10 @@ def settle(
             if sweeps[pid] == len(hands) - 1:
                 home_run = pid
         if home_run:
-            pairs = [_double(p) if home_run in (p.a, p.b) else p for p in pairs]
+            pairs = [
+                _double(p, PartKind.HOME_RUN, home_run) if home_run in (p.a, p.b) else p
+                for p in pairs
+            ]
 
     if rules.preset is Preset.EXTENDED and banker is None and len(hands) >= 3:
         by_id = {s.hand.id: s for s in seats}
@@ -146,7 +178,10 @@ def settle(
                 continue
             mine = [p for p in pairs if pid in (p.a, p.b)]
             if all((p.score > 0) if p.a == pid else (p.score < 0) for p in mine):
-                pairs = [_double(p) if pid in (p.a, p.b) else p for p in pairs]
+                pairs = [
+                    _double(p, PartKind.SPECIAL_SWEEP, pid) if pid in (p.a, p.b) else p
+                    for p in pairs
+                ]
 
     if banker is not None:
         pairs = [_cap(p) for p in pairs]
@@ -156,13 +191,16 @@ def settle(
         totals[p.a] += p.score
         totals[p.b] -= p.score
 
+    escape: list[EscapePayment] = []
     if rules.escape_penalty and escaped:
         stayed = [pid for pid in ids if pid not in escaped]
         for leaver in escaped:
             for pid in stayed:
                 if totals[pid] < 0:
+                    escape.append(EscapePayment(leaver, pid, -totals[pid]))
                     totals[leaver] += totals[pid]
                     totals[pid] = 0
+            escape.append(EscapePayment(leaver, None, ESCAPE_STAKES * rules.base))
             totals[leaver] -= ESCAPE_STAKES * rules.base
 
     players = tuple(
@@ -174,15 +212,20 @@ def settle(
         )
         for s in seats
     )
-    return Settlement(players, tuple(pairs), home_run, totals)
+    return Settlement(players, tuple(pairs), home_run, totals, tuple(escape))
 
 
-def _double(p: PairResult) -> PairResult:
-    return PairResult(p.a, p.b, p.lanes, p.scoop, p.score * 2)
+def _double(p: PairResult, kind: PartKind, winner: str) -> PairResult:
+    part = PairPart(kind, p.score, winner, factor=2)
+    return PairResult(p.a, p.b, p.lanes, p.scoop, p.score * 2, (*p.parts, part))
 
 
 def _cap(p: PairResult) -> PairResult:
-    return PairResult(p.a, p.b, p.lanes, p.scoop, max(-BANKER_CAP, min(BANKER_CAP, p.score)))
+    capped = max(-BANKER_CAP, min(BANKER_CAP, p.score))
+    if capped == p.score:
+        return p
+    part = PairPart(PartKind.BANKER_CAP, capped - p.score)
+    return PairResult(p.a, p.b, p.lanes, p.scoop, capped, (*p.parts, part))
 
 
 def _lane_results(seat: _Seat) -> tuple[LaneResult, LaneResult, LaneResult] | None:

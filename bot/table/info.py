@@ -103,9 +103,14 @@ async def in_room(ask: Asked, rec: Held, action: Action, verb: Verb) -> Outcome:
     room = rec.room
     key = action.actor.key
     if verb is Verb.SETTINGS:
-        if key != room.owner:
-            raise Refused("err.owner_only")
-        view = render.settings_view(room, action.actor)
+        if key == room.owner:
+            view = render.settings_view(room, action.actor)
+        else:
+            # Anyone may read the table's settings (the settlement's short
+            # caption leaves them to this button); only the owner changes them.
+            view = render.rules_view(room.language, room, action.chat_id, action.actor)
+            # its own message, not the one a /rules answer is
+            view = dataclasses.replace(view, key="settings-read:" + view.key)
     elif verb is Verb.SHOW_HAND:
         rnd = room.round
         if rnd is None or not room.live or key not in rnd.hands:

@@ -68,7 +68,8 @@ def lobby_is_settlement(room: Room) -> bool:
 def settlement_view(room: Room, *, fresh: bool = True, pictures: bool = True) -> View:
     """A round's result post (and, while the room waits, its lobby); with
     pictures, the settlement table's picture."""
-    view = _settlement_view(room, fresh=fresh)
+    on = pictured.pictures_on(room, pictures=pictures)
+    view = _settlement_view(room, fresh=fresh, short=on)
     return pictured.with_settlement(view, room, pictures=pictures)
 
 

@@ -108,9 +108,11 @@ def close_button(room: Room) -> Button:
     )
 
 
-def after_round_lines(room: Room) -> list[str]:
+def after_round_lines(room: Room, *, settings: bool = True) -> list[str]:
     """What a settlement adds while it is the lobby: who sits for the next
-    round (a join or a leave shows here) and who deals it."""
+    round (a join or a leave shows here), the settings (``settings``; a
+    picture's short caption leaves them to the Settings button) and who
+    deals it."""
     lang = lang_of(room)
     rnd = room.rnd
     seated = [
@@ -121,10 +123,10 @@ def after_round_lines(room: Room) -> list[str]:
     ]
     lines = [
         labelled(lang, t(lang, "table.lobby", count=len(room.players)), listed(lang, seated)),
-        *options_lines(room),  # what the owner changes shows to everyone
+        *(options_lines(room) if settings else []),  # what the owner changes shows to all
         *render_match.match_lines(room),
     ]
-    if not match.is_over(room):  # else the match's line says what comes next
+    if not match.is_over(room) and settings:  # else the match's line says what comes next
         lines.append(t(lang, "table.last_round", round=rnd.no))
     return lines
 

@@ -1,13 +1,14 @@
-"""A round's settlement post: lanes per player, pairwise scores, scoops,
-home run, specials, escapes, round and running totals, and the deck with
-its salt so anyone can check the hash published at the deal."""
+"""A round's settlement post: each seat's total and its result against
+each opponent in parts that add up (lanes, scoop, home run, specials, the
+escape penalty, the banker cap), the running totals, and the deck with its
+salt so anyone can check the hash published at the deal. Under a picture
+(which shows all that) the caption is short: the totals and who sits."""
 
 from __future__ import annotations
 
 from bot.core.actions import Verb
 from bot.core.room import Room
-from bot.core.showdown import PairScore
-from bot.core.state import LANE_NAMES, Phase
+from bot.core.state import Phase
 from bot.i18n import t
 
 from . import render_lobby
@@ -15,10 +16,7 @@ from .model import Audience, Button, View, ViewKind
 from .render_common import (
     button,
     cards_text,
-    category,
     labelled,
-    lane,
-    lane_text,
     lang_of,
     listed,
     name,
@@ -27,6 +25,8 @@ from .render_common import (
     special,
 )
 from .render_match import review_button
+from .render_result import settlement_result_lines
+from .render_table import HASH_SHOWN
 
 
 def settlement_lines(room: Room) -> list[str]:
@@ -35,55 +35,58 @@ def settlement_lines(room: Room) -> list[str]:
 
 
 def record_lines(room: Room) -> list[str]:
-    """Each seat's hand and score, the pairs, the round's and the room's totals."""
+    """Each seat's round total, then its result against each opponent in
+    parts that add up to it (render_result); the home run; the room's totals.
+    The hands themselves are on the round's showdown, just above."""
     lang = lang_of(room)
     rnd = room.rnd
     st = rnd.showdown.settlement
-    by_id = st.by_id()
+    names = {k: name(room, k) for k in rnd.seats}
     lines: list[str] = []
     for key in rnd.seats:
-        p = by_id[key]
-        hand = rnd.hands[key]
-        marks = []
-        if hand.auto:
-            marks.append(t(lang, "settle.auto_mark"))
-        if key in rnd.escaped:
-            marks.append(t(lang, "settle.escaped_mark"))
-        if rnd.banker == key:
-            marks.append(t(lang, "settle.banker_mark"))
-        head = labelled(lang, name(room, key), signed(p.total))
-        lines.append(noted(lang, head, listed(lang, marks)) if marks else head)
-        arr = hand.arrangement_tokens()
-        if p.special:
+        lines.append(seat_head(room, key))
+        special_of = st.player(key).special
+        if special_of:
+            cards = cards_text(rnd.hands[key].kept_tokens())
             lines.append(
-                "  "
-                + t(
-                    lang,
-                    "settle.special",
-                    special=special(lang, p.special),
-                    cards=cards_text(hand.kept_tokens()),
-                )
+                "  " + t(lang, "settle.special", special=special(lang, special_of), cards=cards)
             )
-        else:
-            for i, lane_name in enumerate(LANE_NAMES):
-                cards = lane_text(arr[lane_name])
-                if p.lanes:
-                    cards = noted(lang, cards, category(lang, p.lanes[i].category))
-                lines.append("  " + labelled(lang, lane(lang, lane_name), cards))
-    lines.append(t(lang, "settle.pairs"))
-    for q in st.pairs:
-        lines.append("  " + pair_text(room, lang, q))
+        lines.extend("  " + x for x in settlement_result_lines(lang, st, key, names))
     if st.home_run:
         lines.append(t(lang, "settle.home_run", name=name(room, st.home_run)))
-    for key in rnd.escaped:
-        lines.append(t(lang, "settle.escaped", name=name(room, key)))
-    lines.append(t(lang, "settle.round_totals"))
-    for key in rnd.seats:
-        lines.append("  " + labelled(lang, name(room, key), signed(st.totals.get(key, 0))))
     lines.append(t(lang, "settle.running_totals"))
     for key, pts in sorted(room.totals.items(), key=lambda kv: -kv[1]):
         lines.append("  " + labelled(lang, name(room, key), signed(pts)))
     return lines
+
+
+def seat_head(room: Room, key: str, *more: str) -> str:
+    """``卡萝：+16（庄家）``: a seat's round total, its marks and ``more``."""
+    lang = lang_of(room)
+    rnd = room.rnd
+    marks = []
+    if rnd.hands[key].auto:
+        marks.append(t(lang, "settle.auto_mark"))
+    if key in rnd.escaped:
+        marks.append(t(lang, "settle.escaped_mark"))
+    if rnd.banker == key:
+        marks.append(t(lang, "settle.banker_mark"))
+    marks.extend(more)
+    total = rnd.showdown.settlement.totals.get(key, 0)
+    head = labelled(lang, name(room, key), signed(total))
+    return noted(lang, head, listed(lang, marks)) if marks else head
+
+
+def caption_lines(room: Room) -> list[str]:
+    """The settlement under its picture, short (a caption holds 1,024
+    characters; the picture has every part, the settings and the deck are
+    behind Settings and Verify): each seat's round total with its marks and
+    the room's total."""
+    lang = lang_of(room)
+    return [
+        seat_head(room, key, t(lang, "settle.room_mark", room=signed(room.totals.get(key, 0))))
+        for key in room.rnd.seats
+    ]
 
 
 def proof_lines(room: Room) -> list[str]:
@@ -93,48 +96,26 @@ def proof_lines(room: Room) -> list[str]:
     rnd = room.rnd
     return [
         t(lang, "settle.deck", deck=cards_text(rnd.deck)),
-        t(lang, "settle.salt", salt=rnd.salt, hash=rnd.hash[:12]),
+        t(lang, "settle.salt", salt=rnd.salt, hash=rnd.hash[:HASH_SHOWN]),
     ]
 
 
-def pair_text(room: Room, lang: str, q: PairScore) -> str:
-    """One pair in words: who won how much, who took each lane, the scoop.
-    ``A vs B: A won 4 (Head A · Middle B · Tail A)``, ``… · A scooped``: the
-    past tense reads right after any name, the console's "You" too."""
-    a, b = name(room, q.a), name(room, q.b)
-    score = q.score
-    if score > 0:
-        result = t(lang, "settle.pair_win", name=a, points=score)
-    elif score < 0:
-        result = t(lang, "settle.pair_win", name=b, points=-score)
-    else:
-        result = t(lang, "settle.pair_draw")
-    text = t(lang, "settle.pair", a=a, b=b, result=result)
-    if q.lanes is not None:
-        words = []
-        for lane_name, x in zip(LANE_NAMES, q.lanes, strict=True):
-            who = a if x > 0 else b if x < 0 else t(lang, "settle.lane_tie")
-            words.append(t(lang, "settle.lane_won", lane=lane(lang, lane_name), name=who))
-        text += t(lang, "settle.pair_lanes", lanes=" · ".join(words))
-    else:
-        text += t(lang, "settle.pair_special")
-    if q.scoop:
-        text += " · " + t(lang, "settle.scoop", name=name(room, q.scoop))
-    return text
-
-
-def settlement_view(room: Room, *, fresh: bool = True) -> View:
+def settlement_view(room: Room, *, fresh: bool = True, short: bool = False) -> View:
     """The last round's result, posted once (``fresh``) when it is paid.
     While the room waits for the next round it is also the lobby (who sits,
     next round, join, leave, AI, settings, close: render_lobby), edited in
-    place as players come and go; a room closed after it says so here."""
+    place as players come and go; a room closed after it says so here.
+
+    ``short``: the caption of the settlement's picture, which shows every
+    part: the totals and who sits (Telegram cuts a caption at 1,024
+    characters; the settings are on Settings, the deck and salt on Verify).
+    Otherwise (text only) every seat's result against each opponent, in
+    parts that add up, the settings and the deck with its salt."""
     lang = lang_of(room)
     rnd = room.rnd
     rid, no = room.id, room.round_no
-    lines = record_lines(room)
-    # The deck and its salt stay last: a long caption is cut from the end,
-    # and they are one press away on "verify".
-    proof = proof_lines(room)
+    lines = caption_lines(room) if short else record_lines(room)
+    proof = [] if short else proof_lines(room)
     info = [
         button(t(lang, "btn.verify"), rid, no, Verb.VERIFY, str(rnd.no)),
         button(t(lang, "btn.leaderboard"), rid, no, Verb.LEADERBOARD, "all"),
@@ -145,9 +126,7 @@ def settlement_view(room: Room, *, fresh: bool = True) -> View:
     if room.phase == Phase.CLOSED:
         lines = [*render_lobby.closed_lines(room), *lines]
     elif room.phase == Phase.LOBBY and rnd.settled:
-        # First: a long caption is cut from the end (the picture, the
-        # table's showdown and "verify" have the rest of the record).
-        lobby = render_lobby.after_round_lines(room)
+        lobby = render_lobby.after_round_lines(room, settings=not short)
         lines = [*lobby, *lines]
         join, leave, add_ai, settings = render_lobby.seating_buttons(room)
         controls = [

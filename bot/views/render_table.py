@@ -30,6 +30,8 @@ from .render_common import (
     special,
 )
 
+HASH_SHOWN = 12  # hex digits of the deck's hash a deal's caption shows (48 bits)
+
 
 def _lobby(room: Room) -> tuple[list[str], list[Button]]:
     """Before the first round (and after a round that was not played out):
@@ -71,7 +73,9 @@ def _round_head(room: Room) -> list[str]:
             name=name(room, seats[rnd.first_seat]),
             style=t(lang, f"opt.deal_{rnd.deal_style.value}"),
         ),
-        t(lang, "table.hash", hash=rnd.hash),
+        # the hash's start: a caption has no room for 64 digits; "verify"
+        # shows the whole hash with the deck and salt once they are revealed
+        t(lang, "table.hash", hash=rnd.hash[:HASH_SHOWN]),
     ]
     if rnd.wild_rank:
         lines.append(t(lang, "table.wild", rank=rnd.wild_rank.replace("T", "10")))

@@ -15,9 +15,11 @@ Only words (categories, specials) are added, in the room's language.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.core.breakdown import Item, Result, item_text, result
 from bot.core.moments import moments
 from bot.core.replay import ReplayDetail
 from bot.core.room import Room
@@ -82,7 +84,10 @@ def from_record(detail: dict[str, Any] | None) -> Source | None:
         return None
     specials = any(p.get("special") for p in detail["players"])
     return Source(
-        settlement={k: detail[k] for k in ("players", "pairs", "home_run", "totals")},
+        settlement={
+            **{k: detail[k] for k in ("players", "pairs", "home_run", "totals")},
+            "escape": detail.get("escape") or [],
+        },
         info=ReplayDetail.from_json(detail["round"]),
         reviews=dict(detail.get("review") or {}),
         revealed=(*LANE_NAMES, "specials") if specials else LANE_NAMES,
@@ -99,6 +104,7 @@ def showdown_json(source: Source, me: str, round_no: int, language: str) -> dict
     rules = info.rules or {}
     players = {p["id"]: p for p in source.settlement["players"]}
     seats = sorted(source.seats, key=lambda k: k != me)
+    mine = result(Settlement.from_json(source.settlement), me) if source.settled else None
     out_seats = []
     for key in seats:
         p = players[key]
@@ -126,7 +132,8 @@ def showdown_json(source: Source, me: str, round_no: int, language: str) -> dict
                 "points": points,
                 "special": t(language, f"special.{special}") if shown_special else None,
                 "total": int(p["total"]) if source.settled else None,
-                "versus": _versus(source, me, key) if source.settled and key != me else None,
+                "versus": _versus(source, me, key, mine, language) if key != me else None,
+                "escape": _items(mine.escape, language, info.names) if mine and key == me else [],
             }
         )
     home_run = source.settlement.get("home_run") if source.settled else None
@@ -173,9 +180,23 @@ def _shown(source: Source, key: str, me: str, lane: str, declared: bool) -> bool
     return _in_step(source, key, "specials" if declared else lane)
 
 
-def _versus(source: Source, me: str, key: str) -> dict[str, Any] | None:
-    """``me`` against ``key``: the points ``me`` won (negative: lost), each
-    lane (+1 won, -1 lost, 0 tied; None against a special) and who scooped."""
+def _items(
+    items: tuple[Item, ...], language: str, names: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    """Written parts (bot/core/breakdown.py): each one's words and points."""
+    return [{"text": item_text(language, x, names, "−"), "points": x.points} for x in items]
+
+
+def _versus(
+    source: Source, me: str, key: str, mine: Result | None, language: str
+) -> dict[str, Any] | None:
+    """``me`` against ``key`` once the round is paid: the points ``me`` won
+    (negative: lost), each lane (+1 won, -1 lost, 0 tied; None against a
+    special), who scooped, and the parts the points are made of, from
+    ``me``'s side (they add up to the points)."""
+    if mine is None:
+        return None
+    parts = next((v.items for v in mine.versus if v.opponent == key), ())
     for pair in source.settlement["pairs"]:
         if {pair["a"], pair["b"]} != {me, key}:
             continue
@@ -188,6 +209,7 @@ def _versus(source: Source, me: str, key: str) -> dict[str, Any] | None:
             if lanes is None
             else dict(zip(LANE_NAMES, [sign * x for x in lanes], strict=True)),
             "scoop": None if scoop is None else ("me" if scoop == me else "them"),
+            "parts": _items(parts, language, source.info.names),
         }
     return None
 

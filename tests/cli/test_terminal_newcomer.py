@@ -89,8 +89,10 @@ def test_the_showdown_comes_step_by_step_and_the_result_fits_a_screen(lang: str)
         assert len(cells) == 5 + 2  # four opponents (and · for oneself), round, room
         assert all(re.fullmatch(r"[·0]|[+-]\d+\*?", c) for c in cells), row
     assert t(lang, "cli.result_room") in result
-    assert t(lang, "settle.pairs") not in result  # the details wait for l
-    assert says(whole, t(lang, "settle.pairs"))
+    # the details (each player's parts against each opponent) wait for l
+    versus = re.escape(t(lang, "result.versus_plain", name="", total="").strip())
+    line = re.compile(rf"{versus}(AI-\d|{you})[+-]?\d+")
+    assert not line.search(squash(result)) and line.search(squash(whole))
     assert says(whole, t(lang, "cli.salt", salt="", hash="\x00").split("\x00")[1])
     assert max(cols(x) for x in out.split("\n") if "python3 -c" not in x) <= 80
 

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from bot.rules import Arrangement, check_foul, detect_special, evaluate_lane, make_rules, settle
 
+from .breakdown import breakdown_problems, without_breakdown
 from .deals import (
     deal_hands,
     deck,
@@ -160,7 +161,7 @@ def _settle_problems(rs) -> list[str]:
     for r in rs:
         want = settle_ref(r.seats, r.table.rules, r.banker, r.escaped)
         got = settle(r.hands, r.table.rules, banker=r.banker, escaped=r.escaped).to_json()
-        diff = json_diff(want, got)
+        diff = json_diff(want, without_breakdown(got)) + breakdown_problems(got)
         if diff:
             problems.append(f"{r.describe()}\n    " + "; ".join(diff[:6]))
     return problems
@@ -196,7 +197,7 @@ def test_judge_settlements() -> None:
     problems = []
     for r, got in zip(rs, outs, strict=True):
         want = {"ok": True, **settle_ref(r.seats, r.table.rules, r.banker, r.escaped)}
-        diff = json_diff(want, got)
+        diff = json_diff(want, without_breakdown(got)) + breakdown_problems(got)
         if diff:
             problems.append(f"{r.describe()}\n    " + "; ".join(diff[:6]))
     _fail(problems, "judge lines", len(rs))

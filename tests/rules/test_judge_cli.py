@@ -27,7 +27,7 @@ def test_judge_md_example_gives_exactly_its_output():
     code, out = run_cli([EXAMPLE_IN])
     assert code == 0 and out == [EXAMPLE_OUT]
     # key order as documented, too
-    assert list(out[0]) == ["ok", "players", "pairs", "home_run", "totals"]
+    assert list(out[0]) == ["ok", "players", "pairs", "home_run", "escape", "totals"]
 
 
 def test_errors_are_per_line_and_exit_status_is_2():

@@ -6,9 +6,11 @@ from __future__ import annotations
 import random
 
 from bot.core.lanes import lanes
+from bot.core.room import Room
 from bot.table.actions import Verb, decode
 from bot.table.deal import deal_order, deck_hash, make_deal, verify
 from bot.views.model import ButtonStyle, ViewKind
+from bot.views.render_lobby import options_lines
 
 from .helpers import RiggedRandom, act, make_manager, ok, open_table, state_of
 
@@ -108,7 +110,10 @@ async def test_language_and_settings_panel(repo, clock):
     rid, (p0, p1) = await open_table(mgr, 2)
     out = await ok(mgr, p0, Verb.LANGUAGE, "en")
     assert out.views[0].language == "en" and "room" in out.views[0].title
-    assert not (await act(mgr, p1, Verb.SETTINGS)).ok
+    # another player reads the settings (with no button to change them)
+    read = (await ok(mgr, p1, Verb.SETTINGS)).views[0]
+    assert read.user_id == p1.user_id and not read.buttons
+    assert options_lines(Room.from_json(await state_of(mgr, rid)))[0] in read.lines
     panel = (await ok(mgr, p0, Verb.SETTINGS)).views[0]
     # every settings button is an action the owner may press in the lobby
     pressed = 0

@@ -174,8 +174,10 @@ async def test_settings_panel_and_information_commands(api: FakeBotAPI) -> None:
     async with table(api) as (h, manager, clock):
         await open_room(h, ann, bo)
         lobby = h.group_messages()[0]
-        await h.command(bo, "/settings")  # not the owner: the reason, as a reply
-        assert len(h.group_messages()) == 2 and h.private_messages(bo) == []
+        await h.command(bo, "/settings")  # not the owner: the settings to read, in private
+        assert len(h.group_messages()) == 1
+        (read,) = h.private_messages(bo)
+        assert "escape penalty" in read.text and not buttons_of(read, Verb.SET_OPTION)
         await h.command(ann, "/settings")
         panel = h.message_with(ann.id, Verb.SET_OPTION)
         before = lobby.text
@@ -185,8 +187,10 @@ async def test_settings_panel_and_information_commands(api: FakeBotAPI) -> None:
         assert lobby.text != before  # the table shows the new option
         assert panel.edits == 1 and len(h.private_messages(ann)) == 1  # panel edited in place
         group_before = len(h.group_messages())
+        private_before = len(h.private_messages(bo))
         await h.command(bo, "/stats")
-        assert h.private_messages(bo) == []  # the record answers in the group asked in
+        # the record answers in the group asked in (Bo's private chat has the settings read)
+        assert len(h.private_messages(bo)) == private_before
         assert len(h.group_messages()) == group_before + 1
         assert h.group_messages()[-1].text.startswith("Stats · Bo")
         group_before = len(h.group_messages())

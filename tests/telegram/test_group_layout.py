@@ -6,9 +6,11 @@ uploaded that an edit of what is there could say."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from bot.table.actions import Verb
+from bot.views.render_common import signed
 from tests.telegram.fakebotapi import FakeBotAPI, StoredMessage
 from tests.telegram.harness import GROUP_ID, TgUser, button_verb, buttons_of
 from tests.telegram.play import (
@@ -116,24 +118,45 @@ async def test_closing_after_a_round_says_so_on_the_settlement(api: FakeBotAPI) 
         assert buttons_of(settle, Verb.START) == []
 
 
-async def test_with_four_players_the_lobby_lines_survive_the_caption_cut(api: FakeBotAPI) -> None:
-    """A 4-player settlement is longer than a caption (1024): the lobby's
-    lines come first, so a leave between rounds still shows."""
-    long_name = TgUser(25, "Edward Longname")
-    players = [*USERS[:3], long_name]
+async def test_with_five_players_the_settlement_caption_is_whole(api: FakeBotAPI) -> None:
+    """A 5-player settlement under its picture: a caption of who sits and
+    each player's round and room total, under Telegram's 1,024 and never
+    cut; the deal's caption names the deck's hash by its start only; the
+    settings and the deck are one press away (Settings, for anyone; Verify)."""
+    long_name = TgUser(25, "Edward Longname-Fitzgerald")
+    players = [*USERS, long_name]
     api.opened |= {u.id for u in players}
     async with table(api) as (h, manager, clock):
-        await deal(h, *players)
+        await open_room(h, *players)
+        await h.command(ANN, "/settings")
+        panel = h.message_with(ANN.id, Verb.SET_OPTION)
+        suit = next(b for b in buttons_of(panel, Verb.SET_OPTION) if "suit=" in b["callback_data"])
+        assert not alerted(await h.press(ANN, panel, suit["callback_data"]))
+        await start_round(h, ANN)
+        dealt = h.group_messages()[-1]
+        assert re.search(r"\b[0-9a-f]{12}…", dealt.text)
+        assert not re.search(r"[0-9a-f]{13}", dealt.text)  # no 64-digit hash
         for user in players:
             await arrange_by_suggestion(h, user)
         settle = await reveal(h, clock)
-        assert settle.text.endswith("\n…")  # cut, as Telegram would refuse it whole
-        lobby = settle.text.splitlines()[1]
-        assert lobby.startswith("Lobby · 4 player(s)") and "Bo" in lobby
-        await h.command(BO, "/leave")
-        await h.outbox.drain()
-        lobby = settle.text.splitlines()[1]
-        assert lobby.startswith("Lobby · 3 player(s)") and "Bo" not in lobby
+        assert settle.photos and len(settle.text.encode("utf-16-le")) // 2 < 1024
+        assert not settle.text.endswith("…")
+        state = await manager.room_state(room_of(h))
+        totals = state["round"]["result"]["settlement"]["totals"]
+        lines = settle.text.splitlines()
+        assert lines[1].startswith("Lobby · 5 player(s)")
+        for user in players:
+            key = next(k for k, n in state["names"].items() if n == user.first_name)
+            (line,) = [x for x in lines if x.startswith(user.first_name + ":")]
+            assert line.split(":", 1)[1].split()[0] == signed(totals[key])
+        assert len(lines) == 2 + len(players)  # the title, who sits, the totals
+        # what the caption leaves out is one press away
+        assert not alerted(await h.press_verb(BO, settle, Verb.SETTINGS))
+        read = h.private_messages(BO)[-1].text
+        assert "escape penalty: off" in read  # the settings, for a player not the owner
+        assert not alerted(await h.press_verb(CY, settle, Verb.VERIFY))
+        verified = h.private_messages(CY)[-1].text
+        assert state["round"]["hash"] in verified and state["round"]["salt"] in verified
 
 
 async def test_rounds_of_ai_seats_only_leave_the_same_two_messages(api: FakeBotAPI) -> None:

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.room import Room, RoomOptions
-from bot.core.showdown import PairScore
-from bot.core.state import Phase
+from bot.cli.judge import judge
+from bot.core.showdown import Settlement
 from bot.i18n import t
 from bot.table.actions import Verb, decode
 from bot.views.deadline import clock_text
 from bot.views.model import Audience, Button, View, ViewKind
 from bot.views.render_common import command, option_name, option_value, signed
 from bot.views.render_lobby import options_lines
-from bot.views.render_settle import pair_text as _pair_text
+from bot.views.render_result import settlement_result_lines
+from tests.printed import numbers, printed_points
 from tests.table.helpers import (
     act,
     human,
@@ -160,50 +160,88 @@ def test_scores_of_nothing_have_no_sign() -> None:
     assert signed(0.0) == "0" and signed(-0.04) == "0" and signed(2.44) == "+2.4"
 
 
-def pair_text(state: dict, lang: str, q: dict) -> str:
-    """The view reads a typed room and pair; the test writes them as stored."""
-    room = Room(
-        "telegram", "c", "a", Phase.LOBBY, lang, "classic", RoomOptions(), [], state["names"]
-    )
-    return _pair_text(room, lang, PairScore.from_json(q))
+def _judged(line: dict) -> Settlement:
+    """The judge's answer to ``line``, as the table keeps it."""
+    return Settlement.from_json(judge(line))
 
 
-def test_a_pair_in_words() -> None:
-    state = {"names": {"a": "Ann", "b": "Bo"}}
-    q = {"a": "a", "b": "b", "lanes": [1, -1, 1], "scoop": None, "score": 1}
-    assert pair_text(state, "en", q) == "Ann vs Bo: Ann won 1 (Head Ann · Middle Bo · Tail Ann)"
-    q = {"a": "a", "b": "b", "lanes": [-1, -1, -1], "scoop": "b", "score": -6}
-    assert pair_text(state, "zh-Hans", q) == (
-        "Ann 对 Bo：Bo 赢 6 分（头道Bo · 中道Bo · 尾道Bo） · Bo 打枪"
-    )
-    q = {"a": "a", "b": "b", "lanes": [0, 1, -1], "scoop": None, "score": 0}
-    assert pair_text(state, "en", q) == "Ann vs Bo: draw (Head tie · Middle Ann · Tail Bo)"
-    q = {"a": "a", "b": "b", "lanes": None, "scoop": None, "score": 4}
-    assert "special" in pair_text(state, "en", q)
+# The issue's round: Carol's tail is four of a kind; she scoops Ann, not Bo.
+ROUND = {
+    "preset": "classic",
+    "players": [
+        {
+            "id": "a",
+            "head": ["2h", "3d", "5c"],
+            "middle": ["4h", "4c", "7d", "8c", "Jd"],
+            "tail": ["Th", "Tc", "Qd", "Qc", "Ac"],
+        },
+        {
+            "id": "c",
+            "head": ["Kh", "Qh", "6h"],
+            "middle": ["8h", "8d", "Td", "Jc", "Kc"],
+            "tail": ["9s", "9h", "9d", "9c", "2c"],
+        },
+        {
+            "id": "b",
+            "head": ["6d", "7c", "3c"],
+            "middle": ["As", "Ah", "Ad", "5d", "6c"],
+            "tail": ["2s", "3s", "4s", "5s", "7s"],
+        },
+    ],
+}
+NAMES = {"a": "阿丽", "b": "小波", "c": "卡萝"}
 
 
-def test_a_pair_reads_right_for_any_name() -> None:
-    """The console calls its player "You": the past tense fits any name
-    ("You won", "You scooped"; never "You wins" or "scoop by You")."""
-    state = {"names": {"me": "You", "ai": "AI-1"}}
-    q = {"a": "me", "b": "ai", "lanes": [-1, 1, 1], "scoop": None, "score": 1}
-    assert pair_text(state, "en", q) == "You vs AI-1: You won 1 (Head AI-1 · Middle You · Tail You)"
-    q = {"a": "ai", "b": "me", "lanes": [-1, -1, -1], "scoop": "me", "score": -6}
-    assert pair_text(state, "en", q) == (
-        "AI-1 vs You: You won 6 (Head You · Middle You · Tail You) · You scooped"
-    )
-    assert t("en", "settle.escaped", name="You").startswith("You left the round:")
+def test_a_result_against_each_opponent_adds_up() -> None:
+    """The issue's two lines: 12 is (1 + 1 + 4 for the 铁支 tail) × 2, and a
+    4 with a lane lost reads +1 -1 +4, each written."""
+    st = _judged(ROUND)
+    carol = settlement_result_lines("zh-Hans", st, "c", NAMES)
+    assert carol == [
+        "对 阿丽 +12：头道 +1 · 中道 +1 · 尾道 +4 铁支 · 打枪 ×2 +6",
+        "对 小波 +4：头道 +1 · 中道 -1 · 尾道 +4 铁支",
+    ]
+    assert st.totals["c"] == 16
+    ann = settlement_result_lines("en", st, "a", {"a": "Ann", "b": "Bo", "c": "Carol"})
+    assert ann[0] == "vs Carol -12: Head -1 · Middle -1 · Tail -4 four of a kind · scoop ×2 -6"
+
+
+def test_escape_payments_are_written_with_the_pairs() -> None:
+    """docs/rules.md's example shape: the leaver pays a loser's loss and its own
+    penalty; each is a line, so the totals add up."""
+    line = {**ROUND, "preset": "extended", "escaped": ["a"]}
+    st = _judged(line)
+    ann = settlement_result_lines("zh-Hans", st, "a", NAMES)
+    assert ann[-1] == "逃跑罚分 -10"
+    assert [x for x in ann if x.startswith("替 ")] == [
+        f"替 {NAMES[e.payee]} 付 -{e.points}" for e in st.escape if e.payee
+    ]
+    for key in NAMES:
+        lines = settlement_result_lines("zh-Hant", st, key, NAMES)
+        # a pair's line: its parts add up to its number; with the payments
+        # those numbers make the player's total
+        pair_totals = []
+        for line in lines:
+            if line.startswith("對 "):
+                head, parts = line.split("：", 1)
+                (total,) = numbers(head)
+                assert sum(printed_points(x) for x in parts.split(" · ")) == total, line
+                pair_totals.append(total)
+            else:
+                pair_totals.append(printed_points(line))
+        assert sum(pair_totals) == st.totals[key], (key, lines)
 
 
 async def test_the_settlement_explains_itself(repo, clock) -> None:
-    mgr, sink = make_manager(repo, clock)
+    mgr, sink = make_manager(repo, clock, pictures=False)
     rid, actors = await open_table(mgr, 2, options=("language=en",))
     await play_round(mgr, clock, rid, actors)
     settle = next(v for v in sink.views if v.kind is ViewKind.SETTLEMENT)
     text = settle.text
-    assert " vs " in text and "[" not in text  # no bare [-1 -1 -1]
+    assert "vs " in text and "[" not in text  # no bare [-1 -1 -1]
     assert "+0" not in text
     assert "Deck in dealing order:" in text and "♠️" in text
+    assert "Head " in text and "Tail " in text  # each lane's part
 
 
 # ---------------------------------------------------------------- the hand

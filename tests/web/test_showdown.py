@@ -19,6 +19,7 @@ from bot.table.actions import Verb
 from bot.views.render_common import category, special
 from bot.web import passes
 from bot.web.links import GRACE_SECONDS
+from tests.printed import printed_points
 from tests.table.helpers import act
 
 from .api import GOOD, STEP, bearer, confirm, indexes, refused, served, showdown
@@ -118,6 +119,11 @@ async def test_after_the_showdown_the_page_gets_the_table_s_stored_result() -> N
         sign = 1 if pair["a"] == keys[0] else -1
         assert versus["score"] == sign * pair["score"] == settlement["totals"][keys[0]]
         assert list(versus["lanes"].values()) == [sign * x for x in pair["lanes"]]
+        # what the score is made of, in words that carry each part's points
+        texts = [x["text"] for x in versus["parts"]]
+        assert [x["points"] for x in versus["parts"]] == [printed_points(x) for x in texts]
+        assert sum(printed_points(x) for x in texts) == versus["score"]
+        assert texts[0].startswith(t("zh-Hans", "lane.head"))
 
         # The review is the table's, stored as it paid the round.
         stored = rnd["review"][keys[0]]
@@ -290,6 +296,11 @@ async def test_after_confirming_the_page_shows_the_showdown_and_the_review(brows
         )
         total = rnd["result"]["settlement"]["totals"][st.players[0].key]
         await expect(me.locator("[data-total]")).to_have_attribute("data-total", str(total))
+        # against the other: the parts, each with its points, add up to my total
+        parts = other.locator(".seat-parts .seat-part")
+        await expect(parts.first).to_be_visible()
+        texts = await parts.all_inner_texts()
+        assert len(texts) >= 3 and sum(printed_points(x) for x in texts) == total
 
         review = page.locator("[data-review]")
         stored = rnd["review"][st.players[0].key]

@@ -1016,6 +1016,17 @@
     return text;
   }
 
+  function partsLine(parts) {
+    var line = paragraph("seat-parts", null);
+    parts.forEach(function (part, i) {
+      if (i) line.appendChild(document.createTextNode(" \u00b7 "));
+      var el = span("seat-part " + (part.points > 0 ? "up" : part.points < 0 ? "down" : ""), part.text);
+      el.dataset.points = String(part.points);
+      line.appendChild(el);
+    });
+    return line;
+  }
+
   function seatBox(seat) {
     var box = document.createElement("div");
     box.className = seat.me ? "seat me" : "seat";
@@ -1034,6 +1045,10 @@
       top.appendChild(total);
     }
     box.appendChild(top);
+    // What the points against this opponent (or my escape payments) are
+    // made of, from my side: the parts add up to the number above.
+    var parts = vs && vs.parts && vs.parts.length ? vs.parts : seat.escape || [];
+    if (parts.length) box.appendChild(partsLine(parts));
     LANES.forEach(function (lane) {
       var result = vs && vs.lanes ? laneResult(vs.lanes[lane]) : null;
       box.appendChild(laneRow(lane, seat.lanes[lane], seat.labels[lane], result));
