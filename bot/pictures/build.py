@@ -68,6 +68,7 @@ def hand_picture(room: Room, key: str) -> HandPicture:
         declared=bool(hand.declared),
         done=hand.done,
         auto=hand.auto,
+        points=rnd.showdown.settlement.totals.get(key) if rnd.settled else None,
     )
 
 

@@ -40,6 +40,7 @@ class HandPicture:
     declared: bool = False
     done: bool = False  # confirmed, declared or arranged by the table
     auto: bool = False  # arranged by the table (deadline, or the player left)
+    points: int | None = None  # the round's total for this player, once paid
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,22 +47,24 @@ def test_a_deadline_is_a_clock_time_in_the_rooms_zone() -> None:
     assert clock_text(120, "No/Such_Zone") == "08:02:00 (UTC+8)"  # an old room: the default
 
 
-async def test_telegram_hands_and_table_show_the_deadline_clock_time(repo, clock) -> None:
+async def test_telegram_table_shows_the_clock_and_the_hand_the_time_left(repo, clock) -> None:
     mgr, _ = make_manager(repo, clock, timezone="Asia/Taipei")
     rid, (p0, p1) = await open_table(mgr, 2)
     out = await ok(mgr, p0, Verb.START)
     line = f"⏱ 摆牌截止：{clock_text(clock.now() + 120, 'Asia/Taipei')}"
     assert line.endswith("(UTC+8)")
     table = next(v for v in out.views if v.kind is ViewKind.TABLE)
-    assert line in table.lines
+    assert line in table.lines  # the group's table: edited only when it changes
+    # The private hand: how long is left, no clock time to subtract.
+    assert "⏱ 还剩 2 分钟摆牌" in _hand(out, p1).lines
+    await clock.advance(20)
     hand = await ok(mgr, p1, Verb.SHOW_HAND, room_id=rid, round_no=1)
-    assert line in _hand(hand, p1).lines
-    await clock.advance(50)
-    # No countdown that stops: the same line 50 s later and after a confirmation.
+    assert "⏱ 还剩不到 2 分钟摆牌" in _hand(hand, p1).lines
+    assert not any("截止" in x for x in _hand(hand, p1).lines)
+    # A confirmed hand has nothing left to do: no time line to keep true.
     await press_arrangement(mgr, rid, p1)
     again = await ok(mgr, p1, Verb.SHOW_HAND, room_id=rid, round_no=1)
-    assert line in _hand(again, p1).lines
-    assert not any("剩余" in line for line in _hand(again, p1).lines)
+    assert not any(x.startswith(("⏱", "⏰")) for x in _hand(again, p1).lines)
 
 
 async def test_discord_shows_a_live_timestamp(repo, clock) -> None:
