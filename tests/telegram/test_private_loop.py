@@ -89,3 +89,26 @@ async def test_a_late_player_is_counted_down_reminded_once_and_shown_the_result(
         old = h.private_messages(ANN)[0]
         assert buttons_of(old, Verb.REVIEW) and not buttons_of(old, Verb.START)
         assert "Round 1 is settled" in old.text
+
+
+def test_a_mention_marks_the_listed_name_in_utf16_units() -> None:
+    from bot.platforms.telegram.render import mention_entities
+    from bot.views.model import Audience, Mention, View, ViewKind
+
+    # the name occurs earlier too, and an emoji before it counts twice
+    text = "⏰ 🃏 Bo: 30 s left to arrange: Ann, Bo"
+    view = View(
+        ViewKind.NOTICE,
+        Audience.GROUP,
+        "notice:r:x",
+        "",
+        (text,),
+        mentions=(Mention("21", "Ann"), Mention("22", "Bo"), Mention("x", "Cy")),
+    )
+    entities = mention_entities(view, text)
+    assert entities is not None
+    units = text.encode("utf-16-le")
+    shown = [units[2 * e.offset : 2 * (e.offset + e.length)].decode("utf-16-le") for e in entities]
+    assert shown == ["Ann", "Bo"] and [e.user.id for e in entities] == [21, 22]
+    assert entities[1].offset > len("⏰ 🃏 Bo")  # the listed Bo, not the earlier one
+    assert mention_entities(View(ViewKind.NOTICE, Audience.GROUP, "k", "", (text,)), text) is None

@@ -460,3 +460,33 @@ async def test_after_a_round_the_settlement_is_the_lobby(repo, clock) -> None:
     dealt = await ok(mgr, actors[0], Verb.START, room_id=rid, round_no=1)
     (table,) = [v for v in dealt.views if v.key == f"table:{rid}"]
     assert table.fresh and table.meta["round"] == "2"
+
+
+def test_the_documented_time_and_result_words_are_the_programs() -> None:
+    from pathlib import Path
+
+    from bot.views.deadline import duration_text
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "messages.md").read_text()
+    lang = "zh-Hans"
+
+    def left(key: str, seconds: int) -> str:
+        return t(lang, key, left=duration_text(lang, seconds))
+
+    produced = [
+        t(lang, "time.left_line", left=left("time.left", 120)),
+        t("en", "time.left_line", left=t("en", "time.left", left=duration_text("en", 120))),
+        t(lang, "time.left_warning", left=left("time.left", 30)),
+        left("time.left_under", 120),
+        t(lang, "result.total", round=3, points="+6", running="+12"),
+        t(lang, "result.home_run_you"),
+        t(lang, "notice.reminder", seconds=30, names="卡萝"),
+    ]
+    won = " · ".join(
+        t(lang, "result.lane", lane=t(lang, f"lane.{n}"), outcome=t(lang, "result.won"))
+        for n in ("head", "middle", "tail")
+    )
+    versus = t(lang, "result.versus", name="Bo", points="+6", how=won)
+    produced.append(f"{versus} · {t(lang, 'result.scooped_them')}")
+    for text in produced:
+        assert f"`{text}`" in doc, text
