@@ -143,8 +143,12 @@ async def play_round(
 ) -> None:
     for n, user in enumerate(users):
         if late:  # the n-th player starts after (n + 1) / players of 100 s
-            await clock.advance(100 / len(users))
-            await h.outbox.drain()
+            # in 10 s steps, each delivered before the next (the timers'
+            # views 30 s apart are not merged by the coalescing window, as
+            # in a real game)
+            for _ in range(10):
+                await clock.advance(10 / len(users))
+                await h.outbox.drain()
         hand = h.hand_message(user)
         picks = [b["callback_data"] for b in buttons_of(hand, Verb.PICK)][:8]
         if burst:
