@@ -141,8 +141,8 @@ def button_room_round(button: dict[str, Any]) -> tuple[str, int]:
 async def play_round(
     h: Harness, users: list[TgUser], clock: FakeClock, burst: bool, late: bool = False
 ) -> None:
-    for n, user in enumerate(users):
-        if late:  # the n-th player starts after (n + 1) / players of 100 s
+    for user in users:
+        if late:  # the n-th player starts after n / players of 100 s
             # in 10 s steps, each delivered before the next (the timers'
             # views 30 s apart are not merged by the coalescing window, as
             # in a real game)
