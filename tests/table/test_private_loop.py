@@ -5,7 +5,7 @@ settlement every person's hand becomes their result."""
 
 from __future__ import annotations
 
-from bot.table.actions import Verb
+from bot.table.actions import Verb, decode
 from bot.views.model import ViewKind
 from tests.table.helpers import human, make_manager, ok, open_table, press_arrangement, state_of
 
@@ -79,3 +79,25 @@ async def test_the_settlement_turns_each_hand_into_its_result(repo, clock) -> No
         labels = [b.label for row in view.buttons for b in row]
         assert "📊 Review" in labels or any("Review" in x for x in labels)
         assert ("Next round" in labels) is (actor == p0)  # the owner deals the next
+
+
+async def test_who_left_during_the_showdown_is_offered_the_next_round(repo, clock) -> None:
+    mgr, sink = make_manager(repo, clock)
+    rid, (p0, p1, p2) = await open_table(mgr, 3)
+    await ok(mgr, p0, Verb.START)
+    for actor in (p0, p1, p2):
+        await press_arrangement(mgr, rid, actor)
+    assert (await state_of(mgr, rid))["phase"] == "showdown"
+    await ok(mgr, p2, Verb.LEAVE, room_id=rid, round_no=1)
+    sink.views.clear()
+    await clock.advance(30)
+    hands = {v.user_id: v for v in sink.views if v.kind is ViewKind.HAND}
+    verbs = {
+        user: {decode(b.action_id)[2] for row in v.buttons for b in row if b.action_id}
+        for user, v in hands.items()
+    }
+    assert verbs == {
+        p0.user_id: {Verb.REVIEW, Verb.START},
+        p1.user_id: {Verb.REVIEW},
+        p2.user_id: {Verb.REVIEW, Verb.JOIN},  # no longer seated: join the next
+    }
