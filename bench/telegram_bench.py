@@ -14,6 +14,10 @@ Modes:
   edit       edit in place, skip unchanged messages, no coalescing window
   coalesce   the same + 0.3 s coalescing, players tapping in bursts
              (presses faster than the window, as a quick thumb does)
+  late       as coalesce, but the players take their time: one after
+             another they start to tap over the first 100 s of the 120 s
+             round (fake clock), so the private hands' countdown steps
+             and the reminder happen as they do in a real game
   page       0.3 s coalescing, every player arranging in the arranging page
              as `thirteen run` serves it (bot/web/assembly.py), over HTTP:
              opens it from the private hand's button (launch data for a
@@ -134,8 +138,17 @@ def button_room_round(button: dict[str, Any]) -> tuple[str, int]:
     return room, round_no
 
 
-async def play_round(h: Harness, users: list[TgUser], clock: FakeClock, burst: bool) -> None:
+async def play_round(
+    h: Harness, users: list[TgUser], clock: FakeClock, burst: bool, late: bool = False
+) -> None:
     for user in users:
+        if late:  # the n-th player starts after n / players of 100 s
+            # in 10 s steps, each delivered before the next (the timers'
+            # views 30 s apart are not merged by the coalescing window, as
+            # in a real game)
+            for _ in range(10):
+                await clock.advance(10 / len(users))
+                await h.outbox.drain()
         hand = h.hand_message(user)
         picks = [b["callback_data"] for b in buttons_of(hand, Verb.PICK)][:8]
         if burst:
@@ -176,7 +189,7 @@ async def measure(
         return outcome
 
     manager.handle = counting_handle  # type: ignore[method-assign]
-    window = 0.3 if mode in ("coalesce", "page") else 0.0
+    window = 0.3 if mode in ("coalesce", "late", "page") else 0.0
     async with Harness(api, manager, coalesce_seconds=window) as h:
         sink = manager._sink
 
@@ -202,7 +215,9 @@ async def measure(
             if page is not None:
                 await play_round_in_page(h, users, clock, page, think)
             else:
-                await play_round(h, users, clock, burst=(mode == "coalesce"))
+                await play_round(
+                    h, users, clock, burst=mode in ("coalesce", "late"), late=mode == "late"
+                )
         calls = [c for c in api.calls[start_calls:] if c.method not in STARTUP]
         presses = len(api.calls_of("answerCallbackQuery")) - presses_before
         if page is not None:

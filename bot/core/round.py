@@ -45,6 +45,7 @@ _KEYS: Final = frozenset(
         "result",
         "settled",
         "review",
+        "left_shown",
     )
 )
 
@@ -86,6 +87,10 @@ class Round:
     result: Showdown | None = None
     settled: bool = False  # paid
     review: dict[str, SeatReview] | None = None  # each person's 复盘, once paid
+    # The seconds left the hands last showed by a step of the countdown (the
+    # deal's arranging time, then each redraw's step); None: not counted
+    # down (a room of a platform whose markup counts down by itself).
+    left_shown: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # keys of a newer format
 
     def game_rules(self) -> Rules:
@@ -128,6 +133,7 @@ class Round:
             review=None
             if review is None
             else {k: SeatReview.from_json(v) for k, v in review.items()},
+            left_shown=d.get("left_shown"),
             extra={k: v for k, v in d.items() if k not in _KEYS},
         )
 
@@ -157,5 +163,7 @@ class Round:
         }
         if self.review is not None:
             out["review"] = {k: v.to_json() for k, v in self.review.items()}
+        if self.left_shown is not None:
+            out["left_shown"] = self.left_shown
         out.update(self.extra)
         return out

@@ -70,6 +70,7 @@ def hand_picture(room: Room, key: str) -> HandPicture:
         auto=hand.auto,
         aim=_aim(room, hand),
         fouled=_fouled(hand),
+        points=rnd.showdown.settlement.totals.get(key) if rnd.settled else None,
     )
 
 

@@ -127,6 +127,12 @@ def _foul_mark(image: Image.Image, p: HandPicture, lane: int) -> None:
 
 def _status(p: HandPicture) -> str:
     lang = p.language
+    # paid: the result, not "waiting for the others" (a picture stored
+    # pickled before it had points has no such attribute)
+    paid = getattr(p, "points", None)
+    if paid is not None:
+        points = f"{paid:+d}" if paid else "0"
+        return t(lang, "hand.settled", round=p.round_no, points=points)
     if p.declared and p.special:
         return t(lang, "hand.declared", special=t(lang, f"special.{p.special.value}"))
     if p.auto:

@@ -45,12 +45,13 @@ class HandPicture:
     auto: bool = False  # arranged by the table (deadline, or the player left)
     aim: int | None = None  # 0..2: the lane the next tapped card goes to
     fouled: tuple[bool, bool, bool] = (False, False, False)  # lanes out of order
+    points: int | None = None  # the round's total for this player, once paid
 
     def __setstate__(self, state: Sequence[object]) -> None:
-        # Outbox rows pickled before ``aim`` and ``fouled`` carry fewer
-        # values: the missing ones take their defaults.
+        # Outbox rows pickled before ``aim``, ``fouled`` and ``points`` carry
+        # fewer values: the missing ones take their defaults.
         names = [f.name for f in fields(self)]
-        values = [*state, None, (False, False, False)][: len(names)]
+        values = [*state, None, (False, False, False), None][: len(names)]
         for name, value in zip(names, values, strict=True):
             object.__setattr__(self, name, value)
 

@@ -18,6 +18,7 @@ class Effects:
     settlement: bool = False  # post the settlement view of the current round
     final: bool = False  # the round ended a match: post the 大结算
     notices: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # group notices
+    mentions: list[str] = field(default_factory=list)  # player keys the notices mention
     views: list[View] = field(default_factory=list)  # views rendered already
     round_record: RoundRecord | None = None
     settlement_record: SettlementRecord | None = None

@@ -293,7 +293,11 @@ class TableManager:
                         ok=False,
                         reply=render.reason(rec.room.language, r.key, r.params),
                         views=present.refused_views(
-                            rec.room, action.actor.key, r, pictures=self.pictures
+                            rec.room,
+                            action.actor.key,
+                            r,
+                            now=self.clock.now(),
+                            pictures=self.pictures,
                         ),
                         room_id=room_id,
                         refused=r.key,

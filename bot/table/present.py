@@ -4,11 +4,13 @@ an arrangement was refused."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from bot.core.room import Room
 from bot.core.state import Phase
 from bot.core.verbs import VERBS
 from bot.views import render
-from bot.views.model import View
+from bot.views.model import Mention, View
 
 from .actions import Action
 from .effects import Effects
@@ -26,8 +28,9 @@ def views_of(room: Room, fx: Effects, now: float, *, pictures: bool = True) -> l
         out.append(render.settlement_view(room, pictures=pictures))
     for key in fx.hands:
         out.append(render.hand_view(room, key, now=now, pictures=pictures))
+    mentions = tuple(Mention(k.split(":", 1)[-1], room.name_of(k)) for k in fx.mentions)
     for key, params in fx.notices:
-        out.append(render.notice_view(room, key, params))
+        out.append(dataclasses.replace(render.notice_view(room, key, params), mentions=mentions))
     out.extend(fx.views)
     return out
 
@@ -41,11 +44,11 @@ def with_panel(room: Room, action: Action, views: list[View]) -> list[View]:
 
 
 def refused_views(
-    room: Room, key: str, refused: Refused, *, pictures: bool = True
+    room: Room, key: str, refused: Refused, *, now: float | None = None, pictures: bool = True
 ) -> tuple[View, ...]:
     """What a refusal shows besides its reason: a fouled arrangement's hand,
     with why."""
     if refused.key == "err.foul" and room.round:
         why = (refused.key, refused.params)
-        return (render.hand_view(room, key, refused=why, pictures=pictures),)
+        return (render.hand_view(room, key, refused=why, now=now, pictures=pictures),)
     return ()

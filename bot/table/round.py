@@ -19,6 +19,7 @@ from bot.core.round import Round, rules_of
 from bot.core.showdown import SPECIALS_STEP, Showdown
 from bot.core.state import LANE_NAMES, Phase
 from bot.rules.options import Rules
+from bot.views.deadline import counts_down, time_steps
 from storage.api import RoundRecord, SettlementEntry, SettlementRecord
 
 from . import hand as H
@@ -113,6 +114,8 @@ def start_round(room: Room, ctx: Ctx) -> Effects:
         rnd.hands[key] = hand
     room.round = rnd
     room.phase = Phase.ARRANGING
+    if counts_down(room):
+        rnd.left_shown = opts.arrange_seconds  # what the hands dealt show
     fx = Effects(table=True, table_fresh=True)
     fx.hands = [k for k in seats if not is_ai(k)]
     for p in players:
@@ -193,15 +196,45 @@ def deadline(room: Room, ctx: Ctx) -> Effects:
 
 
 def remind(room: Room, ctx: Ctx) -> Effects:
+    """Once a round, shortly before the deadline: the group is told who is
+    still arranging (each of them mentioned, so they are notified), and
+    each of them sees it in their private hand, where their cards are
+    (its time line turns into the warning)."""
     rnd = room.rnd
     rnd.reminded = True
-    waiting = [room.name_of(k) for k, h in rnd.hands.items() if not h.done]
+    waiting = [k for k, h in rnd.hands.items() if not h.done]
     left = max(0, round(rnd.deadline - ctx.now))
+    if rnd.left_shown is not None:
+        rnd.left_shown = left
     fx = Effects(table=True)
-    fx.notices.append(("notice.reminder", {"seconds": left, "names": ", ".join(waiting)}))
-    # Players arranging in private may not see the group: their hand shows the time left too.
+    names = ", ".join(room.name_of(k) for k in waiting)
+    fx.notices.append(("notice.reminder", {"seconds": left, "names": names}))
+    fx.mentions = [k for k in waiting if not is_ai(k)]
+    fx.hands.extend(k for k in waiting if not is_ai(k))
+    return fx
+
+
+def tick(room: Room, ctx: Ctx) -> Effects:
+    """A step of the countdown (``time_steps``): the hands still being
+    arranged are redrawn with the time left."""
+    rnd = room.rnd
+    left = rnd.deadline - ctx.now
+    passed = [s for s in time_steps(room) if s >= left and s < (rnd.left_shown or 0)]
+    if passed:
+        rnd.left_shown = min(passed)
+    fx = Effects()
     fx.hands.extend(k for k, h in rnd.hands.items() if not h.done and not is_ai(k))
     return fx
+
+
+def next_tick(room: Room) -> float | None:
+    """When the countdown's next step is due (None: no step left, or the
+    room's hands do not count down)."""
+    rnd = room.round
+    if rnd is None or rnd.left_shown is None or room.phase != Phase.ARRANGING:
+        return None
+    below = [s for s in time_steps(room) if s < rnd.left_shown]
+    return rnd.deadline - max(below) if below else None
 
 
 def escape(room: Room, key: str, ctx: Ctx) -> Effects:
@@ -301,6 +334,8 @@ def finish_round(room: Room, ctx: Ctx, fx: Effects) -> None:
         },
     )
     fx.settlement = True
+    # Each person's private hand becomes their result (render_result).
+    fx.hands = [k for k in rnd.seats if not is_ai(k)]
     fx.final = match.after_pay(room)
     gone = set(rnd.escaped) | set(rnd.leaving)
     if gone:

@@ -1,6 +1,7 @@
 """The rooms' timers: when a room's next timed transition is due (the
 reminder, the deadline, each showdown step), arming it on the clock, and
-pacing the showdown so every step is seen.
+pacing the showdown so every step is seen. A Telegram room's private hands
+count down too: a step of that countdown is a timed transition (``TICK``).
 
 The times live in the stored state as absolute times, so a restarted
 process re-arms them (``TableManager.start``) and one that passed while the
@@ -49,6 +50,7 @@ class Due(StrEnum):
     """What a room's timer does when it fires."""
 
     REMIND = "remind"
+    TICK = "tick"  # a step of the private hands' countdown
     DEADLINE = "deadline"
     STEP = "step"
 
@@ -59,9 +61,13 @@ def next_event(room: Room) -> float | None:
     if rnd is None:
         return None
     if room.phase == Phase.ARRANGING:
+        times = [rnd.deadline]
         if rnd.remind_at is not None and not rnd.reminded:
-            return min(rnd.remind_at, rnd.deadline)
-        return rnd.deadline
+            times.append(rnd.remind_at)
+        tick = R.next_tick(room)
+        if tick is not None:
+            times.append(tick)
+        return min(times)
     if room.phase == Phase.SHOWDOWN:
         return rnd.next_at
     return None
@@ -77,6 +83,9 @@ def due(room: Room, now: float) -> Due | None:
             return Due.DEADLINE
         if rnd.remind_at is not None and not rnd.reminded and now >= rnd.remind_at:
             return Due.REMIND
+        tick = R.next_tick(room)
+        if tick is not None and now >= tick:
+            return Due.TICK
     if room.phase == Phase.SHOWDOWN and rnd.next_at is not None and now >= rnd.next_at:
         return Due.STEP
     return None
@@ -89,6 +98,8 @@ def timed(what: Due, state: Room, ctx: R.Ctx) -> Effects:
         return R.deadline(state, ctx)
     if what is Due.REMIND:
         return R.remind(state, ctx)
+    if what is Due.TICK:
+        return R.tick(state, ctx)
     return R.showdown_step(state, ctx)
 
 

@@ -1,8 +1,11 @@
-"""Deadlines as absolute times, so a message never shows a countdown that
-stops: Discord renders ``<t:UNIX:R>`` live in each reader's own clock
-("in 2 minutes"); Telegram has no such markup, so the deadline's clock time
-is written in the room's time zone (the TIMEZONE setting, kept in the
-room's state when it opens)."""
+"""Deadlines, never as a countdown that stops: Discord renders
+``<t:UNIX:R>`` live in each reader's own clock ("in 2 minutes"); Telegram
+has no such markup, so its group table writes the deadline's clock time in
+the room's time zone (the TIMEZONE setting, kept in the room's state when
+it opens), and a player's private hand the time left as a duration
+("还剩 2 分钟") that the table redraws at coarse steps (``LEFT_STEPS`` and
+the reminder: ``time_steps``, the timers' ``Due.TICK``) and at every tap, so
+it is true whenever it is read, without arithmetic."""
 
 from __future__ import annotations
 
@@ -14,7 +17,26 @@ from bot.core.room import Room
 from bot.core.state import DEFAULT_TIMEZONE
 from bot.i18n import t
 
-__all__ = ["DEFAULT_TIMEZONE", "clock_text", "deadline_text", "utc_offset", "zone"]
+__all__ = [
+    "DEFAULT_TIMEZONE",
+    "LEFT_STEPS",
+    "clock_text",
+    "counts_down",
+    "deadline_text",
+    "duration_text",
+    "time_left_text",
+    "time_steps",
+    "utc_offset",
+    "zone",
+]
+
+# The seconds left at which a hand that shows the time left is redrawn
+# (besides the reminder's): coarse, so a long arranging time costs a few
+# edits of each unconfirmed hand, not one a minute.
+LEFT_STEPS = (900, 600, 300, 180, 120, 60)
+# Shown as "2 minutes" when drawn within this many seconds of a step (the
+# step's own redraw, the deal), else as "under 2 minutes".
+_AT_STEP = 2.0
 
 
 @lru_cache(maxsize=64)
@@ -44,9 +66,49 @@ def clock_text(deadline: float, timezone: str | None) -> str:
     return f"{moment:%H:%M:%S} ({utc_offset(moment)})"
 
 
-def deadline_text(room: Room, lang: str, deadline: float) -> str:
+def deadline_text(room: Room, lang: str, deadline: float, *, warn: bool = False) -> str:
     """One line saying until when cards may be arranged, in the form the
-    room's platform shows best."""
+    room's platform shows best; ``warn``: the reminder's warning (to a hand
+    still being arranged)."""
     if room.platform == "discord":
-        return t(lang, "time.deadline_live", when=f"<t:{int(deadline)}:R>")
-    return t(lang, "time.deadline_clock", when=clock_text(deadline, room.timezone))
+        when = f"<t:{int(deadline)}:R>"
+        return t(lang, "time.deadline_warning" if warn else "time.deadline_live", when=when)
+    when = clock_text(deadline, room.timezone)
+    return t(lang, "time.deadline_warning" if warn else "time.deadline_clock", when=when)
+
+
+def counts_down(room: Room) -> bool:
+    """Whether the room's private hands show the time left as a duration
+    the table redraws (Telegram; Discord's markup counts down by itself)."""
+    return room.platform == "telegram"
+
+
+def time_steps(room: Room) -> tuple[int, ...]:
+    """The seconds left at which the hands are redrawn, highest first:
+    ``LEFT_STEPS`` below the arranging time, and the reminder's."""
+    rnd = room.rnd
+    total = room.options.arrange_seconds
+    steps = {s for s in LEFT_STEPS if s < total}
+    if rnd.remind_at is not None:
+        steps.add(max(0, round(rnd.deadline - rnd.remind_at)))
+    return tuple(sorted((s for s in steps if s > 0), reverse=True))
+
+
+def duration_text(lang: str, seconds: int) -> str:
+    """``2 分钟``, ``90 秒``: whole minutes as minutes, anything else in seconds."""
+    if seconds >= 60 and seconds % 60 == 0:
+        return t(lang, "time.minutes", count=seconds // 60)
+    return t(lang, "time.seconds", count=seconds)
+
+
+def time_left_text(room: Room, lang: str, now: float) -> str:
+    """The time left as the smallest step (or the arranging time) not
+    below it: ``⏱ 还剩 2 分钟`` at that step, ``⏱ 还剩不到 2 分钟`` after it,
+    until the next step redraws it; after the reminder a warning."""
+    rnd = room.rnd
+    left = max(0.0, rnd.deadline - now)
+    shown = [*time_steps(room), room.options.arrange_seconds]
+    step = min((s for s in shown if s >= left - _AT_STEP), default=max(shown))
+    key = "time.left" if step - left < _AT_STEP else "time.left_under"
+    phrase = t(lang, key, left=duration_text(lang, step))
+    return t(lang, "time.left_warning" if rnd.reminded else "time.left_line", left=phrase)

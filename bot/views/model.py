@@ -65,6 +65,15 @@ class Picture:
         return f"{getattr(self.render, '__name__', '?')}:{self.data!r}"
 
 
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A person a message mentions: their platform user id and the name
+    the text shows them by."""
+
+    user_id: str
+    name: str
+
+
 class Audience(StrEnum):
     GROUP = "group"  # the room's group chat / channel
     PLAYER = "player"  # one player, privately (DM / ephemeral)
@@ -97,6 +106,9 @@ class View:
     # The card picture sent with this message; None: text only (pictures off,
     # or a message without one).
     picture: Picture | None = field(default=None, compare=False)
+    # People the message names who are to be notified (Telegram: a mention
+    # of the user over their name in the text; Discord: ``<@id>``).
+    mentions: tuple[Mention, ...] = ()
 
     @property
     def text(self) -> str:

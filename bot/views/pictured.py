@@ -39,7 +39,11 @@ def pictures_on(room: Room, *, pictures: bool = True) -> bool:
 
 
 def with_hand(view: View, room: Room, key: str, *, pictures: bool = True) -> View:
-    if not pictures_on(room, pictures=pictures) or not room.live:
+    """The private hand's picture while the round is live, and once it is
+    paid (its status the player's result)."""
+    if not pictures_on(room, pictures=pictures):
+        return view
+    if not room.live and not (room.round is not None and room.round.settled):
         return view
     return dataclasses.replace(view, picture=Picture(render_hand, hand_picture(room, key)))
 

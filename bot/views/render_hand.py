@@ -13,7 +13,7 @@ from bot.core.state import LANE_NAMES, Phase
 from bot.i18n import t
 from bot.rules.cards import parse_card
 
-from .deadline import deadline_text
+from .deadline import counts_down, deadline_text, time_left_text
 from .model import Audience, Button, ButtonStyle, View, ViewKind
 from .render_common import (
     BIG_JOKER_TEXT,
@@ -32,6 +32,7 @@ from .render_common import (
     special,
 )
 from .render_match import review_button
+from .render_result import hand_result_lines, result_buttons, settled_for
 
 LANE_STYLE = {
     "head": ButtonStyle.PRIMARY,
@@ -101,15 +102,13 @@ def hand_view(
     lines = lane_lines(hand, lang, aiming=room.phase == Phase.ARRANGING)
     if rnd.wild_rank:
         lines.append(t(lang, "table.wild", rank=rnd.wild_rank.replace("T", "10")))
-    if room.phase == Phase.ARRANGING:
-        # An absolute deadline: right on every later look, also after a
-        # confirmation or a refused foul (no countdown that stops).
-        lines.append(deadline_text(room, lang, rnd.deadline))
     done = hand.done
-    # A hand drawn once the round is paid says what it won, not "waiting
-    # for the others" (the chat's hand is not edited then: its confirm
-    # brought the review button already).
-    settled = rnd.settled and key in rnd.showdown.settlement.totals
+    time_line = _time_line(room, lang, done, now)
+    if time_line:
+        lines.append(time_line)
+    # Once the round is paid the hand is the player's result, not "waiting
+    # for the others": the table redraws it then (render_result).
+    settled = settled_for(room, key)
     if room.phase == Phase.CLOSED:
         lines.append(t(lang, "hand.room_closed"))
     elif hand.declared:
@@ -128,8 +127,7 @@ def hand_view(
             )
         )
     if settled:
-        points = rnd.showdown.settlement.totals[key]
-        lines.append(t(lang, "hand.settled", round=no, points=signed(points)))
+        lines.extend(hand_result_lines(room, key))
     if not done and room.phase == Phase.ARRANGING:
         extra = hand.extra_cards()
         # One hint: with 多三张 the tail is tapped too and the rest discarded.
@@ -150,10 +148,11 @@ def hand_view(
     buttons: tuple[tuple[Button, ...], ...] = ()
     if not done and room.phase == Phase.ARRANGING:
         buttons = _buttons(hand, lang, rid, no)
+    elif settled and room.phase != Phase.CLOSED:
+        buttons = result_buttons(room, key)
     elif done and room.phase != Phase.CLOSED:
         # The round's review (复盘) from the confirm on, on the edit that
-        # closes the keyboard: no edit of the hand after the showdown just
-        # to bring it (pressed before the round is paid, it says when).
+        # closes the keyboard (pressed before the round is paid, it says when).
         buttons = ((review_button(room, no),),)
     user_id = key.split(":", 1)[1] if ":" in key else key
     return View(
@@ -220,6 +219,20 @@ def _confirm_button(hand: Hand, lang: str, rid: str, no: int) -> Button:
         label = t(lang, "btn.confirm_foul")
         return button(label, rid, no, Verb.CONFIRM, style=ButtonStyle.DANGER)
     return button(t(lang, "btn.confirm"), rid, no, Verb.CONFIRM, style=ButtonStyle.SUCCESS)
+
+
+def _time_line(room: Room, lang: str, done: bool, now: float | None) -> str | None:
+    """How long is left to arrange, while the round is arranged. On
+    Telegram the time left as a duration, for a hand still being arranged
+    (the table redraws it at coarse steps; a confirmed hand has nothing
+    left to do and is not redrawn for it); elsewhere (Discord counts down
+    by itself) the deadline, a warning once the reminder went out."""
+    if room.phase != Phase.ARRANGING:
+        return None
+    rnd = room.rnd
+    if counts_down(room) and now is not None:
+        return None if done else time_left_text(room, lang, now)
+    return deadline_text(room, lang, rnd.deadline, warn=rnd.reminded and not done)
 
 
 def _buttons(hand: Hand, lang: str, rid: str, no: int) -> tuple[tuple[Button, ...], ...]:

@@ -126,8 +126,8 @@ async def test_fouled_arrangement_is_refused_with_lanes(repo, dealt):
     assert hand_views and "⚠️" in hand_views[0].lines[-1]
     # the refusal shows what the last tap showed already: nothing to edit
     assert hand_views[0].lines == shown.lines and hand_views[0].buttons == shown.buttons
-    # the deadline stays on the hand after a refused foul
-    assert any(line.startswith("⏱ 摆牌截止") for line in hand_views[0].lines)
+    # the time left stays on the hand after a refused foul
+    assert any(line.startswith("⏱ 还剩") for line in hand_views[0].lines)
     # taking a card back clears the warning, a tail card ("the rest") too
     tail_card = cards.index("Qd")
     taken = await ok(mgr, p0, Verb.PICK, str(tail_card), **kw)

@@ -55,11 +55,13 @@ async def test_no_review_before_the_showdown_then_one_per_person(repo, clock):
     st = await state_of(mgr, rid)
     assert st["phase"] == "lobby"
     # the settlement carries a review button (each presser gets their own);
-    # the private hands are not edited after the showdown
+    # each private hand becomes its player's result, with it too
     settle_view = next(v for v in sink.views if v.kind is ViewKind.SETTLEMENT)
     ids = [b.action_id for row in settle_view.buttons for b in row]
     assert button in ids
-    assert not [v for v in sink.views if v.kind is ViewKind.HAND]
+    results = [v for v in sink.views if v.kind is ViewKind.HAND]
+    assert {v.user_id for v in results} == {"100", "101"}
+    assert all(button in str(v.buttons) for v in results)
     # a hand drawn once the round is paid says what it won, not "waiting for the others"
     from bot.core.room import Room
     from bot.views import render

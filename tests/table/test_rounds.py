@@ -46,7 +46,13 @@ async def test_full_round(repo, clock, humans, ais, preset, options):
     # showdown pushed head, middle, tail (and the settlement) through the sink
     kinds = [v.kind for v in sink.views]
     assert ViewKind.SETTLEMENT in kinds
-    assert sink.views[-1].kind in (ViewKind.SETTLEMENT, ViewKind.TABLE)
+    group = [v for v in sink.views if v.kind is not ViewKind.HAND]
+    assert group[-1].kind in (ViewKind.SETTLEMENT, ViewKind.TABLE)
+    # with it, each person's private hand becomes their result
+    people = {a.user_id for a in actors}
+    last = sink.views[-len(people) :]
+    assert {v.user_id for v in last} == people
+    assert all(v.kind is ViewKind.HAND and "已结算" in v.text for v in last)
     if "banker=on" in options:
         assert rnd["banker"] == actors[0].key
         pairs = rnd["result"]["settlement"]["pairs"]

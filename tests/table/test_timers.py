@@ -27,10 +27,12 @@ async def test_reminder_then_deadline_auto_arranges(repo, clock):
     notices = [v for v in sink.views if v.kind is ViewKind.NOTICE]
     assert len(notices) == 1
     assert "30" in notices[0].text and "P1" in notices[0].text and "P0" not in notices[0].text
-    # the waiting players' private hands show the deadline; the finished one is not touched
-    reminded = {v.user_id for v in sink.views if v.kind is ViewKind.HAND}
-    assert reminded == {actors[1].user_id, actors[2].user_id}
-    assert all("⏱" in v.text for v in sink.views if v.kind is ViewKind.HAND)
+    # the waiting players' private hands show the time left (the minute's
+    # step, then the reminder's warning); the finished one is not touched
+    hands = [v for v in sink.views if v.kind is ViewKind.HAND]
+    assert {v.user_id for v in hands} == {actors[1].user_id, actors[2].user_id}
+    assert all("⏱ 还剩 1 分钟" in v.text for v in hands[:2])
+    assert all("⏰ 还剩 30 秒！" in v.text for v in hands[2:]) and len(hands) == 4
     st = await state_of(mgr, rid)
     assert st["phase"] == "arranging" and st["round"]["reminded"]
     await clock.advance(29.5)

@@ -21,6 +21,8 @@ What is checked, for the method and for every object nested in it
   photo is an image Telegram would take;
 - the documented limits ("1-4096 characters", "1-64 bytes", counted in
   UTF-16 code units and UTF-8 bytes as Telegram does);
+- entities lie inside their text (UTF-16 code units), a text_mention names
+  its user;
 - an inline keyboard button has exactly one action, a URL button a URL
   Telegram accepts, a ``web_app`` button an HTTPS URL and a private chat.
 
@@ -115,7 +117,21 @@ def check_request(request: Request) -> dict[str, Any]:
     for name in out:
         checker.limits(request.method, fields[name], out[name], "")
     checker.attachments_used()
+    _entities_fit(out)
     return out
+
+
+def _entities_fit(params: dict[str, Any]) -> None:
+    """Entities lie inside their text, counted in UTF-16 code units, and a
+    text_mention names its user (Telegram refuses anything else)."""
+    for entities, text in (("entities", "text"), ("caption_entities", "caption")):
+        units = len(str(params.get(text, "")).encode("utf-16-le")) // 2
+        for entity in params.get(entities) or ():
+            offset, length = entity.get("offset", -1), entity.get("length", 0)
+            if offset < 0 or length <= 0 or offset + length > units:
+                raise Refusal("can't parse entities: entity beyond the end of the text")
+            if entity.get("type") == "text_mention" and "user" not in entity:
+                raise Refusal("can't parse entities: text_mention without a user")
 
 
 def _required(field: dict[str, Any], present: dict[str, str]) -> bool:

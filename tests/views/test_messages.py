@@ -47,22 +47,24 @@ def test_a_deadline_is_a_clock_time_in_the_rooms_zone() -> None:
     assert clock_text(120, "No/Such_Zone") == "08:02:00 (UTC+8)"  # an old room: the default
 
 
-async def test_telegram_hands_and_table_show_the_deadline_clock_time(repo, clock) -> None:
+async def test_telegram_table_shows_the_clock_and_the_hand_the_time_left(repo, clock) -> None:
     mgr, _ = make_manager(repo, clock, timezone="Asia/Taipei")
     rid, (p0, p1) = await open_table(mgr, 2)
     out = await ok(mgr, p0, Verb.START)
     line = f"⏱ 摆牌截止：{clock_text(clock.now() + 120, 'Asia/Taipei')}"
     assert line.endswith("(UTC+8)")
     table = next(v for v in out.views if v.kind is ViewKind.TABLE)
-    assert line in table.lines
+    assert line in table.lines  # the group's table: edited only when it changes
+    # The private hand: how long is left, no clock time to subtract.
+    assert "⏱ 还剩 2 分钟摆牌" in _hand(out, p1).lines
+    await clock.advance(20)
     hand = await ok(mgr, p1, Verb.SHOW_HAND, room_id=rid, round_no=1)
-    assert line in _hand(hand, p1).lines
-    await clock.advance(50)
-    # No countdown that stops: the same line 50 s later and after a confirmation.
+    assert "⏱ 还剩不到 2 分钟摆牌" in _hand(hand, p1).lines
+    assert not any("截止" in x for x in _hand(hand, p1).lines)
+    # A confirmed hand has nothing left to do: no time line to keep true.
     await press_arrangement(mgr, rid, p1)
     again = await ok(mgr, p1, Verb.SHOW_HAND, room_id=rid, round_no=1)
-    assert line in _hand(again, p1).lines
-    assert not any("剩余" in line for line in _hand(again, p1).lines)
+    assert not any(x.startswith(("⏱", "⏰")) for x in _hand(again, p1).lines)
 
 
 async def test_discord_shows_a_live_timestamp(repo, clock) -> None:
@@ -531,3 +533,33 @@ async def test_after_a_round_the_settlement_is_the_lobby(repo, clock) -> None:
     dealt = await ok(mgr, actors[0], Verb.START, room_id=rid, round_no=1)
     (table,) = [v for v in dealt.views if v.key == f"table:{rid}"]
     assert table.fresh and table.meta["round"] == "2"
+
+
+def test_the_documented_time_and_result_words_are_the_programs() -> None:
+    from pathlib import Path
+
+    from bot.views.deadline import duration_text
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "messages.md").read_text()
+    lang = "zh-Hans"
+
+    def left(key: str, seconds: int) -> str:
+        return t(lang, key, left=duration_text(lang, seconds))
+
+    produced = [
+        t(lang, "time.left_line", left=left("time.left", 120)),
+        t("en", "time.left_line", left=t("en", "time.left", left=duration_text("en", 120))),
+        t(lang, "time.left_warning", left=left("time.left", 30)),
+        left("time.left_under", 120),
+        t(lang, "result.total", round=3, points="+6", running="+12"),
+        t(lang, "result.home_run_you"),
+        t(lang, "notice.reminder", seconds=30, names="卡萝"),
+    ]
+    won = " · ".join(
+        t(lang, "result.lane", lane=t(lang, f"lane.{n}"), outcome=t(lang, "result.won"))
+        for n in ("head", "middle", "tail")
+    )
+    versus = t(lang, "result.versus", name="Bo", points="+6", how=won)
+    produced.append(f"{versus} · {t(lang, 'result.scooped_them')}")
+    for text in produced:
+        assert f"`{text}`" in doc, text

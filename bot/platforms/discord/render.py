@@ -58,6 +58,9 @@ class Rendered:
     view: discord.ui.View | None
     png: bytes | None = None
     filename: str = "cards.png"
+    # ``<@id> <@id>``: the people the view mentions (a mention inside an
+    # embed notifies nobody, so they go in the message's content)
+    content: str | None = None
 
     def _file(self) -> discord.File | None:
         # A File is read once per request: a new one for every send or edit.
@@ -70,7 +73,7 @@ class Rendered:
         attachments are replaced (none: a picture shown before goes away)."""
         file = self._file()
         return {
-            "content": None,
+            "content": self.content,
             "embed": self.embed,
             "view": self.view,
             "attachments": [file] if file else [],
@@ -78,6 +81,9 @@ class Rendered:
 
     def send_kwargs(self) -> SendArgs:
         out: SendArgs = {"embed": self.embed}
+        if self.content:
+            out["content"] = self.content
+            out["allowed_mentions"] = MENTION_USERS
         if self.view is not None:
             out["view"] = self.view
         file = self._file()
@@ -89,7 +95,7 @@ class Rendered:
 class EditArgs(TypedDict):
     """The keyword arguments of an edit that replaces a message's content."""
 
-    content: None
+    content: str | None
     embed: discord.Embed
     view: discord.ui.View | None
     attachments: list[discord.File]
@@ -101,6 +107,8 @@ class SendArgs(TypedDict, total=False):
     embed: discord.Embed
     view: discord.ui.View
     file: discord.File
+    content: str
+    allowed_mentions: discord.AllowedMentions
 
 
 def _clip(text: str, limit: int) -> str:
@@ -189,9 +197,21 @@ def make_components(view: View, *, dm_button: bool = True) -> discord.ui.View | 
     return ui if count else None
 
 
+# A view's mentions notify the people named, never a role or everyone.
+MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+
+
+def mention_content(view: View) -> str | None:
+    """The message content that mentions ``view.mentions`` (None: nobody)."""
+    ids = [m.user_id for m in view.mentions if m.user_id.isdigit()]
+    return " ".join(f"<@{i}>" for i in ids) or None
+
+
 def render(view: View, *, dm_button: bool = True) -> Rendered:
     """The view as text and buttons only (no picture)."""
-    return Rendered(make_embed(view), make_components(view, dm_button=dm_button))
+    return Rendered(
+        make_embed(view), make_components(view, dm_button=dm_button), content=mention_content(view)
+    )
 
 
 async def prepare(view: View, *, dm_button: bool = True) -> Rendered:
@@ -199,8 +219,9 @@ async def prepare(view: View, *, dm_button: bool = True) -> Rendered:
     in a worker thread and attached; the embed shows it as its image."""
     embed = make_embed(view)
     components = make_components(view, dm_button=dm_button)
+    content = mention_content(view)
     if view.picture is None:
-        return Rendered(embed, components)
+        return Rendered(embed, components, content=content)
     png = await render_async(view.picture.render, view.picture.data)
     embed.set_image(url=f"attachment://{view.picture.filename}")
-    return Rendered(embed, components, png, view.picture.filename)
+    return Rendered(embed, components, png, view.picture.filename, content)

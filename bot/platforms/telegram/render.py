@@ -1,7 +1,8 @@
 """View -> Telegram message: plain text and an InlineKeyboardMarkup.
 
 Text goes out without a parse mode: views carry user names and card symbols,
-and plain text can never fail to parse. Buttons keep their action ids as
+and plain text can never fail to parse; a mention is an entity over the
+name (``mention_entities``). Buttons keep their action ids as
 callback_data untouched (the table manager made them, ``decode`` reads them
 back); disabled buttons point at a no-op so a tap only clears the spinner.
 """
@@ -10,7 +11,13 @@ from __future__ import annotations
 
 import json
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
+from telegram import (
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    MessageEntity,
+    User,
+    WebAppInfo,
+)
 from telegram.constants import MessageLimit
 
 from bot.i18n import t
@@ -56,6 +63,32 @@ def render_caption(view: View) -> str:
     if "\n" in cut:
         cut = cut[: cut.rindex("\n")]
     return cut + "\n…"
+
+
+def mention_entities(view: View, text: str) -> list[MessageEntity] | None:
+    """The text's mentions (``view.mentions``) as Telegram entities over
+    each name, so the text stays plain (no parse mode to escape for) and
+    the person is notified. Names are found from the end of the text, last
+    mention first: a notice lists them last (``…：Ann, Bo``), so a name
+    that also occurs earlier in the text is still marked where it is
+    listed. A name not in the (maybe cut) text is left unmarked."""
+    found: list[MessageEntity] = []
+    end = len(text)
+    for mention in reversed(view.mentions):
+        at = text.rfind(mention.name, 0, end) if mention.name else -1
+        if at < 0 or not mention.user_id.isdigit():
+            continue
+        end = at
+        user = User(id=int(mention.user_id), first_name=mention.name, is_bot=False)
+        found.append(
+            MessageEntity(
+                MessageEntity.TEXT_MENTION,
+                offset=telegram_length(text[:at]),
+                length=telegram_length(mention.name),
+                user=user,
+            )
+        )
+    return sorted(found, key=lambda e: e.offset) or None
 
 
 def _button(button: Button) -> InlineKeyboardButton:

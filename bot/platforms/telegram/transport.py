@@ -31,6 +31,7 @@ from bot.platforms.telegram.reach import PrivateReach, room_of_key
 from bot.platforms.telegram.render import (
     NOOP,
     fingerprint,
+    mention_entities,
     render_caption,
     render_markup,
     render_text,
@@ -159,7 +160,11 @@ class TelegramPlatform:
         if not _is_photo(known):
             text = render_text(view)  # a text message stays text (fingerprint)
             return await self._edited(
-                self._bot.edit_message_text, text=text, reply_markup=markup, **where
+                self._bot.edit_message_text,
+                text=text,
+                reply_markup=markup,
+                entities=mention_entities(view, text),
+                **where,
             )
         caption = render_caption(view)
         if picture is None or _same_picture(known, picture.fingerprint):
@@ -199,7 +204,12 @@ class TelegramPlatform:
         async def send(chat: int) -> Message:
             if picture is None or png is None:
                 text = render_text(view)
-                return await self._bot.send_message(chat_id=chat, text=text, reply_markup=markup)
+                return await self._bot.send_message(
+                    chat_id=chat,
+                    text=text,
+                    reply_markup=markup,
+                    entities=mention_entities(view, text),
+                )
             return await self._bot.send_photo(
                 chat_id=chat,
                 photo=InputFile(png, filename=picture.filename),
