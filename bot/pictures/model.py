@@ -152,6 +152,14 @@ class SettleSeat:
     versus: tuple[VersusShow, ...] = ()
     escape: tuple[Item, ...] = ()  # escape payments (``other``: the other's name)
 
+    def __setstate__(self, state: Sequence[object]) -> None:
+        # Outbox rows pickled before the parts were drawn carry 7 values:
+        # such a seat draws its totals without the lines against each opponent.
+        names = [f.name for f in fields(self)]
+        values = [*state, (), ()][: len(names)]
+        for name, value in zip(names, values, strict=True):
+            object.__setattr__(self, name, value)
+
 
 @dataclass(frozen=True, slots=True)
 class PairScore:

@@ -555,11 +555,13 @@ def test_the_documented_time_and_result_words_are_the_programs() -> None:
         t(lang, "result.home_run_you"),
         t(lang, "notice.reminder", seconds=30, names="卡萝"),
     ]
-    won = " · ".join(
-        t(lang, "result.lane", lane=t(lang, f"lane.{n}"), outcome=t(lang, "result.won"))
-        for n in ("head", "middle", "tail")
-    )
-    versus = t(lang, "result.versus", name="Bo", points="+6", how=won)
-    produced.append(f"{versus} · {t(lang, 'result.scooped_them')}")
+    for lang_, sign in ((lang, "+"), ("en", "-")):
+        lanes = [
+            t(lang_, "part.lane", lane=t(lang_, f"lane.{n}"), points=f"{sign}1")
+            for n in ("head", "middle", "tail")
+        ]
+        scoop = t(lang_, "part.scoop", factor=2, points=f"{sign}3")
+        items = " · ".join([*lanes, scoop])
+        produced.append(t(lang_, "result.versus", name="Bo", total=f"{sign}6", items=items))
     for text in produced:
         assert f"`{text}`" in doc, text
