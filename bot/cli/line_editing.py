@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 from types import FrameType
 from typing import Any
 
-from .screen import POLL_SECONDS, SCREEN, clean, emit, leave_prompt, width, wrap
+from .screen import POLL_SECONDS, SCREEN, clean, emit, leave_prompt, prompt_start
 
 _CLOSE = signal.SIGUSR1 if hasattr(signal, "SIGUSR1") else None
 
@@ -245,12 +245,7 @@ class EditedLines:
 
         async def show_prompt(prefill: str = "") -> None:
             text = prompt if isinstance(prompt, str) else await prompt()
-            leave_prompt()
-            body = text.rstrip()
-            *above, last = wrap(body, width()) or [""]
-            for line in above:
-                emit(line)
-            editor.open(last + text[len(body) :], prefill)
+            editor.open(prompt_start(text), prefill)
             SCREEN.at_prompt = True
 
         await show_prompt()

@@ -254,6 +254,18 @@ def say_list(text: str) -> None:
         say_items(line.split(" · "), sep=" · ")
 
 
+def prompt_start(text: str) -> str:
+    """Prints the lines of a prompt ``text`` that wrap above the one typed
+    on (after ending a prompt left open) and returns that last line, its
+    trailing spaces kept: the console's and readline's prompts alike."""
+    leave_prompt()
+    body = text.rstrip()
+    *above, last = wrap(body, width()) or [""]
+    for line in above:
+        emit(line)
+    return last + text[len(body) :]
+
+
 class LineReader:
     """Lines typed at the terminal, read by a daemon thread into a queue."""
 
@@ -303,12 +315,7 @@ class LineReader:
 
         async def show_prompt() -> None:
             text = prompt if isinstance(prompt, str) else await prompt()
-            leave_prompt()
-            body = text.rstrip()
-            *above, last = wrap(body, width()) or [""]
-            for line in above:
-                emit(line)
-            emit(last + text[len(body) :], end="")
+            emit(prompt_start(text), end="")
             SCREEN.at_prompt = True
 
         await show_prompt()
