@@ -106,15 +106,17 @@ def _cards(lang: str, line: str) -> str:
 
 def review_lines(lang: str, view: View) -> list[str]:
     """A review (复盘) in a few lines: each arrangement on one line, the best
-    one only where it differs from the player's; an arrangement the table
-    made at the deadline is called the table's, not the player's."""
+    one only where it differs from the one played (the player's, or the
+    table's at the deadline: the view says which)."""
     lines = list(view.lines)
-    mine, best = t(lang, "review.mine"), t(lang, "review.best")
-    if mine not in lines or best not in lines:
+    best = t(lang, "review.best")
+    played = next(
+        (x for x in lines if x in (t(lang, "review.mine"), t(lang, "review.table"))), None
+    )
+    if played is None or best not in lines:
         return lines
-    m, b = lines.index(mine), lines.index(best)
-    auto = "  " + t(lang, "review.auto") in lines[m:b]
-    mine_block = [x for x in lines[m + 1 : b] if x != "  " + t(lang, "review.auto")]
+    m, b = lines.index(played), lines.index(best)
+    played_block = lines[m + 1 : b]
     end = b + 1
     while end < len(lines) and lines[end].startswith("  "):
         end += 1
@@ -125,13 +127,7 @@ def review_lines(lang: str, view: View) -> list[str]:
             lang, "cli.review_lanes", title=title, lanes=" | ".join(_cards(lang, x) for x in block)
         )
 
-    out = [one(t(lang, "cli.review_table") if auto else mine, mine_block)]
-    if [_cards(lang, x) for x in best_block] != [_cards(lang, x) for x in mine_block]:
+    out = [one(played, played_block)]
+    if [_cards(lang, x) for x in best_block] != [_cards(lang, x) for x in played_block]:
         out.append(one(best, best_block))
-    for line in rest:
-        if auto and line == t(lang, "review.perfect"):
-            line = t(lang, "cli.review_table_best")
-        elif auto and (p := unformat(lang, "review.given_up", line)) is not None:
-            line = t(lang, "cli.review_table_given_up", **p)
-        out.append(line)
-    return out
+    return out + rest

@@ -157,12 +157,12 @@ def _arr_lines(lang: str, arr: LaneTokens) -> list[str]:
 def review_view(room: Room, round_no: int, key: str, user_id: str, review: SeatReview) -> View:
     """One person's 复盘 of one round, privately."""
     lang = lang_of(room)
-    lines = [t(lang, "review.mine")]
+    # An arrangement the table made at the deadline is called the table's, not
+    # the player's: they did not choose it.
+    lines = [t(lang, "review.table" if review.auto else "review.mine")]
     if review.declared:
         lines.append("  " + t(lang, "review.declared", special=special(lang, review.declared)))
     lines += _arr_lines(lang, review.mine)
-    if review.auto:
-        lines.append("  " + t(lang, "review.auto"))
     lines.append(t(lang, "review.best"))
     if review.best_declare:
         lines.append("  " + t(lang, "review.declared", special=special(lang, review.best_declare)))
@@ -184,11 +184,11 @@ def review_view(room: Room, round_no: int, key: str, user_id: str, review: SeatR
         )
     )
     given = float(review.given_up)
-    lines.append(
-        t(lang, "review.given_up", points=f"{given:.2f}")
-        if given > 0.005
-        else t(lang, "review.perfect")
-    )
+    if given > 0.005:
+        key = "review.table_given_up" if review.auto else "review.given_up"
+        lines.append(t(lang, key, points=f"{given:.2f}"))
+    else:
+        lines.append(t(lang, "review.table_best" if review.auto else "review.perfect"))
     return View(
         kind=ViewKind.NOTICE,
         audience=Audience.PLAYER,
