@@ -102,7 +102,11 @@ def join(room: Room, actor: Actor) -> Effects:
     room.players.append(Seat(actor.key, name))
     room.names[actor.key] = name
     _seats_fit(room)
-    return Effects(table=True, toast=("toast.joined", {}))
+    # Joined again from the last round's result: that result is redrawn
+    # without its "Join the next round", which would now only be refused.
+    rnd = room.round
+    again = [actor.key] if rnd is not None and actor.key in rnd.hands else []
+    return Effects(table=True, toast=("toast.joined", {}), hands=again)
 
 
 def leave(room: Room, actor: Actor, ctx: Ctx) -> Effects:
