@@ -96,6 +96,13 @@ async def run_typed(con: Console, typed: Typed, view: View) -> bool:
         await con.rules()
     elif typed.info == "verify":
         await con.verify(typed.arg)
+    elif typed.lane is not None:
+        out = await con.send(Verb.LANE, str(typed.lane), button=True, quiet=True)
+        if out.ok and con.last_hand is not None:
+            if typed.picks:
+                await place(con, typed.picks, con.last_hand)
+            else:
+                await con.print_hand(con.last_hand)
     elif typed.picks:
         await place(con, typed.picks, view)
     elif typed.verb is Verb.APPLY and not con.hands.suggestions(view):

@@ -6,6 +6,7 @@ places cards either places all of them or none.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +27,7 @@ class Typed:
     verb: Verb | None = None
     arg: str | None = None
     info: str | None = None  # help | rules | show | verify | quit
+    lane: int | None = None  # aim at this lane (0 head, 1 middle, 2 tail) before the picks
     problem: tuple[str, dict[str, Any]] | None = None
 
 
@@ -51,6 +53,21 @@ INFO = {
     "q": "quit",
     "quit": "quit",
     "exit": "quit",
+}
+# The lane the next cards go to (头道 / 中道 / 尾道): most players see the tail
+# first, so it can be placed first; cards typed after the word go there.
+LANES = {
+    "head": 0,
+    "hd": 0,
+    "头": 0,
+    "頭": 0,
+    "middle": 1,
+    "mid": 1,
+    "m": 1,
+    "中": 1,
+    "tail": 2,
+    "t": 2,
+    "尾": 2,
 }
 VERIFY = ("v", "verify")
 SORTS = ("rank", "suit", "count")
@@ -82,6 +99,9 @@ def parse(line: str, cards: int, suggestions: int) -> Typed | None:
         return _picks(words, cards)
     if head in VERIFY:
         return _verify(words)
+    if head in LANES:
+        typed = _picks(rest, cards) if rest else Typed()
+        return typed if typed.problem else dataclasses.replace(typed, lane=LANES[head])
     if head in SIMPLE or head in INFO:
         if rest:
             if SIMPLE.get(head) is Verb.SUGGEST and _small(rest[0]) is not None:

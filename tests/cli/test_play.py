@@ -74,6 +74,20 @@ def test_a_round_with_every_kind_of_bad_line() -> None:
     assert out.rstrip().endswith("Bye.")
 
 
+def test_the_tail_is_placed_first() -> None:
+    """A player who sees the tail first places it first (t before the
+    numbers); the next cards go on to the next open lane, marked ▶."""
+    proc = play_cli(["t 9 10 11 12 13", "1 2 3", "r", "g", "a 1", "c", "q"], *GAME)
+    out = proc.stdout
+    assert proc.returncode == 0, proc.stderr
+    tail_first = out.index("> t 9 10 11 12 13\n")
+    after = out[tail_first : out.index("> 1 2 3\n")]
+    assert "Tail (5/5)" in after and "Head (0/3)" in after and "▶ Middle (0/5)" in after
+    then = out[out.index("> 1 2 3\n") : out.index("> r\n")]
+    assert "▶ Middle (3/5)" in then and "Tail (5/5)" in then and "Head (0/3)" in then
+    assert "== Round 1 · result ==" in out
+
+
 def test_ctrl_c_ends_the_game_at_once_without_a_traceback() -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "bot", "play", *GAME],
@@ -165,6 +179,12 @@ def test_auto_one_round_without_a_match(capsys: pytest.CaptureFixture[str]) -> N
         ("v", Typed(info="verify")),
         ("verify 2", Typed(info="verify", arg="2")),
         ("v x", Typed(problem=("cli.verify_how", {}))),
+        ("t", Typed(lane=2)),
+        ("tail 9 10 11 12 13", Typed(picks=(9, 10, 11, 12, 13), lane=2)),
+        ("m 1 2", Typed(picks=(1, 2), lane=1)),
+        ("头 3", Typed(picks=(3,), lane=0)),
+        ("t 1 1", Typed(problem=("cli.card_twice", {"number": 1}))),
+        ("t 0", Typed(problem=("cli.card_range", {"word": "0", "count": 13}))),
     ],
 )
 def test_typed_lines(line: str, expected: Typed | None) -> None:
