@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.views.keys import KeyKind
+
 BOT = Path(__file__).resolve().parent.parent / "bot"
 
 # package -> packages of the bot it must never import
@@ -251,3 +253,62 @@ def test_the_graph_sees_a_circle_through_the_package_s_init(tmp_path: Path) -> N
 def test_the_cycle_check_sees_a_circle() -> None:
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+# A view key's text is written and read in one module (bot/views/keys.py):
+# elsewhere a key's kind is not spelt out as ``"hand:"``, and a view's, an
+# outbox row's or a sent message's key is not cut up by hand.
+KEYS_MODULE = BOT / "views" / "keys.py"
+KEY_PREFIXES = tuple(f"{kind.value}:" for kind in KeyKind if kind is not KeyKind.OTHER)
+KEY_HOLDERS = {"view", "v", "row", "known", "old", "ref", "sent"}
+CUTS = {"startswith", "endswith", "split", "rsplit", "partition", "rpartition", "removeprefix"}
+
+
+def key_parsing(path: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        # (an f-string's text parts are constants too)
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and node.value.startswith(KEY_PREFIXES)
+        ):
+            found.append(f"{path.name}:{node.lineno}: a view key spelt out ({node.value!r})")
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in CUTS
+            and isinstance(key := node.func.value, ast.Attribute)
+            and key.attr == "key"
+            and isinstance(key.value, ast.Name)
+            and key.value.id in KEY_HOLDERS
+        ):
+            found.append(f"{path.name}:{node.lineno}: a view key cut by hand")
+    return sorted(found)
+
+
+def test_view_keys_are_parsed_only_in_their_module() -> None:
+    found = [
+        hit
+        for path in sorted(BOT.rglob("*.py"))
+        if path != KEYS_MODULE
+        for hit in key_parsing(path)
+    ]
+    assert found == []
+
+
+def test_the_key_check_sees_a_key_spelt_out_or_cut(tmp_path: Path) -> None:
+    source = tmp_path / "bad.py"
+    source.write_text(
+        "a = view.key.startswith('hand:')\n"
+        "b = f'settle:{room}:{n}'\n"
+        "c = row.key.split(':')[1]\n"
+        "d = player.key.split(':', 1)[1]\n"  # a player's key: not a view's
+        "e = 'ai:3'\n"
+    )
+    assert [hit.split(": ", 1)[0] for hit in key_parsing(source)] == [
+        "bad.py:1",
+        "bad.py:1",
+        "bad.py:2",
+        "bad.py:3",
+    ]

@@ -25,6 +25,7 @@ from bot.i18n import t
 from bot.table.actions import Verb
 from bot.table.clock import FakeClock, RealClock
 from bot.table.manager import TableManager
+from bot.views.keys import KeyKind
 from bot.views.model import View, ViewKind
 
 from .line_editing import EditedLines, Editor, readline_module, run_edited
@@ -202,7 +203,7 @@ async def interactive(args: argparse.Namespace, editor: Editor | None = None) ->
             # The review (复盘) of my hand, now that the showdown is over;
             # after a match's last round, then the final results.
             for v in (await con.send(Verb.REVIEW, button=True, quiet=True)).views:
-                if v.key.startswith("review:"):
+                if v.view_key.kind is KeyKind.REVIEW:
                     con.show_review(v)
                 else:
                     con.words.show(v)

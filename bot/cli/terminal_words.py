@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from bot.i18n import t
 from bot.table.actions import Verb
+from bot.views.keys import KeyKind
 from bot.views.model import Button, View, ViewKind
 
 from .screen import say, say_items, say_list
@@ -117,7 +118,7 @@ class Words:
             say(f"== {title} ==")
         for line in self.lines(lines, deadline=deadline, now=now):
             say(line)
-        if view.key.startswith("verify:"):
+        if view.view_key.kind is KeyKind.VERIFY:
             self._verify_command(lines)
 
     def _verify_command(self, lines: Sequence[str]) -> None:

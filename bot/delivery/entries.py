@@ -17,16 +17,11 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 
 from bot.delivery.payload import view_to_payload
 from bot.delivery.platform import Platform
+from bot.views.keys import KEYED_NOTICES, ViewKey
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import OutboxEntry
 
 OUTBOX_META = "outbox"  # set on a view already written to the outbox
-KEYED_NOTICES = ("settings:", "help:", "rules:", "leaderboard:", "stats:")
-INFO_NOTICES = ("help:", "rules:", "leaderboard:", "stats:")
-# The group's board and a person's record in the group: asked again within
-# a short while (a flood of /leaderboard), the one just posted is edited (or
-# left alone, unchanged); later, after a round, posted anew where it is seen.
-BOARD_NOTICES = ("leaderboard:", "stats:")
 
 
 def target_chat(view: View) -> str:
@@ -37,11 +32,11 @@ def target_chat(view: View) -> str:
 
 
 def is_one_off(view: View) -> bool:
-    return view.kind is ViewKind.NOTICE and not view.key.startswith(KEYED_NOTICES)
+    return view.kind is ViewKind.NOTICE and view.view_key.kind not in KEYED_NOTICES
 
 
 def is_one_off_key(key: str) -> bool:
-    return "#" in key
+    return ViewKey.parse(key).is_one_off
 
 
 def view_entries(views: Iterable[View], tag: str | None = None) -> list[OutboxEntry]:
@@ -53,7 +48,7 @@ def view_entries(views: Iterable[View], tag: str | None = None) -> list[OutboxEn
         chat = target_chat(view)
         if not chat or not view.platform:
             continue
-        key = f"{view.key}#{tag}.{n}" if is_one_off(view) else view.key
+        key = str(view.view_key.with_one_off(f"{tag}.{n}")) if is_one_off(view) else view.key
         out.append(
             OutboxEntry(
                 view.platform, chat, key, view.kind.value, view_to_payload(view), view.fresh

@@ -31,24 +31,18 @@ from datetime import timedelta
 from typing import Any
 
 from bot.delivery.engine import DEFAULT_RETENTION, DeliveryEngine
-from bot.delivery.entries import (
-    BOARD_NOTICES,
-    INFO_NOTICES,
-    is_durable,
-    is_one_off_key,
-    view_entries,
-)
+from bot.delivery.entries import is_durable, is_one_off_key, view_entries
 from bot.delivery.limits import Limits
 from bot.delivery.payload import view_from_payload
 from bot.delivery.platform import Platform
 from bot.delivery.superseded import (
     RoundNow,
     kept_current,
-    room_of,
     still_working,
     without_stale,
 )
 from bot.delivery.transport import Hold, Permanent, RetryLater, as_unsure, first_handed, is_unsure
+from bot.views.keys import BOARD_NOTICES, INFO_NOTICES, KeyKind, ViewKey
 from bot.views.model import View, ViewKind
 from storage.delivery import DeliveryStore, OutboxRow, SentRef
 
@@ -252,10 +246,11 @@ class Outbox:
             raise found from error
         if known is not None and known.has_buttons and known.message_id != message_id:
             # Last round's hand keeps its Review button (it answers for any round).
-            await self._retire(known, keep_info=known.key.startswith("hand:"))
+            hand = ViewKey.parse(known.key).kind is KeyKind.HAND
+            await self._retire(known, keep_info=hand)
         round_tag = view.meta.get("round")
         # A new round's table (its showdown already where only AI seats play).
-        if row.key.startswith("table:") and round_tag and round_tag.isdigit():
+        if ViewKey.parse(row.key).kind is KeyKind.TABLE and round_tag and round_tag.isdigit():
             await self._retire_settlement(row, int(round_tag) - 1)
         if one_off:
             return None
@@ -277,8 +272,9 @@ class Outbox:
             and known.round_tag not in (None, round_tag)
         ):
             return False  # a new round's message: a new one, so the player hears it
-        if row.key.startswith(INFO_NOTICES):
-            merge = BOARD_MERGE if row.key.startswith(BOARD_NOTICES) else INFO_MERGE
+        kind = ViewKey.parse(row.key).kind
+        if kind in INFO_NOTICES:
+            merge = BOARD_MERGE if kind in BOARD_NOTICES else INFO_MERGE
             return known.at is not None and self.engine.now() - known.at < merge
         return True
 
@@ -307,10 +303,10 @@ class Outbox:
     async def _retire_settlement(self, row: OutboxRow, round_no: int) -> None:
         """A new round's table is up: last round's settlement loses its
         "next round" button."""
-        room_id = room_of(row.key)
+        room_id = ViewKey.parse(row.key).room
         if round_no < 1 or not room_id:
             return
-        key = f"settle:{room_id}:{round_no}"
+        key = str(ViewKey(KeyKind.SETTLE, room_id, round=round_no))
         old = await self.store.sent_message(self.platform, row.chat_id, key)
         if old is not None and old.has_buttons:
             await self._retire(old, keep_info=True)

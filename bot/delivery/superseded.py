@@ -18,6 +18,7 @@ from bot.core.actions import ActionIdError, decode
 from bot.core.room import Room
 from bot.core.verbs import VERBS
 from bot.delivery.payload import view_from_payload
+from bot.views.keys import KeyKind, ViewKey
 from bot.views.model import Button
 from storage.delivery import DeliveryStore
 
@@ -56,12 +57,6 @@ def _informative(action_id: str | None) -> bool:
         return False
 
 
-def room_of(key: str) -> str | None:
-    """The room of a room's view key (``table:<room>``, ``settle:<room>:<n>``, …)."""
-    parts = key.split(":")
-    return parts[1] if len(parts) > 1 and parts[1] else None
-
-
 def rounds_of(rooms: RoomSource) -> RoundNow:
     """The round each room is playing, as the table manager stores it (each
     room read once per press)."""
@@ -86,12 +81,13 @@ async def kept_current(
     key = await store.sent_key(platform, chat_id, message_id)
     if key is None:
         return False
-    if key.startswith("table:"):
+    parsed = ViewKey.parse(key)
+    if parsed.kind is KeyKind.TABLE:
         return True
     ref = await store.sent_message(platform, chat_id, key)
     if ref is None or ref.message_id != message_id:
         return False
-    room = room_of(key)
+    room = parsed.room
     now = await round_now(room) if room else None
     return ref.round_tag is None or now is None or ref.round_tag == str(now)
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from bot.i18n import normalize_language, t
 from bot.views import render, render_match
+from bot.views.keys import KeyKind, ViewKey
 from bot.views.render_common import commands
 from storage.api import Period, Repository
 
@@ -110,7 +111,9 @@ async def in_room(ask: Asked, rec: Held, action: Action, verb: Verb) -> Outcome:
             # caption leaves them to this button); only the owner changes them.
             view = render.rules_view(room.language, room, action.chat_id, action.actor)
             # its own message, not the one a /rules answer is
-            view = dataclasses.replace(view, key="settings-read:" + view.key)
+            view = dataclasses.replace(
+                view, key=str(ViewKey(KeyKind.SETTINGS_READ, inner=view.view_key))
+            )
     elif verb is Verb.SHOW_HAND:
         rnd = room.round
         if rnd is None or not room.live or key not in rnd.hands:

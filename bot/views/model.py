@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.core.actions import ActionIdError, Verb, decode
+from bot.views.keys import ViewKey
 
 
 class ButtonStyle(StrEnum):
@@ -109,6 +110,11 @@ class View:
     # People the message names who are to be notified (Telegram: a mention
     # of the user over their name in the text; Discord: ``<@id>``).
     mentions: tuple[Mention, ...] = ()
+
+    @property
+    def view_key(self) -> ViewKey:
+        """``key``, parsed."""
+        return ViewKey.parse(self.key)
 
     @property
     def text(self) -> str:

@@ -14,6 +14,7 @@ from bot.i18n import t
 from bot.rules.cards import parse_card
 
 from .deadline import counts_down, deadline_text, time_left_text
+from .keys import KeyKind, ViewKey
 from .model import Audience, Button, ButtonStyle, View, ViewKind
 from .render_common import (
     BIG_JOKER_TEXT,
@@ -158,7 +159,7 @@ def hand_view(
     return View(
         kind=ViewKind.HAND,
         audience=Audience.PLAYER,
-        key=f"hand:{rid}:{key}",
+        key=str(ViewKey(KeyKind.HAND, rid, player=key)),
         title=t(lang, "hand.title", round=no),
         lines=tuple(lines),
         buttons=buttons,

@@ -14,6 +14,7 @@ from bot.rules.specials import special_points
 from bot.rules.types import SpecialHand
 
 from . import render_match
+from .keys import KeyKind, ViewKey
 from .model import Audience, Button, ButtonStyle, View, ViewKind
 from .render_common import (
     button,
@@ -92,7 +93,13 @@ def help_view(lang: str, room: Room | None, chat_id: str = "", reader: Actor | N
     cmds = commands(platform)
     lines = [t(lang, f"help.{i}", **cmds) for i in range(1, 9)]
     return _answer(
-        lang, f"help:{_where(room, chat_id)}", t(lang, "help.title"), lines, room, chat_id, reader
+        lang,
+        str(ViewKey(KeyKind.HELP, _where(room, chat_id))),
+        t(lang, "help.title"),
+        lines,
+        room,
+        chat_id,
+        reader,
     )
 
 
@@ -125,7 +132,7 @@ def rules_view(
         lines += options_lines(room)
     return _answer(
         lang,
-        f"rules:{_where(room, chat_id)}",
+        str(ViewKey(KeyKind.RULES, _where(room, chat_id))),
         t(lang, "rules.title", preset=t(lang, f"preset.{preset}")),
         lines,
         room,
@@ -156,7 +163,15 @@ def leaderboard_view(lang: str, rows_: list[Any], period: str, chat_id: str, pla
             )
         )
     title = t(lang, "lb.title", period=t(lang, f"lb.{period}"))
-    return _notice(lang, f"leaderboard:{chat_id}", title, lines, None, chat_id, platform=platform)
+    return _notice(
+        lang,
+        str(ViewKey(KeyKind.LEADERBOARD, chat_id)),
+        title,
+        lines,
+        None,
+        chat_id,
+        platform=platform,
+    )
 
 
 def stats_view(lang: str, stats: Any, actor: Actor, chat_id: str = "") -> View:
@@ -184,12 +199,12 @@ def stats_view(lang: str, stats: Any, actor: Actor, chat_id: str = "") -> View:
             ),
         ]
     title = t(lang, "stats.title", name=actor.name or actor.user_id)
+    key = str(ViewKey(KeyKind.STATS, actor.key))
     if chat_id:
-        key = f"stats:{actor.key}"
         return _notice(lang, key, title, lines, None, chat_id, platform=actor.platform)
     return _notice(
         lang,
-        f"stats:{actor.key}",
+        key,
         title,
         lines,
         None,
@@ -218,7 +233,7 @@ def verify_view(
     ]
     return _answer(
         lang,
-        f"verify:{room.id}:{round_no}",
+        str(ViewKey(KeyKind.VERIFY, room.id, round=round_no)),
         t(lang, "verify.title", round=round_no),
         lines,
         room,
@@ -229,7 +244,9 @@ def verify_view(
 
 def notice_view(room: Room, key: str, params: dict[str, Any]) -> View:
     lang = lang_of(room)
-    return _notice(lang, f"notice:{room.id}:{key}", "", [t(lang, key, **params)], room)
+    return _notice(
+        lang, str(ViewKey(KeyKind.NOTICE, room.id, name=key)), "", [t(lang, key, **params)], room
+    )
 
 
 def _remove_buttons(room: Room, lang: str) -> list[Button]:
@@ -322,7 +339,7 @@ def settings_view(room: Room, actor: Actor) -> View:
     return View(
         kind=ViewKind.NOTICE,
         audience=Audience.PLAYER,
-        key=f"settings:{rid}",
+        key=str(ViewKey(KeyKind.SETTINGS, rid)),
         title=t(lang, "set.title"),
         lines=tuple(options_lines(room) + [t(lang, "set.hint")]),
         buttons=tuple(rows(buttons)),
@@ -341,7 +358,7 @@ def close_confirm_view(room: Room, actor: Actor) -> View:
     yes = button(t(lang, "btn.close_confirm"), rid, no, Verb.CANCEL, "yes", ButtonStyle.DANGER)
     return _notice(
         lang,
-        f"close:{rid}",
+        str(ViewKey(KeyKind.CLOSE, rid)),
         t(lang, "close.title"),
         [t(lang, "close.body", round=no)],
         room,

@@ -17,6 +17,7 @@ from bot.core.state import LANE_NAMES, Phase
 from bot.i18n import t
 
 from . import pictured
+from .keys import KeyKind, ViewKey
 from .model import Audience, Button, ButtonStyle, View, ViewKind
 from .render_common import (
     button,
@@ -127,7 +128,7 @@ def final_view(room: Room, final: MatchSummary, *, pictures: bool = True) -> Vie
     view = View(
         kind=ViewKind.NOTICE,
         audience=Audience.GROUP,
-        key=f"final:{room.id}:{final.seq}",
+        key=str(ViewKey(KeyKind.FINAL, room.id, name=str(final.seq))),
         title=t(lang, "final.title", seq=final.seq),
         lines=tuple(lines),
         buttons=tuple(rows(buttons)),
@@ -192,7 +193,7 @@ def review_view(room: Room, round_no: int, key: str, user_id: str, review: SeatR
     return View(
         kind=ViewKind.NOTICE,
         audience=Audience.PLAYER,
-        key=f"review:{room.id}:{round_no}:{user_id}",
+        key=str(ViewKey(KeyKind.REVIEW, room.id, round=round_no, player=user_id)),
         title=t(lang, "review.title", round=round_no),
         lines=tuple(lines),
         platform=room.platform,
@@ -246,7 +247,7 @@ def replay_view(
     return View(
         kind=ViewKind.NOTICE,
         audience=Audience.GROUP,
-        key=f"replay:{chat_id}:{n}",
+        key=str(ViewKey(KeyKind.REPLAY, chat_id, name=str(n))),
         title=t(lang, "replay.title", n=n),
         lines=tuple(lines),
         platform=platform,
@@ -296,7 +297,8 @@ def arrangers_view(lang: str, rows_: Sequence[SkillFigures], chat_id: str, minim
     return View(
         kind=ViewKind.NOTICE,
         audience=Audience.GROUP,
-        key=f"leaderboard:{chat_id}:skill",  # the group's other board: one message, merged
+        # the group's other board: one message, merged
+        key=str(ViewKey(KeyKind.LEADERBOARD, chat_id, name="skill")),
         title=t(lang, "arrangers.title"),
         lines=tuple(lines),
         chat_id=chat_id,

@@ -12,6 +12,7 @@ from bot.core.state import Phase
 from bot.i18n import t
 
 from . import render_lobby
+from .keys import KeyKind, ViewKey
 from .model import Audience, Button, View, ViewKind
 from .render_common import (
     button,
@@ -136,7 +137,7 @@ def settlement_view(room: Room, *, fresh: bool = True, short: bool = False) -> V
     return View(
         kind=ViewKind.SETTLEMENT,
         audience=Audience.GROUP,
-        key=f"settle:{rid}:{rnd.no}",
+        key=str(ViewKey(KeyKind.SETTLE, rid, round=rnd.no)),
         title=t(lang, "settle.title", round=rnd.no),
         lines=(*lines, *proof),
         buttons=(*controls, tuple(info)),

@@ -17,6 +17,7 @@ from bot.pictures.stamps import moment_text
 
 from . import render_lobby, render_match
 from .deadline import deadline_text
+from .keys import KeyKind, ViewKey
 from .model import Audience, Button, ButtonStyle, View, ViewKind
 from .render_common import (
     button,
@@ -194,7 +195,7 @@ def table_view(room: Room, now: float, fresh: bool = False) -> View:
     return View(
         kind=ViewKind.TABLE,
         audience=Audience.GROUP,
-        key=f"table:{room.id}",
+        key=str(ViewKey(KeyKind.TABLE, room.id)),
         title=t(lang, "table.title", room=room.id),
         lines=tuple(lines),
         buttons=tuple(rows(buttons)),

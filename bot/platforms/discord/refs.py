@@ -21,6 +21,7 @@ import discord
 
 from bot.core.verbs import VERBS, Private
 from bot.table.actions import ActionIdError, Verb, decode
+from bot.views.keys import KeyKind, ViewKey
 
 HAND_DM = "hand_dm"  # the preference: "1" the player's hand goes to their DMs
 DM_CLOSED = "closed"  # ... its value when a DM was refused: the player is told, DMs off
@@ -86,11 +87,11 @@ def pressed_key(
     private = message.flags.ephemeral or message.guild is None
     if private:
         if VERBS[verb].private is Private.PANEL:
-            return f"settings:{room_id}"
-        return f"hand:{room_id}:discord:{user_id}"
+            return str(ViewKey(KeyKind.SETTINGS, room_id))
+        return str(ViewKey(KeyKind.HAND, room_id, player=f"discord:{user_id}"))
     if any(VERBS[v].table_only for v in _message_verbs(message)):
-        return f"table:{room_id}"
-    return f"settle:{room_id}:{round_no}"
+        return str(ViewKey(KeyKind.TABLE, room_id))
+    return str(ViewKey(KeyKind.SETTLE, room_id, round=round_no))
 
 
 @dataclass(slots=True)

@@ -134,16 +134,16 @@ def with_page(view: View, links: PageLinks | None) -> View:
         return view
     rows = [[b for b in row if not b.web_app] for row in view.buttons]
     rows = [row for row in rows if row]
-    parts = view.key.split(":")
+    room_id = view.view_key.room
     round_no, deadline = view.meta.get("round", ""), view.meta.get("deadline", "")
     if (
         links is not None
         and view.user_id
-        and len(parts) > 1
+        and room_id is not None
         and round_no.isdigit()
         and deadline.isdigit()
     ):
-        url = links.discord(str(view.user_id), parts[1], int(round_no), float(deadline))
+        url = links.discord(str(view.user_id), room_id, int(round_no), float(deadline))
         link = dataclasses.replace(page[0], url=url, web_app=False)
         free = next((row for row in rows if len(row) < MAX_PER_ROW), None)
         if free is not None:

@@ -27,6 +27,7 @@ from bot.platforms.telegram.render import NOOP
 from bot.platforms.telegram.transport import TelegramPlatform, buttons_shown
 from bot.table.actions import Action, ActionIdError, Actor, Outcome, Verb, decode
 from bot.table.contract import TableLike
+from bot.views.keys import KeyKind, ViewKey
 from bot.views.model import Audience, View, ViewKind
 
 log = logging.getLogger(__name__)
@@ -115,7 +116,7 @@ class TelegramAdapter:
                 where = View(
                     ViewKind.NOTICE,
                     Audience.GROUP,
-                    f"help:open:{user.id}",
+                    str(ViewKey(KeyKind.HELP, "open", name=str(user.id))),
                     "",
                     (t(language, "tg.open_private", link=link),),
                     platform="telegram",
@@ -127,7 +128,7 @@ class TelegramAdapter:
             # A panel asked for by command is posted anew at the bottom of
             # the private chat (presses on it then edit that one).
             await self.outbox.submit(
-                dataclasses.replace(v, fresh=True) if v.key.startswith("settings:") else v
+                dataclasses.replace(v, fresh=True) if v.view_key.kind is KeyKind.SETTINGS else v
                 for v in outcome.views
             )
             if not outcome.ok:
@@ -331,9 +332,10 @@ class TelegramAdapter:
         the verb pressed (for a message the outbox has no record of)."""
         if view.fresh or view.audience is not Audience.PLAYER or view.user_id != user_id:
             return False
-        if view.key.startswith("hand:"):
+        kind = view.view_key.kind
+        if kind is KeyKind.HAND:
             return VERBS[verb].private is Private.HAND
-        return view.key.startswith("settings:") and VERBS[verb].private is Private.PANEL
+        return kind is KeyKind.SETTINGS and VERBS[verb].private is Private.PANEL
 
     async def other_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Callback data that is not an action id: a disabled button (no-op)

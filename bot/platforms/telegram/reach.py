@@ -21,19 +21,14 @@ import json
 
 from bot.i18n import t
 from bot.platforms.telegram.deeplink import Payload, deep_link
+from bot.views.keys import KeyKind, ViewKey
 from bot.views.model import Audience, Button, View, ViewKind
 from storage.delivery import DeliveryStore
 
 PLATFORM = "telegram"
 UNREACHABLE = "reach"
-WAITING = "reach:"
+WAITING = f"{UNREACHABLE}:"  # a pref per room: reach:<room>
 _NAME_CHARS = 64  # a pref's value holds at most 256 characters
-
-
-def room_of_key(key: str) -> str | None:
-    """``table:<room>``, ``hand:<room>:<player>``, ``settings:<room>`` -> room."""
-    parts = key.split(":")
-    return parts[1] if len(parts) >= 2 and parts[1] else None
 
 
 class PrivateReach:
@@ -53,7 +48,7 @@ class PrivateReach:
         user = view.user_id
         if not await self.is_unreachable(user):
             await self.store.set_pref(PLATFORM, user, UNREACHABLE, "1")
-        room_id = room_of_key(view.key)
+        room_id = view.view_key.room
         if room_id is None or await self.store.get_pref(PLATFORM, user, WAITING + room_id):
             return None
         entry = {
@@ -86,7 +81,7 @@ class PrivateReach:
             return View(
                 ViewKind.TABLE,
                 Audience.GROUP,
-                f"reach:{room_id}",
+                str(ViewKey(KeyKind.REACH, room_id)),
                 "",
                 (t(language, "tg.reach_done"),),
                 chat_id=chat_id,
@@ -101,7 +96,7 @@ class PrivateReach:
         return View(
             ViewKind.TABLE,
             Audience.GROUP,
-            f"reach:{room_id}",
+            str(ViewKey(KeyKind.REACH, room_id)),
             t(language, "tg.reach_title"),
             tuple(lines),
             buttons=((button,),),

@@ -105,16 +105,16 @@ def _page_button(
     """The arranging page: a Mini App button in private (Telegram allows
     ``web_app`` buttons only there), a link to the bot's Mini App in the
     group; None where the page is off."""
-    parts = view.key.split(":")
+    room_id = view.view_key.room
     round_no = view.meta.get("round", "")
     # Telegram opens Mini Apps over HTTPS only (a plain-http WEBAPP_URL is a
     # local test's: the page is served, the chats get no button).
-    if links is None or len(parts) < 2 or not round_no.isdigit() or not links.secure:
+    if links is None or room_id is None or not round_no.isdigit() or not links.secure:
         return None
     if view.audience is Audience.PLAYER:
-        url = links.telegram_private(parts[1], int(round_no))
+        url = links.telegram_private(room_id, int(round_no))
         return InlineKeyboardButton(button.label, web_app=WebAppInfo(url))
-    link = links.telegram_group(bot_username or "", parts[1], int(round_no))
+    link = links.telegram_group(bot_username or "", room_id, int(round_no))
     return InlineKeyboardButton(button.label, url=link) if link else None
 
 

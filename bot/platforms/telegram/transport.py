@@ -27,7 +27,7 @@ from bot.delivery.platform import ButtonRows
 from bot.delivery.transport import Hold
 from bot.pictures import render_async
 from bot.platforms.telegram import errors
-from bot.platforms.telegram.reach import PrivateReach, room_of_key
+from bot.platforms.telegram.reach import PrivateReach
 from bot.platforms.telegram.render import (
     NOOP,
     fingerprint,
@@ -122,7 +122,7 @@ class TelegramPlatform:
         return chat_id.startswith("-")
 
     def chat_of(self, view: View) -> str | None:
-        room_id = room_of_key(view.key)
+        room_id = view.view_key.room
         if room_id and view.audience is Audience.GROUP and view.chat_id:
             self.rooms[room_id] = view.chat_id
         chat = target_chat(view)
