@@ -73,6 +73,18 @@ SCOOPING_DEAL = (
     ["5c", "5d", "8h", "8d", "Tc", "Th", "Jc", "Jd", "9h", "3d", "4h", "Qc", "2s"],
 )
 
+# A dragon (一条龙), six pairs (六对半) and a plain hand, with the rest of
+# the deck (``rest_of_deck``): rigged deals of declared specials.
+DRAGON = ["2s", "3h", "4d", "5c", "6s", "7h", "8d", "9c", "Ts", "Jh", "Qd", "Kc", "Ah"]
+SIX_PAIRS = ["2h", "2d", "5h", "5d", "7s", "7c", "9h", "9d", "Jc", "Jd", "Kh", "Kd", "3c"]
+OTHER = ["3s", "4h", "6d", "8c", "Th", "Qc", "As", "4s", "6h", "8s", "Tc", "Qh", "Ad"]
+
+
+def rest_of_deck() -> list[str]:
+    used = set(DRAGON + SIX_PAIRS + OTHER)
+    ranks = "23456789TJQKA"
+    return [r + s for s in "shdc" for r in ranks if r + s not in used]
+
 
 def make_manager(
     repo: Any, clock: FakeClock, rng: random.Random | None = None, **kw: Any

@@ -22,18 +22,18 @@ from bot.views.model import View, ViewKind
 from bot.web.showdown import from_state, showdown_json
 from tests.printed import numbers, printed_points
 from tests.table.helpers import (
+    DRAGON,
+    OTHER,
+    SIX_PAIRS,
     RiggedRandom,
     act,
     make_manager,
     ok,
     open_table,
     press_arrangement,
+    rest_of_deck,
     state_of,
 )
-
-DRAGON = ["2s", "3h", "4d", "5c", "6s", "7h", "8d", "9c", "Ts", "Jh", "Qd", "Kc", "Ah"]
-SIX_PAIRS = ["2h", "2d", "5h", "5d", "7s", "7c", "9h", "9d", "Jc", "Jd", "Kh", "Kd", "3c"]
-OTHER = ["3s", "4h", "6d", "8c", "Th", "Qc", "As", "4s", "6h", "8s", "Tc", "Qh", "Ad"]
 
 
 @dataclass
@@ -223,7 +223,7 @@ async def test_extended_with_a_joker_and_an_escape(repo, clock, pictures) -> Non
 async def test_banker_mode_caps_and_a_declared_dragon(repo, clock, pictures) -> None:
     """Classic with a banker, 4 players: P1 holds a dragon (一条龙, 36, capped
     at 7 against the banker) and declares it."""
-    hands = [OTHER, DRAGON, SIX_PAIRS, _rest()[:13]]
+    hands = [OTHER, DRAGON, SIX_PAIRS, rest_of_deck()[:13]]
     mgr, sink = make_manager(repo, clock, rng=RiggedRandom(hands), pictures=pictures)
     rid, actors = await open_table(mgr, 4, options=("banker=on", "language=en"))
     seen = Seen()
@@ -235,7 +235,7 @@ async def test_banker_mode_caps_and_a_declared_dragon(repo, clock, pictures) -> 
 async def test_declared_specials_over_two_rounds(repo, clock, pictures) -> None:
     """Classic, 4 players, rigged: a declared dragon and six pairs, the
     others compared lane by lane, twice."""
-    hands = [DRAGON, SIX_PAIRS, OTHER, _rest()[:13]]
+    hands = [DRAGON, SIX_PAIRS, OTHER, rest_of_deck()[:13]]
     mgr, sink = make_manager(repo, clock, rng=RiggedRandom(hands), pictures=pictures)
     rid, actors = await open_table(mgr, 4, options=("language=zh-Hans",))
     seen = Seen()
@@ -244,9 +244,3 @@ async def test_declared_specials_over_two_rounds(repo, clock, pictures) -> None:
             mgr, sink, clock, rid, actors, seen, declare=actors[:2], pictures=pictures
         )
     assert seen.declared >= 4 and "special" in seen.kinds, seen
-
-
-def _rest() -> list[str]:
-    used = set(DRAGON + SIX_PAIRS + OTHER)
-    ranks = "23456789TJQKA"
-    return [r + s for s in "shdc" for r in ranks if r + s not in used]

@@ -22,8 +22,18 @@ from bot.table.clock import FakeClock
 from bot.table.manager import TableManager
 from bot.web.showdown import from_record, from_state, showdown_json
 from tests.table.conftest import clock, repo  # noqa: F401  (the same fixtures)
-from tests.table.helpers import RiggedRandom, act, make_manager, ok, open_table, press_arrangement
-from tests.views.test_settlement_adds_up import DRAGON, OTHER, SIX_PAIRS, _rest
+from tests.table.helpers import (
+    DRAGON,
+    OTHER,
+    SIX_PAIRS,
+    RiggedRandom,
+    act,
+    make_manager,
+    ok,
+    open_table,
+    press_arrangement,
+    rest_of_deck,
+)
 
 GOLDEN = Path(__file__).parent / "golden" / "showdown"
 WRITE = os.environ.get("SHOWDOWN_GOLDEN_WRITE") == "1"
@@ -133,7 +143,7 @@ SCENARIOS: dict[str, tuple[int, int, str, tuple[str, ...], list[list[str]] | Non
         0,
         "classic",
         ("banker=on", "language=zh-Hant"),
-        [OTHER, DRAGON, SIX_PAIRS, _rest()[:13]],
+        [OTHER, DRAGON, SIX_PAIRS, rest_of_deck()[:13]],
         _declare_all_but_first,
     ),
     "declared-specials": (
@@ -141,7 +151,7 @@ SCENARIOS: dict[str, tuple[int, int, str, tuple[str, ...], list[list[str]] | Non
         0,
         "classic",
         (),
-        [DRAGON, SIX_PAIRS, OTHER, _rest()[:13]],
+        [DRAGON, SIX_PAIRS, OTHER, rest_of_deck()[:13]],
         _declare_two,
     ),
 }
