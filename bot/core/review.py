@@ -37,11 +37,12 @@ class SeatReview:
     def from_json(cls, d: Mapping[str, Any]) -> SeatReview:
         return cls(
             mine=_lanes(d["mine"]),
-            declared=d["declared"],
-            auto=d["auto"],
+            # (a settlement record may hold a review written before these three)
+            declared=d.get("declared"),
+            auto=bool(d.get("auto")),
             mine_ev=d["mine_ev"],
             best=_lanes(d["best"]),
-            best_declare=d["best_declare"],
+            best_declare=d.get("best_declare"),
             best_ev=d["best_ev"],
             actual=d["actual"],
             best_actual=d["best_actual"],

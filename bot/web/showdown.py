@@ -22,12 +22,14 @@ from typing import Any
 from bot.core.breakdown import Item, Result, item_text, result
 from bot.core.moments import moments
 from bot.core.replay import ReplayDetail
+from bot.core.review import LaneTokens, SeatReview
 from bot.core.room import Room
 from bot.core.showdown import Settlement
 from bot.core.state import LANE_NAMES, Phase
 from bot.i18n import t
 from bot.rules.cards import parse_card
 from bot.rules.lanes import evaluate_lane
+from bot.rules.options import Rules
 from bot.table.round import replay_detail, rules_of
 from bot.views.render_common import category
 
@@ -39,9 +41,9 @@ BEST_EPSILON = 0.005
 class Source:
     """One round's result as the table stored it."""
 
-    settlement: dict[str, Any]  # players, pairs, home_run, totals (docs/judge.md)
+    settlement: Settlement  # players, pairs, home run, totals, escapes
     info: ReplayDetail  # seats, names, hands, declared, rules (round.replay_detail)
-    reviews: dict[str, Any]  # per person; empty until the round is paid
+    reviews: Mapping[str, SeatReview]  # per person; empty until the round is paid
     revealed: tuple[str, ...]  # the showdown's steps shown so far
     reveal: dict[str, list[str]]  # who each step shows
     settled: bool
@@ -63,9 +65,9 @@ def from_state(room: Room) -> Source | None:
     result = rnd.result
     steps = list(result.steps)
     shown = steps if settled else steps[: max(0, rnd.step) + 1]
-    reviews = {k: v.to_json() for k, v in (rnd.review or {}).items()}
+    reviews = dict(rnd.review or {})
     return Source(
-        settlement=result.settlement.to_json(),
+        settlement=result.settlement,
         info=replay_detail(room),
         reviews=reviews if settled else {},
         revealed=tuple(shown),
@@ -82,14 +84,13 @@ def from_record(detail: dict[str, Any] | None) -> Source | None:
     too old to hold the hands)."""
     if not detail or "round" not in detail:
         return None
-    specials = any(p.get("special") for p in detail["players"])
+    settlement = Settlement.from_json({**detail, "escape": detail.get("escape") or []})
+    specials = any(p.special for p in settlement.players)
+    reviews = {k: SeatReview.from_json(v) for k, v in (detail.get("review") or {}).items() if v}
     return Source(
-        settlement={
-            **{k: detail[k] for k in ("players", "pairs", "home_run", "totals")},
-            "escape": detail.get("escape") or [],
-        },
+        settlement=settlement,
         info=ReplayDetail.from_json(detail["round"]),
-        reviews=dict(detail.get("review") or {}),
+        reviews=reviews,
         revealed=(*LANE_NAMES, "specials") if specials else LANE_NAMES,
         reveal={},
         settled=True,
@@ -102,22 +103,21 @@ def showdown_json(source: Source, me: str, round_no: int, language: str) -> dict
     the round's totals once paid, and ``me``'s review."""
     info = source.info
     rules = info.rules or {}
-    players = {p["id"]: p for p in source.settlement["players"]}
+    players = source.settlement.by_id()
     seats = sorted(source.seats, key=lambda k: k != me)
-    mine = result(Settlement.from_json(source.settlement), me) if source.settled else None
+    mine = result(source.settlement, me) if source.settled else None
     out_seats = []
     for key in seats:
         p = players[key]
-        special = p.get("special")
+        special = p.special
         lanes: dict[str, list[str] | None] = {}
         labels: dict[str, str | None] = {}
         points: dict[str, int | None] = {}
-        for i, lane in enumerate(LANE_NAMES):
+        for lane, row in zip(LANE_NAMES, p.lanes or (None,) * 3, strict=True):
             seen = _shown(source, key, me, lane, special is not None)
             lanes[lane] = list(info.hands[key][lane]) if seen else None
-            row = (p.get("lanes") or [None] * 3)[i]
-            labels[lane] = category(language, row["category"]) if seen and row else None
-            points[lane] = int(row["points"]) if seen and row else None
+            labels[lane] = category(language, row.category) if seen and row else None
+            points[lane] = int(row.points) if seen and row else None
         shown_special = special is not None and (
             key == me or source.settled or _in_step(source, key, "specials")
         )
@@ -131,12 +131,12 @@ def showdown_json(source: Source, me: str, round_no: int, language: str) -> dict
                 "labels": labels,
                 "points": points,
                 "special": t(language, f"special.{special}") if shown_special else None,
-                "total": int(p["total"]) if source.settled else None,
+                "total": int(p.total) if source.settled else None,
                 "versus": _versus(source, me, key, mine, language) if key != me else None,
                 "escape": _items(mine.escape, language, info.names) if mine and key == me else [],
             }
         )
-    home_run = source.settlement.get("home_run") if source.settled else None
+    home_run = source.settlement.home_run if source.settled else None
     return {
         "round": round_no,
         "language": language,
@@ -163,7 +163,7 @@ def _moments(source: Source, language: str) -> list[dict[str, Any]]:
             "times": m.times,
             "special": t(language, f"special.{m.special}") if m.special else None,
         }
-        for m in moments(Settlement.from_json(source.settlement), source.revealed)
+        for m in moments(source.settlement, source.revealed)
     ]
 
 
@@ -197,14 +197,13 @@ def _versus(
     if mine is None:
         return None
     parts = next((v.items for v in mine.versus if v.opponent == key), ())
-    for pair in source.settlement["pairs"]:
-        if {pair["a"], pair["b"]} != {me, key}:
+    for pair in source.settlement.pairs:
+        if {pair.a, pair.b} != {me, key}:
             continue
-        sign = 1 if pair["a"] == me else -1
-        lanes = pair.get("lanes")
-        scoop = pair.get("scoop")
+        sign = pair.side(me)
+        lanes, scoop = pair.lanes, pair.scoop
         return {
-            "score": sign * int(pair["score"]),
+            "score": sign * int(pair.score),
             "lanes": None
             if lanes is None
             else dict(zip(LANE_NAMES, [sign * x for x in lanes], strict=True)),
@@ -220,26 +219,26 @@ def _review(source: Source, me: str, language: str) -> dict[str, Any]:
     if not source.settled:
         return {"status": "pending"}
     data = source.reviews.get(me)
-    if not data:
+    if data is None:
         return {"status": "none"}
     rules = rules_of(source.info.rules) if source.info.rules else None
-    given = float(data["given_up"])
+    given = float(data.given_up)
     return {
         "status": "ready",
-        "mine": _split(data["mine"], data.get("declared"), rules, language),
-        "best": _split(data["best"], data.get("best_declare"), rules, language),
-        "auto": bool(data.get("auto")),
-        "mine_ev": float(data["mine_ev"]),
-        "best_ev": float(data["best_ev"]),
-        "actual": int(data["actual"]),
-        "best_actual": int(data["best_actual"]),
+        "mine": _split(data.mine, data.declared, rules, language),
+        "best": _split(data.best, data.best_declare, rules, language),
+        "auto": data.auto,
+        "mine_ev": float(data.mine_ev),
+        "best_ev": float(data.best_ev),
+        "actual": int(data.actual),
+        "best_actual": int(data.best_actual),
         "given_up": given,
         "best_is_mine": given <= BEST_EPSILON,
     }
 
 
 def _split(
-    lanes: dict[str, list[str]], declared: str | None, rules: Any, language: str
+    lanes: LaneTokens, declared: str | None, rules: Rules | None, language: str
 ) -> dict[str, Any]:
     labels: dict[str, str | None] = {}
     for lane in LANE_NAMES:

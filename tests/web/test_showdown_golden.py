@@ -206,3 +206,31 @@ def test_the_records_hold_what_they_are_meant_to() -> None:
     assert any(
         any(s["lanes"]["tail"] and len(s["lanes"]["tail"]) == 5 for s in p["seats"]) for p in pages
     )
+
+
+async def test_a_record_stored_before_escapes_and_review_flags_reads_the_same(
+    repo,  # noqa: F811
+    clock,  # noqa: F811
+) -> None:
+    """A settlement record without the escape payments, its reviews without
+    the declared special, the best's declaration and the auto flag (what
+    older rows hold): the page is what those say when absent (none, none,
+    not by the table)."""
+    mgr, _ = make_manager(repo, clock)
+    rid, actors = await open_table(mgr, 2, ais=2)
+    pages = await _round(mgr, clock, rid, actors)
+    record = await mgr.round_settlement(rid, 1)
+    assert record is not None and record.detail is not None
+    old = json.loads(json.dumps(record.detail))
+    assert old.pop("escape") == []
+    for review in old["review"].values():
+        for name, absent in (("declared", None), ("best_declare", None), ("auto", False)):
+            if review[name] == absent:
+                del review[name]
+    assert any(not {"declared", "best_declare", "auto"} & set(r) for r in old["review"].values())
+    source = from_record(old)
+    assert source is not None
+    paid = [p for p in pages if p["complete"]]
+    assert (
+        paid and [showdown_json(source, p["seats"][0]["key"], 1, "zh-Hans") for p in paid] == paid
+    )
