@@ -169,7 +169,7 @@ class Console:
             if v.kind is ViewKind.HAND:
                 self.last_hand = v
                 await self.timed_out()
-            elif v.meta.get("final"):
+            elif v.meta.final:
                 if self.auto:
                     self.words.show(v)
                 else:
@@ -179,7 +179,7 @@ class Console:
             elif v.kind is ViewKind.SETTLEMENT and not self.auto:
                 self.settlement = v
                 await self.show_result(v)
-                self.results_shown = int(v.meta.get("round", "0"))
+                self.results_shown = v.meta.round or 0
             elif v.kind is ViewKind.SETTLEMENT or (v.kind is ViewKind.NOTICE and not self.auto):
                 self.words.show(v)  # --auto: the whole settlement, nobody asks for it
 
@@ -256,7 +256,7 @@ class Console:
             hand = rnd.hands.get(you(self.lang).key)
             if hand is not None:
                 cats = lane_categories(self.lang, hand, rnd)
-        if any(v.meta.get("phase") == "showdown" for v in self.pending):
+        if any(v.meta.phase is Phase.SHOWDOWN for v in self.pending):
             # My confirm was the last: nobody is waited for, the showdown begins.
             done = t(self.lang, "hand.confirmed")
             lines = tuple(

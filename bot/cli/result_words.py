@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.core.room import Room
+from bot.core.state import Phase
 from bot.i18n import t
 from bot.views.model import View
 from bot.views.render_common import signed
@@ -84,13 +85,13 @@ class ShowdownSteps:
     def new_lines(self, view: View) -> list[str]:
         """The lines of ``view`` not printed before this round (the title
         first, once)."""
-        if view.meta.get("phase") != "showdown":
+        if view.meta.phase is not Phase.SHOWDOWN:
             return []
         lines = list(view.lines)
-        title = t(self.lang, "table.showdown", round=view.meta.get("round", ""))
+        title = t(self.lang, "table.showdown", round=(view.meta.round_tag or ""))
         start = lines.index(title) if title in lines else 0
-        if view.meta.get("round", "") != self.round_no:
-            self.round_no, self.printed = view.meta.get("round", ""), start + 1
+        if (view.meta.round_tag or "") != self.round_no:
+            self.round_no, self.printed = (view.meta.round_tag or ""), start + 1
             fresh = ["", f"== {title} =="]
         else:
             fresh = []

@@ -112,7 +112,7 @@ class Words:
         if view.kind is ViewKind.TABLE:
             lines = [x for x in lines if unformat(self.lang, "match.line", x) is None]
         # A settlement is the chat's lobby too; the console asks for itself.
-        lines = lines[int(view.meta.get("lobby_lines", "0")) :]
+        lines = lines[view.meta.lobby_lines :]
         say()
         if title:
             say(f"== {title} ==")
@@ -177,7 +177,7 @@ class HandPrinter:
         now: float = 0.0,
     ) -> None:
         """``categories``: each full lane's category, shown after it."""
-        key = view.key + view.meta.get("round", "")
+        key = view.key + (view.meta.round_tag or "")
         if key != self.round_key:
             self.round_key, self.printed, whole = key, set(), True
         lanes, others = list(view.lines[:3]), view.lines[3:]

@@ -21,8 +21,6 @@ from bot.views.keys import KEYED_NOTICES, ViewKey
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import OutboxEntry
 
-OUTBOX_META = "outbox"  # set on a view already written to the outbox
-
 
 def target_chat(view: View) -> str:
     """Where a view goes: the player's private chat, or the group."""
@@ -58,7 +56,7 @@ def view_entries(views: Iterable[View], tag: str | None = None) -> list[OutboxEn
 
 
 def is_durable(view: View) -> bool:
-    return OUTBOX_META in view.meta
+    return view.meta.outbox is not None
 
 
 PrivateChats = Mapping[tuple[str, str], str]  # (platform, user id) -> chat
@@ -137,6 +135,6 @@ class Durable:
                 marked.append(view)
                 continue
             entries.extend(found)
-            meta = {**view.meta, OUTBOX_META: found[0].key}
+            meta = dataclasses.replace(view.meta, outbox=found[0].key)
             marked.append(dataclasses.replace(view, meta=meta))
         return marked, entries

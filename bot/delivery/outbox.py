@@ -248,7 +248,7 @@ class Outbox:
             # Last round's hand keeps its Review button (it answers for any round).
             hand = ViewKey.parse(known.key).kind is KeyKind.HAND
             await self._retire(known, keep_info=hand)
-        round_tag = view.meta.get("round")
+        round_tag = view.meta.round_tag
         # A new round's table (its showdown already where only AI seats play).
         if ViewKey.parse(row.key).kind is KeyKind.TABLE and round_tag and round_tag.isdigit():
             await self._retire_settlement(row, int(round_tag) - 1)
@@ -265,7 +265,7 @@ class Outbox:
         """Whether ``row`` edits the message stored for its key."""
         if row.fresh:
             return False
-        round_tag = view.meta.get("round")
+        round_tag = view.meta.round_tag
         if (
             self.side.new_round_new_message
             and round_tag
@@ -286,7 +286,7 @@ class Outbox:
             row.key,
             message_id,
             shown,
-            view.meta.get("round"),
+            view.meta.round_tag,
             any(view.buttons),
             buttons=row.payload.get("buttons"),
         )

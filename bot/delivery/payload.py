@@ -16,7 +16,16 @@ import pickle
 from typing import Any
 
 from bot.pictures.kinds import UnknownPicture, picture_from_json, picture_to_json
-from bot.views.model import Audience, Button, ButtonStyle, Mention, Picture, View, ViewKind
+from bot.views.model import (
+    Audience,
+    Button,
+    ButtonStyle,
+    Mention,
+    Picture,
+    View,
+    ViewKind,
+    ViewMeta,
+)
 
 log = logging.getLogger(__name__)
 _SAFE_BUILTINS = frozenset({"tuple", "list", "dict", "frozenset", "set", "str", "int", "float"})
@@ -83,7 +92,7 @@ def view_to_payload(view: View) -> dict[str, Any]:
         "user_id": view.user_id,
         "language": view.language,
         "fresh": view.fresh,
-        "meta": dict(view.meta),
+        "meta": view.meta.to_payload(),
         "picture": picture_to_payload(view.picture) if view.picture is not None else None,
         "mentions": [[m.user_id, m.name] for m in view.mentions],
     }
@@ -115,7 +124,7 @@ def view_from_payload(data: dict[str, Any]) -> View:
         user_id=data.get("user_id"),
         language=str(data.get("language", "zh-Hans")),
         fresh=bool(data.get("fresh", False)),
-        meta={str(k): str(v) for k, v in (data.get("meta") or {}).items()},
+        meta=ViewMeta.from_payload(data.get("meta")),
         picture=picture_from_payload(data["picture"]) if data.get("picture") else None,
         mentions=tuple(Mention(str(m[0]), str(m[1])) for m in data.get("mentions") or ()),
     )

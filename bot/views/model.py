@@ -8,12 +8,13 @@ message it sent for that key instead of sending a new one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from bot.core.actions import ActionIdError, Verb, decode
+from bot.core.state import Phase
 from bot.views.keys import ViewKey
 
 
@@ -75,6 +76,69 @@ class Mention:
     name: str
 
 
+def _number(value: object) -> int | None:
+    text = str(value) if value is not None else ""
+    return int(text) if text.isdigit() else None
+
+
+@dataclass(frozen=True, slots=True)
+class ViewMeta:
+    """What a view says of itself besides its content, for the delivery and
+    the platforms (never shown): its round, the table's phase, the hand's
+    deadline. Stored with the view in the outbox as the strings it always
+    was (``to_payload`` / ``from_payload``), so rows written before it read."""
+
+    round: int | None = None  # the room's round the message is of
+    phase: Phase | None = None  # the table's phase (table views)
+    player: str | None = None  # the player a hand is of
+    deadline: int | None = None  # a hand's deadline, Unix seconds
+    lobby_lines: int = 0  # a settlement's first lines that are the lobby's
+    final: bool = False  # a match's final results
+    file_name: str | None = None  # a replay's judge line, as a file
+    file_text: str | None = None
+    outbox: str | None = None  # the outbox key it was written under already
+
+    @property
+    def round_tag(self) -> str | None:
+        """The round as the sent messages' records keep it."""
+        return None if self.round is None else str(self.round)
+
+    def to_payload(self) -> dict[str, str]:
+        out = {
+            "round": self.round_tag,
+            "phase": None if self.phase is None else self.phase.value,
+            "player": self.player,
+            "deadline": None if self.deadline is None else str(self.deadline),
+            "lobby_lines": str(self.lobby_lines) if self.lobby_lines else None,
+            "final": "1" if self.final else None,
+            "file_name": self.file_name,
+            "file_text": self.file_text,
+            "outbox": self.outbox,
+        }
+        return {k: v for k, v in out.items() if v is not None}
+
+    @classmethod
+    def from_payload(cls, data: Mapping[str, object] | None) -> ViewMeta:
+        """The meta of a stored view (any other entry an older row holds is
+        left out; a value of no known form reads as absent)."""
+        d = {str(k): str(v) for k, v in (data or {}).items()}
+        phase = d.get("phase")
+        return cls(
+            round=_number(d.get("round")),
+            phase=Phase(phase) if phase in _PHASES else None,
+            player=d.get("player"),
+            deadline=_number(d.get("deadline")),
+            lobby_lines=_number(d.get("lobby_lines")) or 0,
+            final=bool(d.get("final")),
+            file_name=d.get("file_name"),
+            file_text=d.get("file_text"),
+            outbox=d.get("outbox"),
+        )
+
+
+_PHASES = frozenset(p.value for p in Phase)
+
+
 class Audience(StrEnum):
     GROUP = "group"  # the room's group chat / channel
     PLAYER = "player"  # one player, privately (DM / ephemeral)
@@ -103,7 +167,7 @@ class View:
     language: str = "zh-Hans"
     # New message instead of an edit (e.g. the settlement of each round).
     fresh: bool = False
-    meta: dict[str, str] = field(default_factory=dict, compare=False)
+    meta: ViewMeta = field(default=ViewMeta(), compare=False)
     # The card picture sent with this message; None: text only (pictures off,
     # or a message without one).
     picture: Picture | None = field(default=None, compare=False)

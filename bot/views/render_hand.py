@@ -15,7 +15,7 @@ from bot.rules.cards import parse_card
 
 from .deadline import counts_down, deadline_text, time_left_text
 from .keys import KeyKind, ViewKey
-from .model import Audience, Button, ButtonStyle, View, ViewKind
+from .model import Audience, Button, ButtonStyle, View, ViewKind, ViewMeta
 from .render_common import (
     BIG_JOKER_TEXT,
     MAX_BUTTONS,
@@ -167,7 +167,7 @@ def hand_view(
         chat_id=room.chat_id,
         user_id=user_id,
         language=lang,
-        meta={"player": key, "round": str(no), "deadline": str(int(rnd.deadline))},
+        meta=ViewMeta(player=key, round=no, deadline=int(rnd.deadline)),
     )
 
 

@@ -18,7 +18,7 @@ from bot.i18n import t
 
 from . import pictured
 from .keys import KeyKind, ViewKey
-from .model import Audience, Button, ButtonStyle, View, ViewKind
+from .model import Audience, Button, ButtonStyle, View, ViewKind, ViewMeta
 from .render_common import (
     button,
     category,
@@ -136,7 +136,7 @@ def final_view(room: Room, final: MatchSummary, *, pictures: bool = True) -> Vie
         chat_id=room.chat_id,
         language=lang,
         fresh=True,
-        meta={"final": "1"},
+        meta=ViewMeta(final=True),
     )
     return pictured.with_final(view, room, final, pictures=pictures)
 
@@ -254,7 +254,7 @@ def replay_view(
         chat_id=chat_id,
         language=lang,
         fresh=True,
-        meta={"file_name": f"round-{n}.jsonl", "file_text": judge_line + "\n"},
+        meta=ViewMeta(file_name=f"round-{n}.jsonl", file_text=judge_line + "\n"),
     )
 
 

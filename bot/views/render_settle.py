@@ -13,7 +13,7 @@ from bot.i18n import t
 
 from . import render_lobby
 from .keys import KeyKind, ViewKey
-from .model import Audience, Button, View, ViewKind
+from .model import Audience, Button, View, ViewKind, ViewMeta
 from .render_common import (
     button,
     cards_text,
@@ -147,5 +147,5 @@ def settlement_view(room: Room, *, fresh: bool = True, short: bool = False) -> V
         fresh=fresh,
         # how many of the first lines are the lobby's (the console, which
         # has its own prompt between rounds, leaves them out)
-        meta={"round": str(rnd.no), "lobby_lines": str(len(lobby))},
+        meta=ViewMeta(round=rnd.no, lobby_lines=len(lobby)),
     )

@@ -18,7 +18,7 @@ from bot.pictures.stamps import moment_text
 from . import render_lobby, render_match
 from .deadline import deadline_text
 from .keys import KeyKind, ViewKey
-from .model import Audience, Button, ButtonStyle, View, ViewKind
+from .model import Audience, Button, ButtonStyle, View, ViewKind, ViewMeta
 from .render_common import (
     button,
     category,
@@ -203,5 +203,5 @@ def table_view(room: Room, now: float, fresh: bool = False) -> View:
         chat_id=room.chat_id,
         language=lang,
         fresh=fresh,
-        meta={"phase": phase.value, "round": str(room.round_no)},
+        meta=ViewMeta(round=room.round_no, phase=phase),
     )

@@ -16,7 +16,7 @@ from bot.delivery.outbox import Outbox
 from bot.delivery.platform import ButtonRows
 from bot.delivery.transport import UNSURE, Hold, Permanent
 from bot.table.actions import Verb
-from bot.views.model import Audience, Button, View, ViewKind
+from bot.views.model import Audience, Button, View, ViewKind, ViewMeta
 from storage.delivery import OutboxRow, OutboxState, SentRef
 from storage.memory import MemoryRepository
 
@@ -98,7 +98,7 @@ def view(
         platform="screen",
         chat_id=GROUP,
         fresh=fresh,
-        meta={"round": str(round_no)},
+        meta=ViewMeta(round=round_no),
     )
 
 

@@ -5,6 +5,7 @@ earlier versions wrote with a pickled picture still deliver."""
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import pickle
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bot.core.state import Phase
 from bot.delivery.payload import picture_from_payload, view_from_payload, view_to_payload
 from bot.pictures import judged_pictures, render_hand, render_settlement, render_showdown
 from bot.pictures.cards import Marks
@@ -24,7 +26,7 @@ from bot.rules.options import Rules
 from bot.rules.settlement import settle
 from bot.rules.settlement_types import PlayerHand
 from bot.rules.types import Arrangement
-from bot.views.model import Audience, Picture, View, ViewKind
+from bot.views.model import Audience, Picture, View, ViewKind, ViewMeta
 
 
 def _round() -> tuple[object, object]:
@@ -120,3 +122,41 @@ def test_an_unreadable_picture_goes_out_as_text(stored: object, caplog) -> None:
     view = view_from_payload(payload)
     assert view.picture is None and view.lines == ("a line",)
     assert "could not be read" in caplog.text
+
+
+# A view's meta as rows written before it was typed hold it: strings, as
+# each view wrote them (a hand, a table, a settlement, a final, a replay,
+# one the outbox marked), and an entry no version reads any more.
+OLD_METAS = [
+    ({"player": "telegram:101", "round": "3", "deadline": "1700000120"},
+     ViewMeta(round=3, player="telegram:101", deadline=1700000120)),
+    ({"phase": "showdown", "round": "0"}, ViewMeta(round=0, phase=Phase.SHOWDOWN)),
+    ({"round": "2", "lobby_lines": "0"}, ViewMeta(round=2)),
+    ({"round": "2", "lobby_lines": "4"}, ViewMeta(round=2, lobby_lines=4)),
+    ({"final": "1"}, ViewMeta(final=True)),
+    ({"file_name": "round-5.jsonl", "file_text": "{}\n"},
+     ViewMeta(file_name="round-5.jsonl", file_text="{}\n")),
+    ({"round": "7", "outbox": "hand:r1:telegram:101", "gone": "x"},
+     ViewMeta(round=7, outbox="hand:r1:telegram:101")),
+    ({"phase": "no such phase", "round": "x", "deadline": "-5"}, ViewMeta()),
+    ({}, ViewMeta()),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("stored", "meta"), OLD_METAS)
+def test_a_row_s_meta_written_before_it_was_typed_reads(
+    stored: dict[str, str], meta: ViewMeta
+) -> None:
+    payload = view_to_payload(_view(pictures()[0])) | {"meta": stored}
+    back = view_from_payload(json.loads(json.dumps(payload))).meta
+    assert back == meta
+    # written again, what was read is what an earlier version would read
+    again = view_to_payload(dataclasses.replace(_view(pictures()[0]), meta=back))["meta"]
+    assert again == {k: v for k, v in stored.items() if k in again}
+    assert ViewMeta.from_payload(again) == meta
+
+
+def test_a_row_without_meta_reads_none() -> None:
+    payload = view_to_payload(_view(pictures()[0]))
+    del payload["meta"]
+    assert view_from_payload(payload).meta == ViewMeta()

@@ -13,7 +13,7 @@ from .helpers import act, make_manager, ok, open_table, play_round, state_of
 
 
 def finals(views):
-    return [v for v in views if v.meta.get("final")]
+    return [v for v in views if v.meta.final]
 
 
 async def test_four_round_match_to_its_final(any_repo, clock):

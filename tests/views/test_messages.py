@@ -461,9 +461,7 @@ async def test_text_only_rooms(repo, clock, how) -> None:
     assert st["phase"] == "lobby"
     assert not any(v.picture for v in sink.views)
     assert not any(v.kind is ViewKind.SHOWDOWN for v in sink.views)
-    assert any(
-        v.kind is ViewKind.TABLE and "showdown" in v.meta.get("phase", "") for v in sink.views
-    )
+    assert any(v.kind is ViewKind.TABLE and v.meta.phase == "showdown" for v in sink.views)
 
 
 async def test_two_managers_in_one_process_each_with_its_own_setting(repo, clock) -> None:
@@ -502,7 +500,7 @@ async def test_two_managers_in_one_process_each_with_its_own_setting(repo, clock
         finals = {}
         for m, (rid, actors) in rooms.items():
             out = await ok(m, actors[0], Verb.CANCEL, room_id=rid)  # the match ends early
-            [finals[m]] = [v for v in out.views if v.meta.get("final")]
+            [finals[m]] = [v for v in out.views if v.meta.final]
         assert finals[pics].picture is not None and finals[text].picture is None
     finally:
         await other.close()
@@ -514,7 +512,7 @@ async def test_after_a_round_the_settlement_is_the_lobby(repo, clock) -> None:
     rid, actors = await open_table(mgr, 2, options=("language=en",))
     await play_round(mgr, clock, rid, actors)
     tables = [v for v in sink.views if v.key == f"table:{rid}"]
-    assert tables[-1].meta["phase"] == "showdown" and "— Tail —" in tables[-1].lines
+    assert tables[-1].meta.phase == "showdown" and "— Tail —" in tables[-1].lines
     (settle,) = [v for v in sink.views if v.kind is ViewKind.SETTLEMENT]
     assert settle.fresh and settle.key == f"settle:{rid}:1"
     # the lobby first (a long caption is cut from the end), the deck and salt last
@@ -532,7 +530,7 @@ async def test_after_a_round_the_settlement_is_the_lobby(repo, clock) -> None:
     # the next deal posts a new table
     dealt = await ok(mgr, actors[0], Verb.START, room_id=rid, round_no=1)
     (table,) = [v for v in dealt.views if v.key == f"table:{rid}"]
-    assert table.fresh and table.meta["round"] == "2"
+    assert table.fresh and table.meta.round == 2
 
 
 def test_the_documented_time_and_result_words_are_the_programs() -> None:

@@ -135,15 +135,15 @@ def with_page(view: View, links: PageLinks | None) -> View:
     rows = [[b for b in row if not b.web_app] for row in view.buttons]
     rows = [row for row in rows if row]
     room_id = view.view_key.room
-    round_no, deadline = view.meta.get("round", ""), view.meta.get("deadline", "")
+    round_no, deadline = view.meta.round, view.meta.deadline
     if (
         links is not None
         and view.user_id
         and room_id is not None
-        and round_no.isdigit()
-        and deadline.isdigit()
+        and round_no is not None
+        and deadline is not None
     ):
-        url = links.discord(str(view.user_id), room_id, int(round_no), float(deadline))
+        url = links.discord(str(view.user_id), room_id, round_no, float(deadline))
         link = dataclasses.replace(page[0], url=url, web_app=False)
         free = next((row for row in rows if len(row) < MAX_PER_ROW), None)
         if free is not None:

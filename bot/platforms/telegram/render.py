@@ -106,15 +106,15 @@ def _page_button(
     ``web_app`` buttons only there), a link to the bot's Mini App in the
     group; None where the page is off."""
     room_id = view.view_key.room
-    round_no = view.meta.get("round", "")
+    round_no = view.meta.round
     # Telegram opens Mini Apps over HTTPS only (a plain-http WEBAPP_URL is a
     # local test's: the page is served, the chats get no button).
-    if links is None or room_id is None or not round_no.isdigit() or not links.secure:
+    if links is None or room_id is None or round_no is None or not links.secure:
         return None
     if view.audience is Audience.PLAYER:
-        url = links.telegram_private(room_id, int(round_no))
+        url = links.telegram_private(room_id, round_no)
         return InlineKeyboardButton(button.label, web_app=WebAppInfo(url))
-    link = links.telegram_group(bot_username or "", room_id, int(round_no))
+    link = links.telegram_group(bot_username or "", room_id, round_no)
     return InlineKeyboardButton(button.label, url=link) if link else None
 
 
