@@ -248,10 +248,9 @@ class Outbox:
             # Last round's hand keeps its Review button (it answers for any round).
             hand = ViewKey.parse(known.key).kind is KeyKind.HAND
             await self._retire(known, keep_info=hand)
-        round_tag = view.meta.round_tag
         # A new round's table (its showdown already where only AI seats play).
-        if ViewKey.parse(row.key).kind is KeyKind.TABLE and round_tag and round_tag.isdigit():
-            await self._retire_settlement(row, int(round_tag) - 1)
+        if ViewKey.parse(row.key).kind is KeyKind.TABLE and view.meta.round is not None:
+            await self._retire_settlement(row, view.meta.round - 1)
         if one_off:
             return None
         return self._ref(row, view, self.side.fingerprint(view, None), message_id)

@@ -76,7 +76,9 @@ KEYED_NOTICES = frozenset(
 )
 # The information posts (one per chat, stats one per person) …
 INFO_NOTICES = frozenset({KeyKind.HELP, KeyKind.RULES, KeyKind.LEADERBOARD, KeyKind.STATS})
-# … of which the group's board and a person's record.
+# … of which the group's board and a person's record in the group: asked
+# again within a short while (a flood of /leaderboard), the one just posted is
+# edited (or left alone, unchanged); later, after a round, posted anew.
 BOARD_NOTICES = frozenset({KeyKind.LEADERBOARD, KeyKind.STATS})
 
 
