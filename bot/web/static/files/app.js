@@ -11,7 +11,9 @@
 (function () {
   "use strict";
 
-  var tg = window.Telegram && window.Telegram.WebApp ? window.Telegram.WebApp : null;
+  // Where the page runs (Telegram, Discord's Activity, a plain link): host.js.
+  var host = window.PageHost || { kind: "link", telegram: null };
+  var tg = host.telegram;
   var SIZES = { head: 3, middle: 5, tail: 5 };
   var LANES = ["head", "middle", "tail"];
   var PLACES = ["hand", "head", "middle", "tail"];
@@ -1319,6 +1321,13 @@
 
   // ---------------------------------------------------------------- start
   function launch() {
+    if (host.kind === "discord") {
+      return host.discordSession(function (path, body) { return api("POST", path, body); })
+        .then(function (out) {
+          page.pass = out.pass;
+          return out.hand;
+        });
+    }
     var initData = tg && typeof tg.initData === "string" ? tg.initData : "";
     if (initData) {
       var query = new URLSearchParams(location.search);
