@@ -69,7 +69,9 @@ def arranging_page(
     if settings.webapp_url is None:
         raise ValueError("the arranging page needs WEBAPP_URL")
     key = settings.webapp_key()
-    links = PageLinks(settings.webapp_url, key, settings.telegram_webapp_name)
+    links = PageLinks(
+        settings.webapp_url, key, settings.telegram_webapp_name, settings.discord_activity
+    )
     for platform in platforms:
         platform.page_links = links
     token = settings.telegram_token.get_secret_value() if settings.telegram_token else None

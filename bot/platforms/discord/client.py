@@ -20,7 +20,7 @@ from storage.delivery import DeliveryStore
 from .adapter import DiscordAdapter
 from .commands import ThirteenGroup
 from .errors import answer_unrouted_press, on_command_error
-from .items import ActionButton, HandDmButton
+from .items import ActionButton, ActivityButton, HandDmButton
 from .translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
@@ -76,7 +76,7 @@ class _Thirteen:
     async def _setup_hook(self, client: discord.Client) -> None:
         # Buttons of every message ever sent (any round, before any restart)
         # route through these two templates; no per-message View is kept.
-        client.add_dynamic_items(ActionButton, HandDmButton)
+        client.add_dynamic_items(ActionButton, HandDmButton, ActivityButton)
         await self.tree.set_translator(CatalogTranslator())
         guild_id = self.settings.discord_guild_id
         if guild_id:
