@@ -101,10 +101,12 @@ async def open_activity(
     viewport: tuple[int, int] = (390, 844),
     mobile: bool = True,
     locale: str = "zh-CN",
+    init_script: str = "",
 ) -> tuple[Any, FramedPage]:
     """Discord's client (a phone with touch, or a desktop) showing the
     Activity of ``instance_id`` for ``user_id``; the page's server at
-    ``base``. Returns the host page and the Activity's frame."""
+    ``base``. Returns the host page and the Activity's frame (``init_script``
+    runs in every frame before its scripts: a benchmark's marker)."""
     context = await browser.new_context(
         viewport={"width": viewport[0], "height": viewport[1]},
         device_scale_factor=2 if mobile else 1,
@@ -114,6 +116,8 @@ async def open_activity(
     )
     # Telegram's script, where the page names it, answers as in a browser: no launch data.
     await context.add_init_script(f"window.__TG_STUB__ = {json.dumps({'initData': ''})};")
+    if init_script:
+        await context.add_init_script(init_script)
 
     async def telegram_js(route: Any) -> None:
         await route.fulfill(path=str(STUB), content_type="application/javascript")
