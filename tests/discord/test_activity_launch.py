@@ -3,18 +3,15 @@
 Activity (the LAUNCH_ACTIVITY answer, type 12); a DM's hand keeps the
 signed link; where Discord refuses the launch the player gets the link.
 
-SimCord does not know type 12; ``launches`` teaches it, as Discord answers
-an application with Activities on: the interaction is acknowledged, no
-message is made."""
+SimCord does not know type 12; the ``launches`` fixture (conftest.py)
+teaches it, as Discord answers an application with Activities on: the
+interaction is acknowledged, no message is made."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from typing import Any
+from collections.abc import AsyncIterator
 
 import pytest
-from simcord.backend import errors
-from simcord.http import router
 
 from bot.i18n import t
 from bot.table.actions import Verb
@@ -22,7 +19,7 @@ from bot.web.links import PageLinks
 from storage.memory import MemoryRepository
 
 from .game import Game, open_game
-from .harness import button_id
+from .harness import button_id, page_buttons
 
 BASE = "http://127.0.0.1:8080"
 KEY = b"activity-launch-test"
@@ -40,49 +37,6 @@ async def game() -> AsyncIterator[Game]:
         await game.manager.stop()
         await game.env.shutdown()
         game.env.raise_errors()
-
-
-@pytest.fixture
-def launches() -> Iterator[list[int]]:
-    """SimCord's interaction callback, taught LAUNCH_ACTIVITY: the channels launched in."""
-    launched: list[int] = []
-    routes = router._ROUTES["POST"]
-    (index,) = [i for i, (parts, _) in enumerate(routes) if parts[-1] == "callback"]
-    parts, original = routes[index]
-
-    def callback(ctx: Any) -> Any:
-        if ctx.body().get("type") != 12:
-            return original(ctx)
-        record = ctx.backend.interactions.get(ctx.int_arg("interaction_id"))
-        if record is None or record.token != ctx.args["token"]:
-            raise errors.unknown_interaction()
-        if record.responded:
-            raise errors.already_acknowledged()
-        record.defer_update()  # acknowledged, nothing posted
-        launched.append(record.channel_id)
-        return {
-            "interaction": {
-                "id": str(record.id),
-                "type": record.type,
-                "activity_instance_id": "i-1-gc-1-2",
-            },
-            "resource": {"type": 12, "activity_instance": {"id": "i-1-gc-1-2"}},
-        }
-
-    routes[index] = (parts, callback)
-    try:
-        yield launched
-    finally:
-        routes[index] = (parts, original)
-
-
-def page_buttons(message: Any) -> list[dict[str, Any]]:
-    return [
-        button
-        for row in message.components
-        for button in row.get("components", ())
-        if button.get("url") or str(button.get("custom_id", "")).startswith("dc1|act|")
-    ]
 
 
 async def dealt(game: Game) -> None:
