@@ -53,6 +53,21 @@ async def test_a_whole_round_in_the_activity_at_a_phone_s_size(browser: Any) -> 
             t(zh, "web.ready", done=0, seated=2)
         )
 
+        # Discord's phone client gives its safe area on the page's root: the
+        # page keeps its title below the notch and its confirm above the bar.
+        top = "document.querySelector('.bar').getBoundingClientRect().top"
+        assert await frame.evaluate(top) < 40
+        await frame.evaluate(
+            "() => { const s = document.documentElement.style;"
+            " s.setProperty('--discord-safe-area-inset-top', '44px');"
+            " s.setProperty('--discord-safe-area-inset-bottom', '34px'); }"
+        )
+        assert await frame.evaluate(top) >= 44
+        bar = await frame.evaluate(
+            "getComputedStyle(document.querySelector('.confirm-bar')).paddingBottom"
+        )
+        assert float(bar.removesuffix("px")) >= 34
+
         # By finger: each lane's first card dragged, the others tapped.
         await place(frame, GOOD, touch=True)
         lanes = await lanes_on_page(frame)

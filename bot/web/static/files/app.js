@@ -1185,6 +1185,7 @@
   }
 
   function applySafeArea() {
+    if (!tg) return; // Discord's insets come by CSS (app.css); a plain tab has none
     var outer = (tg && tg.safeAreaInset) || {};
     var inner = (tg && tg.contentSafeAreaInset) || {};
     var style = document.documentElement.style;
