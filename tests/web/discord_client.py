@@ -57,7 +57,12 @@ iframe{border:0;width:100%;height:100%;display:block}</style></head>
     if (op !== 1) return;
     window.__rpc.push(data.cmd);
     var answer = {};
-    if (data.cmd === "AUTHORIZE") {
+    if (data.cmd === "AUTHORIZE" && setup.decline) {
+      // The player closed Discord's authorization prompt.
+      send([1, {cmd: data.cmd, evt: "ERROR", nonce: data.nonce,
+                data: {code: 5000, message: "OAuth2 Error: access_denied"}}]);
+      return;
+    } else if (data.cmd === "AUTHORIZE") {
       answer = {code: setup.code};
     } else if (data.cmd === "AUTHENTICATE") {
       window.__authenticated = data.args.access_token;
@@ -102,11 +107,13 @@ async def open_activity(
     mobile: bool = True,
     locale: str = "zh-CN",
     init_script: str = "",
+    decline: bool = False,
 ) -> tuple[Any, FramedPage]:
     """Discord's client (a phone with touch, or a desktop) showing the
     Activity of ``instance_id`` for ``user_id``; the page's server at
     ``base``. Returns the host page and the Activity's frame (``init_script``
-    runs in every frame before its scripts: a benchmark's marker)."""
+    runs in every frame before its scripts: a benchmark's marker; ``decline``:
+    the player closes Discord's authorization prompt)."""
     context = await browser.new_context(
         viewport={"width": viewport[0], "height": viewport[1]},
         device_scale_factor=2 if mobile else 1,
@@ -126,6 +133,7 @@ async def open_activity(
         "proxy": PROXY,
         "code": code,
         "client_id": CLIENT_ID,
+        "decline": decline,
         "user": {"id": user_id, "username": f"user{user_id}"},
     }
     host = HOST_PAGE.replace(

@@ -109,3 +109,28 @@ async def test_a_whole_round_in_the_activity_at_a_phone_s_size(browser: Any) -> 
         assert page.problems == []
         # Every request of the page went through the proxy's origin.
         assert frame.frame.url.startswith(PROXY)
+
+
+async def test_a_player_who_declines_discord_s_prompt_is_told_and_nothing_is_asked(
+    browser: Any,
+) -> None:
+    async with (
+        fake_discord() as fake,
+        stage(platform="discord", chat=CHANNEL, activity=fake.config(), language="en") as st,
+    ):
+        me = st.players[0].user_id
+        before = await st.state()
+        page, frame = await open_activity(
+            browser,
+            st.base,
+            code=fake.code_for(me),
+            user_id=me,
+            instance_id=fake.instance([me]),
+            locale="en-US",
+            decline=True,
+        )
+        page.set_default_timeout(8000)
+        await expect(frame.locator("[data-fatal]")).to_have_text(t("en", "web.err.activity_login"))
+        assert await page.evaluate("window.__rpc.slice(1)") == ["AUTHORIZE"]
+        assert fake.calls == []  # the page's server asked Discord nothing
+        assert await st.state() == before

@@ -1327,6 +1327,11 @@
         .then(function (out) {
           page.pass = out.pass;
           return out.hand;
+        }, function (error) {
+          // The server's refusal says why; Discord's (the player declined
+          // authorize, the SDK failed) is the login that did not happen.
+          if (error instanceof ApiError) throw error;
+          throw new ApiError("web.err.activity_login", "", 0);
         });
     }
     var initData = tg && typeof tg.initData === "string" ? tg.initData : "";
