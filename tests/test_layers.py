@@ -196,7 +196,20 @@ def test_storage_knows_nothing_of_the_bot() -> None:
     assert bad == []
 
 
-@pytest.mark.parametrize("platform", ["discord", "telegram"])
+PLATFORMS = sorted(p.parent.name for p in (BOT / "platforms").glob("*/__init__.py"))
+
+
+def test_every_platform_is_served_and_declares_its_traits() -> None:
+    """Each package under bot/platforms has its entry in ``ENTRIES`` (so
+    ``thirteen run`` can serve it), under the name its traits declare."""
+    from bot.core.traits import declared
+    from bot.platforms.registry import ENTRIES
+
+    assert PLATFORMS and sorted(entry.name for entry in ENTRIES) == PLATFORMS
+    assert set(PLATFORMS) <= set(declared())
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
 def test_platform_modules_import_in_one_direction(platform: str) -> None:
     """No import circle among a platform's modules (type-only imports count)."""
     graph = _local_graph(BOT / "platforms" / platform, f"bot.platforms.{platform}")
