@@ -83,6 +83,15 @@ def counts_down(room: Room) -> bool:
     return room.platform == "telegram"
 
 
+def answered_apart(room: Room) -> bool:
+    """Whether a press on a private hand is answered apart from the hand's
+    redraw (Telegram: answerCallbackQuery, then an edit, two Bot API calls;
+    Discord answers the interaction with the redraw itself). Where it is,
+    the last hand confirmed is not redrawn as confirmed: the showdown
+    begins at once and the result redraws it seconds later."""
+    return room.platform == "telegram"
+
+
 def time_steps(room: Room) -> tuple[int, ...]:
     """The seconds left at which the hands are redrawn, highest first:
     ``LEFT_STEPS`` below the arranging time, and the reminder's."""
