@@ -258,7 +258,8 @@ class Outbox:
             and known.message_id != message_id
             and not _last_rounds_hand(known, round_tag)
         ):
-            # Last round's hand keeps its Review button (it answers for any round).
+            # A hand posted anew in its round (My hand pressed in the group)
+            # keeps its Review button (it answers for any round).
             await self._retire(known, keep_info=known.key.startswith("hand:"))
         # A new round's table (its showdown already where only AI seats play).
         if row.key.startswith("table:") and round_tag and round_tag.isdigit():
