@@ -190,8 +190,8 @@ def press(room: Room, key: str, verb: Verb, arg: str | None, ctx: Ctx) -> Effect
         _judge(hand, rules)
     if all(h.done for h in rnd.hands.values()):
         begin_showdown(room, ctx, fx)
-        if verb is Verb.CONFIRM and answered_apart(room):
-            # The last hand confirmed: the showdown is on, and the result
+        if verb in (Verb.CONFIRM, Verb.DECLARE) and answered_apart(room):
+            # The last hand confirmed (or declared): the showdown is on, and the result
             # redraws this hand (its keyboard gone) when the round is paid,
             # seconds from now; a "confirmed, waiting" edit in between would
             # be an edit nobody waits on. The press is answered with a toast.
