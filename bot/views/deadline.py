@@ -89,11 +89,12 @@ def counts_down(room: Room) -> bool:
 
 def answered_apart(room: Room) -> bool:
     """Whether a press on a private hand is answered apart from the hand's
-    redraw (Telegram: answerCallbackQuery, then an edit, two Bot API calls;
-    Discord answers the interaction with the redraw itself). Where it is,
-    the last hand confirmed is not redrawn as confirmed: the showdown
-    begins at once and the result redraws it seconds later."""
-    return room.platform == "telegram"
+    redraw (as the room's platform declares: Telegram's answerCallbackQuery
+    and edit are two calls; Discord answers the interaction with the redraw
+    itself). Where it is, the last hand confirmed is not redrawn as
+    confirmed: the showdown begins at once and the result redraws it
+    seconds later."""
+    return traits_of(room.platform).answers_press_apart
 
 
 def time_steps(room: Room) -> tuple[int, ...]:
