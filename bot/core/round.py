@@ -74,7 +74,7 @@ class Round:
     deck: tuple[str, ...]
     salt: str
     wild_rank: str | None  # the rank drawn for 百变, when on
-    rules: Mapping[str, Any]  # the Rules it was dealt under, as stored
+    rules: Rules  # the Rules it was dealt under
     banker: str | None  # the banker's key (庄家 mode)
     hands: dict[str, Hand]
     deadline: float  # arranging ends (epoch seconds)
@@ -92,10 +92,20 @@ class Round:
     # down (a room of a platform whose markup counts down by itself).
     left_shown: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # keys of a newer format
+    # The rules as they were read, written back as they were (a round stored
+    # by older code may lack an option Rules has now); None: ``rules.to_dict()``.
+    stored_rules: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     def game_rules(self) -> Rules:
         """The Rules this round was dealt under."""
-        return rules_of(self.rules)
+        return self.rules
+
+    def rules_json(self) -> dict[str, Any]:
+        """The rules as stored: the preset, the players and every option."""
+        if self.stored_rules is None:
+            return self.rules.to_dict()
+        copied: dict[str, Any] = json.loads(json.dumps(self.stored_rules))
+        return copied
 
     @property
     def showdown(self) -> Showdown:
@@ -118,7 +128,7 @@ class Round:
             deck=tuple(d["deck"]),
             salt=d["salt"],
             wild_rank=d["wild_rank"],
-            rules=json.loads(json.dumps(d["rules"])),
+            rules=rules_of(d["rules"]),
             banker=d["banker"],
             hands={k: Hand.from_json(h) for k, h in d["hands"].items()},
             deadline=d["deadline"],
@@ -135,6 +145,7 @@ class Round:
             else {k: SeatReview.from_json(v) for k, v in review.items()},
             left_shown=d.get("left_shown"),
             extra={k: v for k, v in d.items() if k not in _KEYS},
+            stored_rules=json.loads(json.dumps(d["rules"])),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -148,7 +159,7 @@ class Round:
             "deck": list(self.deck),
             "salt": self.salt,
             "wild_rank": self.wild_rank,
-            "rules": json.loads(json.dumps(self.rules)),
+            "rules": self.rules_json(),
             "banker": self.banker,
             "hands": {k: h.to_json() for k, h in self.hands.items()},
             "deadline": self.deadline,
