@@ -182,16 +182,23 @@ def test_the_checks_see_an_undeclared_read_and_a_second_list() -> None:
     tree = ast.parse(
         "from bot.table.options import apply_option\n"
         "def f(room, lang, name):\n"
-        "    room.options.rules.get('colour')\n"
-        "    summary(room)['suit_colour']\n"
-        "    option_value(lang, 'colours', 1)\n"
-        "    make_rules('classic', 4, {'scoop_triple': True})\n"
-        "    t(lang, 'optname.dragons')\n"
-        "    if name == 'half_scoop': pass\n"
+        "    room.options.rules.get('no_colour')\n"
+        "    summary(room)['no_suit_colour']\n"
+        "    option_value(lang, 'no_colours', 1)\n"
+        "    make_rules('classic', 4, {'no_scoop_triple': True})\n"
+        "    t(lang, 'optname.no_dragons')\n"
+        "    if name == 'no_half_scoop': pass\n"
         "BOOLS = ('scoop_double', 'banker', 'escape')\n"
     )
     reads = {name for _, name in option_reads(tree)} - KNOWN
-    assert reads == {"colour", "suit_colour", "colours", "scoop_triple", "dragons", "half_scoop"}
+    assert reads == {
+        "no_colour",
+        "no_suit_colour",
+        "no_colours",
+        "no_scoop_triple",
+        "no_dragons",
+        "no_half_scoop",
+    }
     assert [(label, names) for _, label, names in second_lists(tree)] == [
         ("BOOLS", ["banker", "escape", "scoop_double"])
     ]
