@@ -56,7 +56,6 @@ class Rules:
     jokers: int = 0
     scoop_double: bool = True
     draw_counts_as_scoop: bool = False
-    scoop_triple: bool = False  # a scoop triples instead of doubling
     banker: bool = False
     added_suit: str | None = None
     wheel: Wheel = Wheel.SECOND

@@ -148,15 +148,6 @@ DECLARED: Final[tuple[RoomOption, ...]] = (
         shown_as="draw",
         panel=_ON_OFF,
     ),
-    RoomOption(
-        "scoop_triple",
-        Kind.SWITCH,
-        Reader.SETTLEMENT,
-        False,
-        aliases=("triple",),
-        shown_as="triple",
-        panel=_ON_OFF,
-    ),
     RoomOption("banker", Kind.SWITCH, Reader.SETTLEMENT, False, shown_as="banker", panel=_ON_OFF),
     RoomOption(
         "wheel",

@@ -95,7 +95,7 @@ def _pair(a: _Seat, b: _Seat, rules: Rules, banker_id: str | None) -> tuple[Pair
             scoop = a.hand.id if a_scoop else b.hand.id if b_scoop else None
             if scoop:
                 # reported even when it doubles nothing (scoop_double off)
-                factor = (3 if rules.scoop_triple else 2) if rules.scoop_double else 1
+                factor = 2 if rules.scoop_double else 1
                 parts.append(PairPart(PartKind.SCOOP, score * (factor - 1), scoop, factor=factor))
                 score *= factor
         result = PairResult(a.hand.id, b.hand.id, signs, scoop, score, tuple(parts))
