@@ -9,13 +9,17 @@ from collections.abc import Mapping
 from operator import attrgetter
 from typing import Any, Final
 
-from bot.rules.options import Rules, make_rules
+from bot.rules.options import Preset, Rules, make_rules
 from bot.rules.room_options import DECLARED, OWNER_RULE_NAMES, Kind
 
 from .room import Room
 
 # Rule options the owner may set (``bot.table.options`` adds the table's own).
 RULE_OPTIONS: Final = OWNER_RULE_NAMES
+
+
+# Each table option read where the room keeps it.
+_KEPT: Final = {o.name: attrgetter(o.kept) for o in DECLARED if o.kept is not None}
 
 
 def rules_for(room: Room, players: int, wild_rank: str | None = None) -> Rules:
@@ -32,15 +36,16 @@ def summary(room: Room) -> Mapping[str, Any]:
     with (the preset's defaults where the owner set nothing). A wild rank
     drawn each round (百变) is ``"random"``."""
     opts = room.options
+    preset = Preset(room.preset)
     out: dict[str, Any] = {}
     for option in DECLARED:
         if not option.owner_sets:
             continue
         if option.kept is not None:
-            value = attrgetter(option.kept)(room)
+            value = _KEPT[option.name](room)
             out[option.name] = option.default if value is None else value
         elif option.kind is Kind.RANK and opts.random_wild_rank:
             out[option.name] = "random"
         else:
-            out[option.name] = opts.rules.get(option.name, option.default_in(room.preset))
+            out[option.name] = opts.rules.get(option.name, option.default_in(preset))
     return out

@@ -94,7 +94,7 @@ class RoomOption:
         return f"optname.{self.name}"
 
     def default_in(self, preset: Preset | str) -> Any:
-        if self.extended is not _SAME and Preset(preset) is Preset.EXTENDED:
+        if self.extended is not _SAME and preset == Preset.EXTENDED:
             return self.extended
         return self.default
 

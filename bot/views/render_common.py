@@ -232,6 +232,14 @@ def option_value(lang: str, option: str, value: Any) -> str:
     (``bot.rules.room_options``): on/off, a choice's words from the catalog
     (the preset's name, the wheel's place), a suit symbol, seconds, a
     language's own name; a number as it is."""
+    try:
+        return _option_words(lang, option, value)
+    except TypeError:  # a value that cannot be a cache key
+        return _option_words.__wrapped__(lang, option, value)
+
+
+@lru_cache(maxsize=2048, typed=True)
+def _option_words(lang: str, option: str, value: Any) -> str:
     text = str(value).strip().lower() if value is not None else "none"
     declared = OPTIONS.get(option)
     kind = declared.kind if declared else None
