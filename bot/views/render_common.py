@@ -10,6 +10,7 @@ from typing import Any
 from bot.core.actions import Verb, encode
 from bot.core.room import Room
 from bot.i18n import t
+from bot.i18n.languages import DEFAULT_LANGUAGE, REGISTRY
 from bot.rules.cards import BIG_JOKER, Card, parse_card, sort_by_count
 from bot.rules.cards import rank_char as card_rank_char
 from bot.rules.options import DealStyle, OptionError
@@ -61,7 +62,7 @@ def suit_text(suit: str) -> str:
     return SUIT_EMOJI.get(suit, suit)
 
 
-def lang_of(room: Room | None, default: str = "zh-Hans") -> str:
+def lang_of(room: Room | None, default: str = DEFAULT_LANGUAGE) -> str:
     return room.language if room else default
 
 
@@ -261,7 +262,7 @@ def option_value(lang: str, option: str, value: Any) -> str:
 BOOL_OPTION_NAMES = frozenset(
     {"scoop_double", "draw_counts_as_scoop", "banker", "escape_penalty", "extra_three", "pictures"}
 )
-LANGUAGE_NAMES = {"zh-Hans": "简体中文", "zh-Hant": "繁體中文", "en": "English"}
+LANGUAGE_NAMES = {language.code: language.name for language in REGISTRY}
 
 
 def parse_suit(text: str) -> str | None:

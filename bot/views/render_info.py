@@ -9,6 +9,7 @@ from bot.core.actions import Actor, Verb
 from bot.core.options import rules_for, summary
 from bot.core.room import Room
 from bot.i18n import t
+from bot.i18n.languages import REGISTRY
 from bot.rules.options import DealStyle, OptionError, Preset, Rules, make_rules
 from bot.rules.specials import special_points
 from bot.rules.types import SpecialHand
@@ -311,8 +312,8 @@ def settings_view(room: Room, actor: Actor) -> View:
         cycle("base", f"base={base_next}", s.base),
         cycle("rounds", f"rounds={match_next or 'off'}", option_value(lang, "rounds", s.rounds)),
         *(
-            choice(label, room.language == code, Verb.LANGUAGE, code)
-            for code, label in (("zh-Hans", "简体"), ("zh-Hant", "繁體"), ("en", "English"))
+            choice(language.short, room.language == language.code, Verb.LANGUAGE, language.code)
+            for language in REGISTRY
         ),
         button(t(lang, "btn.add_ai_easy"), rid, no, Verb.ADD_AI, "easy"),
         button(t(lang, "btn.add_ai_normal"), rid, no, Verb.ADD_AI, "normal"),
