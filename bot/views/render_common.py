@@ -10,7 +10,7 @@ from typing import Any
 from bot.core.actions import Verb, encode
 from bot.core.room import Room
 from bot.i18n import t
-from bot.i18n.languages import DEFAULT_LANGUAGE, REGISTRY
+from bot.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES, REGISTRY
 from bot.rules.cards import BIG_JOKER, Card, parse_card, sort_by_count
 from bot.rules.cards import rank_char as card_rank_char
 from bot.rules.options import DealStyle, OptionError
@@ -203,9 +203,23 @@ def grid(
     return out
 
 
+def language_codes(lang: str) -> str:
+    """The languages' codes as one of them is asked for (``a, b or c``)."""
+    *rest, last = LANGUAGES
+    return t(lang, "fmt.or", rest=t(lang, "fmt.list").join(rest), last=last) if rest else last
+
+
+def language_choices(lang: str) -> str:
+    """Each language's code with its button's name, listed (``a (A), b (B)``)."""
+    return t(lang, "fmt.list").join(
+        t(lang, "fmt.note", text=language.code, note=language.short) for language in REGISTRY
+    )
+
+
 def option_reason(lang: str, error: OptionError) -> str:
     """Why an option was refused, in the room's language (echoed values clipped)."""
     params = {k: _clip(v) for k, v in error.params.items()}
+    params.setdefault("languages", language_codes(lang))
     try:
         return t(lang, f"opterr.{error.key}", **params)
     except (KeyError, IndexError):

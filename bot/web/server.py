@@ -77,7 +77,7 @@ COMPRESS_ABOVE = 512
 # aiohttp's own refusals (no route, another method) as the page's error codes.
 # The launching player's language (their Telegram's), on the request: a
 # refusal before the room is known is in it.
-PLAYER_LANGUAGE = "player_language"
+PLAYER_LANGUAGE = web.RequestKey("player_language", str)
 T = TypeVar("T")
 HTTP_CODES = {404: "web.err.not_found", 405: "web.err.method"}
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from telegram import Bot, BotCommand
 
 from bot.i18n import t
-from bot.i18n.languages import COMMAND_LANGUAGE, REGISTRY
+from bot.i18n.languages import COMMAND_LANGUAGE, LANGUAGES, REGISTRY
 from bot.table.actions import Verb
 
 # group command -> verb; the command's first word (if any) is the verb's arg
@@ -38,7 +38,10 @@ MENU_LANGUAGES: tuple[tuple[str | None, str], ...] = (
 
 
 def menu(language: str) -> list[BotCommand]:
-    return [BotCommand(name, t(language, f"tg.cmd.{name}")) for name in GROUP_COMMANDS]
+    codes = "/".join(LANGUAGES)  # the language command's: zh-Hans/zh-Hant/en
+    return [
+        BotCommand(name, t(language, f"tg.cmd.{name}", languages=codes)) for name in GROUP_COMMANDS
+    ]
 
 
 async def register_menu(bot: Bot) -> None:
