@@ -87,7 +87,7 @@ def test_no_language_code_is_written_outside_the_registry() -> None:
 def test_the_scan_sees_a_code_in_each_form(tmp_path: Path) -> None:
     (tmp_path / "bot" / "i18n" / "locales" / "en").mkdir(parents=True)
     (tmp_path / "bot" / "web").mkdir()
-    (tmp_path / "bot" / "x.py").write_text(
+    (tmp_path / "bot" / "config.py").write_text(
         'A = "zh-Hant"\nB = x.startswith(("en", "zh"))\nC = f"{a}: zh-Hans or en"\n'
         'D = "often zhen en-route"\n',
         encoding="utf-8",
@@ -98,11 +98,11 @@ def test_the_scan_sees_a_code_in_each_form(tmp_path: Path) -> None:
     (tmp_path / "bot" / "i18n" / "locales" / "en" / "t.json").write_text('{"k": "zh-Hans"}')
     (tmp_path / "bot" / "i18n" / "languages.py").write_text('X = "zh-Hans"\n', encoding="utf-8")
     assert offenders(tmp_path) == [
+        "bot/config.py:1: 'zh-Hant'",
+        "bot/config.py:2: 'en'",
+        "bot/config.py:2: 'zh'",
+        "bot/config.py:3: ': zh-Hans or en'",
         "bot/web/app.js:1: 'en-GB'",
-        "bot/x.py:1: 'zh-Hant'",
-        "bot/x.py:2: 'en'",
-        "bot/x.py:2: 'zh'",
-        "bot/x.py:3: ': zh-Hans or en'",
     ]
 
 
