@@ -58,7 +58,6 @@ REGISTRY: tuple[Language, ...] = (
         discord_locales=("zh-TW",),
     ),
     Language("en", "English", "English", "en", discord_locales=("en-US", "en-GB")),
-    Language("de", "Deutsch", "Deutsch", "de", discord_locales=("de",), telegram_menu=True),
 )
 
 DEFAULT_LANGUAGE = "zh-Hans"
