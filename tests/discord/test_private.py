@@ -2,27 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 import pytest
 
 from bot.i18n import t
 from bot.table.actions import Verb
-from storage.memory import MemoryRepository
 
-from .game import Game, deal, open_game
+from .game import Game, deal, playing
 from .harness import action_ids, button_id, embed_text, verbs
 
 
 @pytest.fixture
-async def game():
-    repo = MemoryRepository()
-    await repo.init()
-    game = await open_game(repo, ["alice", "bob", "carol"])
-    try:
+async def game() -> AsyncIterator[Game]:
+    async with playing(["alice", "bob", "carol"]) as game:
         yield game
-    finally:
-        await game.manager.stop()
-        await game.env.shutdown()
-        game.env.raise_errors()
 
 
 def _dm_button(message) -> str:
