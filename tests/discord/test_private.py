@@ -121,7 +121,7 @@ async def test_commands_are_localized(game: Game) -> None:
 
 async def test_guild_sync_for_development(game: Game) -> None:
     from bot.config import Settings
-    from bot.platforms.discord import run_discord
+    from bot.platforms.discord.client import run_discord
 
     from .harness import client_for
 
