@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.core.actions import ActionIdError, Verb, decode
 from bot.core.state import Phase
+from bot.i18n.languages import DEFAULT_LANGUAGE
 from bot.views.keys import ViewKey
 
 
@@ -164,7 +165,7 @@ class View:
     platform: str = ""
     chat_id: str = ""  # the group chat / channel id
     user_id: str | None = None  # the player, for PLAYER views
-    language: str = "zh-Hans"
+    language: str = DEFAULT_LANGUAGE
     # New message instead of an edit (e.g. the settlement of each round).
     fresh: bool = False
     meta: ViewMeta = field(default=ViewMeta(), compare=False)
