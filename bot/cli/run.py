@@ -38,7 +38,6 @@ if TYPE_CHECKING:  # imported where they are used, once a token says so
     from aiohttp import web
 
     from bot.platforms.telegram.webhook import TelegramWebhook
-    from bot.web.links import PageUser
 
 log = logging.getLogger("thirteen")
 STOP_SECONDS = 20.0  # a platform that has not stopped by then is cancelled
@@ -127,7 +126,6 @@ async def _start_web(
     repo: SqlRepository,
     manager: TableManager,
     engines: list[DeliveryEngine],
-    page_users: list[PageUser],
     webhook: TelegramWebhook | None,
     sink: Sink,
 ) -> web.AppRunner | None:
@@ -153,7 +151,7 @@ async def _start_web(
         # The page's application is the server's: its guard (same-origin
         # POSTs, CSP) keeps to the page's own paths, /app/ and /api/. The
         # views of the page's actions go to the platforms as a timer's do.
-        page = arranging_page(settings, manager, page_users, deliver=sink)
+        page = arranging_page(settings, manager, deliver=sink)
         application = page.application
     else:
         application = web.Application()
@@ -225,7 +223,6 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
             loop.add_signal_handler(sig, stop.set)
     ready: list[asyncio.Event] = []
-    page_users: list[PageUser] = []  # the platforms whose players get the arranging page's link
     # Telegram's webhook, a route of the process's web server
     webhook: TelegramWebhook | None = None
     served = asyncio.Event()  # that server listens: the webhook may be registered
@@ -240,8 +237,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         app = build_application(settings, manager, store=repo, install_sink=False)
         telegram = adapter_of(app)
         # Its views are written to the outbox with the state changes that make them.
-        manager.durable.register(telegram.platform)
-        page_users.append(telegram.platform)
+        manager.durable.register(telegram.outbox)
         sinks.append(telegram.sink)
         engines.append(telegram.engine)
         webhook = webhook_of(app)
@@ -258,8 +254,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         from bot.platforms.discord.client import build_client
 
         client = build_client(settings, manager, store=repo, install_sink=False)
-        manager.durable.register(client.adapter.platform)
-        page_users.append(client.adapter.platform)
+        manager.durable.register(client.adapter.outbox)
         sinks.append(client.adapter.sink)
         engines.append(client.adapter.engine)
         token = settings.discord_token.get_secret_value()  # type: ignore[union-attr]
@@ -295,9 +290,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         await manager.start()
         timers.start()
         try:
-            web_server = await _start_web(
-                settings, repo, manager, engines, page_users, webhook, sink
-            )
+            web_server = await _start_web(settings, repo, manager, engines, webhook, sink)
         except OSError as error:  # a port in use, an address not of this machine
             log.error("web: the web server could not listen: %s", error)
             web_failed = True

@@ -14,9 +14,10 @@ from __future__ import annotations
 import dataclasses
 import uuid
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from typing import Protocol
 
 from bot.delivery.payload import view_to_payload
-from bot.delivery.platform import Platform
+from bot.delivery.platform import Traits
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import OutboxEntry
 
@@ -69,6 +70,16 @@ def is_durable(view: View) -> bool:
 PrivateChats = Mapping[tuple[str, str], str]  # (platform, user id) -> chat
 
 
+class Lanes(Protocol):
+    """A platform's outbox as the table manager sees it: the platform's
+    traits, and its lanes to wake when rows of theirs are stored."""
+
+    @property
+    def traits(self) -> Traits: ...
+
+    def wake(self, chat_ids: Iterable[str]) -> None: ...
+
+
 class Durable:
     """The table manager's switch for the outbox: views of the platforms in
     ``platforms`` are written with the state change that produced them and
@@ -88,16 +99,30 @@ class Durable:
         self.platforms: set[str] = set()
         self.group_only: set[str] = set()
         self.dm_chats: dict[str, Callable[[Sequence[str]], Awaitable[dict[str, str]]]] = {}
+        self._lanes: dict[str, Lanes] = {}
 
-    def register(self, platform: Platform) -> None:
-        """From now on ``platform``'s views are written with the state
-        changes that produced them (its private views only where
-        ``platform.dm_chats`` says they can be sent unprompted)."""
-        self.platforms.add(platform.name)
-        dm_chats = platform.dm_chats
-        if dm_chats is not None:
-            self.group_only.add(platform.name)
-            self.dm_chats[platform.name] = dm_chats
+    def register(self, lanes: Lanes) -> None:
+        """From now on the views of ``lanes``' platform (its outbox) are
+        written with the state changes that produced them (its private
+        views only where ``traits.dm_chats`` says they can be sent
+        unprompted), and its lanes woken once they are stored."""
+        traits = lanes.traits
+        self.platforms.add(traits.name)
+        self._lanes[traits.name] = lanes
+        if traits.dm_chats is not None:
+            self.group_only.add(traits.name)
+            self.dm_chats[traits.name] = traits.dm_chats
+
+    def written(self, entries: Iterable[OutboxEntry]) -> None:
+        """``entries`` are stored (their transaction committed): the lanes
+        of their chats go, by key - the adapter does not hand them back."""
+        chats: dict[str, list[str]] = {}
+        for entry in entries:
+            chats.setdefault(entry.platform, []).append(entry.chat_id)
+        for platform, chat_ids in chats.items():
+            lanes = self._lanes.get(platform)
+            if lanes is not None:
+                lanes.wake(chat_ids)
 
     async def private_chats(self, views: Sequence[View], actor: str | None) -> PrivateChats:
         """Where the private views of ``group_only`` platforms go in the

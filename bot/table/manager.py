@@ -187,6 +187,7 @@ class TableManager:
             self.timezone,
         )
         made: list[View] = []
+        written: list[OutboxEntry] = []
 
         def table_post(stored: Room) -> list[OutboxEntry]:
             # The table post goes to the outbox in the room's own
@@ -195,6 +196,7 @@ class TableManager:
             view = render.table_view(stored, self.clock.now(), fresh=True, pictures=self.pictures)
             views, entries = self.durable.split([view], f"{stored.id}.1")
             made[:] = views
+            written[:] = entries
             return entries
 
         try:
@@ -207,6 +209,7 @@ class TableManager:
             room = await self.rooms.load(existing) if existing else None
             lang = room.room.language if room else self.default_language
             return Outcome(ok=False, reply=t(lang, "err.room_exists"), room_id=existing)
+        self.durable.written(written)
         return Outcome(
             ok=True,
             reply=t(rec.room.language, "toast.opened"),
@@ -362,6 +365,7 @@ class TableManager:
             outbox=entries,
             timer=moved,
         )
+        self.durable.written(entries)
         self.timers.arm(rec.room_id, state)
         return saved, views
 

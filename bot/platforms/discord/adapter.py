@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -29,17 +29,20 @@ import discord
 from bot.core.verbs import VERBS
 from bot.delivery.engine import DEFAULT_RETENTION, DeliveryEngine
 from bot.delivery.entries import is_durable
-from bot.delivery.outbox import Pacing
+from bot.delivery.outbox import Outbox, Pacing
 from bot.delivery.superseded import rounds_of
 from bot.i18n import t
 from bot.table.actions import Action, ActionIdError, Attachment, Outcome, Verb, decode
 from bot.table.contract import TableLike
 from bot.views.model import Audience, View, ViewKind
-from storage.delivery import DeliveryStore
+from bot.web.links import PageLinks
+from storage.delivery import DeliveryStore, Shards
 from storage.delivery_memory import MemoryDelivery
 
+from .dms import Dms
+from .posting import discord_limits
 from .private import HAND_DM, PrivateViews
-from .refs import Registry, dm_chat, pressed_key
+from .refs import Registry, pressed_key
 from .transport import DiscordPlatform
 from .turn import PLATFORM, Turn, actor_of, language_of
 
@@ -68,16 +71,31 @@ class DiscordAdapter:
         store: DeliveryStore | None = None,
         poll_seconds: float = 1.0,
         retention: timedelta | None = DEFAULT_RETENTION,
+        page_links: PageLinks | None = None,
+        client: discord.Client | None = None,
     ) -> None:
         """Delivering through ``store`` (the manager's repository; None: in
-        memory, nothing survives)."""
+        memory, nothing survives); ``page_links``: the arranging page's,
+        where it is on."""
         self.manager = manager
-        self.client: discord.Client | None = None
+        self.client = client
         self.refs = Registry()
-        pacing = Pacing(poll_seconds=poll_seconds, retention=retention)
-        self.platform = DiscordPlatform(lambda: self.client, store or MemoryDelivery(), pacing)
-        self.outbox = self.platform.outbox
-        self.private = PrivateViews(self.refs, lambda: self.client, self.platform)
+        store = store or MemoryDelivery()
+        pacing = Pacing(discord_limits(), poll_seconds=poll_seconds, retention=retention)
+        self.platform = DiscordPlatform(lambda: self.client, store, page_links)
+        self.outbox = Outbox(store, self.platform, pacing)
+        self.dms = Dms(self.outbox, store)
+        self.private = PrivateViews(self.refs, lambda: self.client, page_links, self.dms)
+
+    def shard(self, count: int, ids: Sequence[int] | None) -> None:
+        """This process serves shards ``ids`` of ``count`` (None: all): its
+        poller takes up the rows of its own guilds' channels, selected in
+        the database by the guild stored with each row (no gateway cache
+        needed, so from the first look after connecting), and - on the
+        process with shard 0, the one Discord sends DMs to - the rows with
+        no guild (DMs)."""
+        shard_ids = tuple(range(count)) if ids is None else tuple(sorted(ids))
+        self.outbox.engine.shards = Shards(count, shard_ids, unrouted=0 in shard_ids)
 
     @property
     def engine(self) -> DeliveryEngine:
@@ -145,7 +163,7 @@ class DiscordAdapter:
             if view.kind is ViewKind.HAND and view.user_id == turn.user_id:
                 await self.private.set_pref(turn.user_id, HAND_DM, True)
                 # through the outbox (the DM's lane); told at once how it went
-                if await self.platform.dm_now(view):
+                if await self.dms.now(view):
                     await turn.say(t(lang, "dc.hand.sent_dm"))
                 else:
                     await self.private.set_pref(turn.user_id, HAND_DM, False)
@@ -283,12 +301,12 @@ class DiscordAdapter:
         """A player's view (group views go through the outbox)."""
         if turn is not None and view.user_id == turn.user_id:
             await self.private.deliver_to_actor(view, turn)
-        elif is_durable(view) and view.user_id is not None:
-            self.outbox.engine.wake(dm_chat(view.user_id))  # written with the state change
+        elif is_durable(view):
+            pass  # written to the player's DMs with the state change (lane woken then)
         elif view.kind is ViewKind.HAND:
             await self.private.refresh_hand(view)
-        elif view.user_id is not None and await self.platform.wants_dm(view.user_id):
-            await self.platform.submit_dm([view])
+        elif view.user_id is not None and await self.dms.wanted(view.user_id):
+            await self.dms.submit([view])
         # Any other private view for someone who is not here cannot be shown:
         # Discord has no unprompted ephemerals; the table keeps "my hand".
 

@@ -15,6 +15,7 @@ from discord import app_commands
 
 from bot.config import Settings
 from bot.table.contract import TableLike
+from bot.web.links import page_links
 from storage.delivery import DeliveryStore
 
 from .adapter import DiscordAdapter
@@ -62,8 +63,9 @@ class _Thirteen:
             store=store,
             poll_seconds=settings.delivery_poll_seconds,
             retention=settings.delivery_retention,
+            page_links=page_links(settings),
+            client=client,
         )
-        self.adapter.client = client
         self.tree = app_commands.CommandTree(client)
         self.tree.add_command(ThirteenGroup())
         self.tree.error(on_command_error)  # every command gets an answer, also when it fails
@@ -87,7 +89,7 @@ class _Thirteen:
         else:
             await self.tree.sync()
         if isinstance(client, discord.AutoShardedClient):
-            self.adapter.platform.shard(client.shard_count or 1, client.shard_ids)
+            self.adapter.shard(client.shard_count or 1, client.shard_ids)
         self.adapter.open()
 
 

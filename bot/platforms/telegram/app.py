@@ -27,13 +27,14 @@ from telegram.ext import (
 from bot.config import Settings
 from bot.delivery import Limits
 from bot.delivery.http import serve_http
-from bot.delivery.outbox import Pacing
+from bot.delivery.outbox import Outbox, Pacing
 from bot.platforms.telegram.adapter import TelegramAdapter
 from bot.platforms.telegram.menu import GROUP_COMMANDS, register_menu
 from bot.platforms.telegram.transport import TelegramPlatform
 from bot.platforms.telegram.webhook import TelegramWebhook
 from bot.table.actions import ACTION_PREFIX
 from bot.table.contract import TableLike
+from bot.web.links import page_links
 from storage.delivery import DeliveryStore
 from storage.delivery_memory import MemoryDelivery
 
@@ -73,7 +74,6 @@ async def open_adapter(app: Application) -> None:
     manager's timer views, register the command menu. run_polling and
     run_webhook call it as post_init; run_telegram calls it itself."""
     adapter = adapter_of(app)
-    adapter.platform.bot_username = app.bot.username
     adapter.outbox.start()
     if adapter.install_sink:
         adapter.manager.set_sink(adapter.sink)
@@ -133,8 +133,9 @@ def build_application(
         settings.delivery_retention,
         coalesce_seconds,
     )
-    platform = TelegramPlatform(application.bot, store or MemoryDelivery(), pacing)
-    adapter = TelegramAdapter(manager, platform)
+    store = store or MemoryDelivery()
+    platform = TelegramPlatform(application.bot, store, page_links(settings))
+    adapter = TelegramAdapter(manager, platform, Outbox(store, platform, pacing))
     adapter.install_sink = install_sink
     application.bot_data[ADAPTER_KEY] = adapter
     if settings.telegram_webhook_url:
