@@ -17,7 +17,7 @@ import logging
 import signal
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot import logsafe
 from bot.cli import command_parser, configure_solver, database_problem, settings_or_exit
@@ -125,6 +125,7 @@ async def _start_web(
     settings: Settings,
     repo: SqlRepository,
     manager: TableManager,
+    metrics: Metrics | None,
     engines: list[DeliveryEngine],
     webhook: TelegramWebhook | None,
     sink: Sink,
@@ -141,10 +142,9 @@ async def _start_web(
     places = _web_places(settings)
     if not places:
         return None
-    metrics = Metrics(repo, engines) if settings.metrics_port is not None else None
     if metrics is not None:
-        counted: Any = manager  # every action counted and timed, the page's too
-        counted.handle = metrics.instrument(manager.handle)
+        for engine in engines:
+            metrics.watch(engine)
     if settings.webapp_url is not None:
         from bot.web.assembly import arranging_page
 
@@ -202,6 +202,8 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
     repo = await _open_repository(settings.database_url)
     if repo is None:
         return 1
+    # every action counted and timed (METRICS_PORT set), the page's too
+    metrics = Metrics(repo) if settings.metrics_port is not None else None
     manager = TableManager(
         repo,
         clock=RealClock(),
@@ -212,6 +214,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         default_preset=settings.default_preset,
         timezone=settings.timezone,
         pictures=settings.pictures,  # PICTURES=false: every room text only
+        observer=metrics,
     )
     warming = asyncio.create_task(_warm_solver(settings))
     sinks: list[Sink] = []
@@ -290,7 +293,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         await manager.start()
         timers.start()
         try:
-            web_server = await _start_web(settings, repo, manager, engines, webhook, sink)
+            web_server = await _start_web(settings, repo, manager, metrics, engines, webhook, sink)
         except OSError as error:  # a port in use, an address not of this machine
             log.error("web: the web server could not listen: %s", error)
             web_failed = True

@@ -28,6 +28,7 @@ import contextlib
 import dataclasses
 import logging
 import random
+import time
 from typing import Any
 
 from bot.core.room import Room
@@ -47,7 +48,7 @@ from . import round as R
 from . import timers as T
 from .actions import STALE, Action, Outcome, Verb
 from .clock import Clock, RealClock, TimerHandle
-from .contract import Sink
+from .contract import ActionObserver, Sink
 from .deal import SYSTEM_RANDOM
 from .effects import Effects
 from .options import rules_for
@@ -80,6 +81,7 @@ class TableManager:
         rng: random.Random | None = None,
         max_retries: int = 20,
         pictures: bool = True,
+        observer: ActionObserver | None = None,
     ) -> None:
         self.repo = repo
         self.clock: Clock = clock or RealClock()
@@ -96,6 +98,8 @@ class TableManager:
         # its own option; passed to every view rendered here.
         self.pictures = pictures
         self._sink: Sink | None = None
+        # told of every action handled, with its time (the metrics)
+        self.observer = observer
         self.rooms = Rooms(repo)
         self.timed = Timed(self)
         self.timers = Timers(self.clock, self.timed.fire, showdown_step_seconds)
@@ -140,6 +144,14 @@ class TableManager:
     # ------------------------------------------------------------ handle
 
     async def handle(self, action: Action) -> Outcome:
+        if self.observer is None:
+            return await self._handle(action)
+        started = time.perf_counter()
+        outcome = await self._handle(action)
+        self.observer.action_done(action, outcome, time.perf_counter() - started)
+        return outcome
+
+    async def _handle(self, action: Action) -> Outcome:
         lang = self.default_language
         try:
             verb = Verb(action.verb)
