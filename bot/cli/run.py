@@ -237,7 +237,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
             webhook_of,
         )
 
-        app = build_application(settings, manager, store=repo, install_sink=False)
+        app = build_application(settings, manager, store=repo)
         telegram = adapter_of(app)
         # Its views are written to the outbox with the state changes that make them.
         manager.durable.register(telegram.outbox)
@@ -256,7 +256,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
     if has_dc:
         from bot.platforms.discord.client import build_client
 
-        client = build_client(settings, manager, store=repo, install_sink=False)
+        client = build_client(settings, manager, store=repo)
         manager.durable.register(client.adapter.outbox)
         sinks.append(client.adapter.sink)
         engines.append(client.adapter.engine)

@@ -41,6 +41,7 @@ def client_for(manager: Any, config: Settings | None = None) -> Any:
     registered with it."""
     real = isinstance(manager, TableManager)
     client = build_client(config or settings(), manager, store=manager.repo if real else None)
+    manager.set_sink(client.adapter.sink)  # the manager's timer views go to this bot
     if real:
         manager.durable.register(client.adapter.outbox)
     return client

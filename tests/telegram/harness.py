@@ -130,6 +130,8 @@ class Harness:
             coalesce_seconds=coalesce_seconds,
             limits=Limits.off(),
         )
+        # the manager's timer views go to this bot
+        manager.set_sink(adapter_of(self.app).sink)
         if real:
             manager.durable.register(adapter_of(self.app).outbox)
         self._message_ids = itertools.count(1)

@@ -30,7 +30,6 @@ log = logging.getLogger(__name__)
 class Wiring(TypedDict, total=False):
     """How a client is wired into the process (see ``build_client``)."""
 
-    install_sink: bool
     store: DeliveryStore | None
 
 
@@ -54,7 +53,6 @@ class _Thirteen:
         settings: Settings,
         manager: TableLike,
         *,
-        install_sink: bool = True,
         store: DeliveryStore | None = None,
     ) -> None:
         self.settings = settings
@@ -69,8 +67,6 @@ class _Thirteen:
         self.tree = app_commands.CommandTree(client)
         self.tree.add_command(ThirteenGroup())
         self.tree.error(on_command_error)  # every command gets an answer, also when it fails
-        if install_sink:
-            manager.set_sink(self.adapter.sink)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         await answer_unrouted_press(interaction)
@@ -131,36 +127,35 @@ def build_client(
     settings: Settings,
     manager: TableLike,
     *,
-    install_sink: bool = True,
     store: DeliveryStore | None = None,
 ) -> ThirteenClient | ShardedThirteenClient:
     """The bot for ``manager`` (a started or about-to-start TableManager),
     delivering through ``store`` (the manager's repository; None: in memory,
     nothing survives): sharded when DISCORD_SHARD_COUNT is set.
 
-    With ``install_sink`` the client's adapter becomes the manager's sink;
-    a process that also runs Telegram passes False and routes views with
-    ``View.platform == "discord"`` to ``client.adapter.sink`` itself.
-    Whoever assembles the process registers ``client.adapter.platform``
-    with the manager (``durable.register``) so its views are written with
-    the state changes.
+    The client touches nothing of the manager: whoever assembles the
+    process gives the manager its sink (``client.adapter.sink``, or a
+    fan-out to it: it ignores views of other platforms) and registers
+    ``client.adapter.outbox`` with it (``durable.register``) so its views
+    are written with the state changes.
     """
     if settings.discord_shard_count:
-        return ShardedThirteenClient(settings, manager, install_sink=install_sink, store=store)
-    return ThirteenClient(settings, manager, install_sink=install_sink, store=store)
+        return ShardedThirteenClient(settings, manager, store=store)
+    return ThirteenClient(settings, manager, store=store)
 
 
 async def run_discord(
     settings: Settings,
     manager: TableLike,
     *,
-    install_sink: bool = True,
     store: DeliveryStore | None = None,
 ) -> None:
-    """Connect and serve until cancelled. The caller owns the manager
+    """Connect and serve until cancelled, the only platform of ``manager``
+    (its sink is this client's). The caller owns the manager
     (``repo.init()``, ``await manager.start()`` before, ``manager.stop()`` after)."""
     if settings.discord_token is None:
         raise RuntimeError("DISCORD_TOKEN is not set")
-    client = build_client(settings, manager, install_sink=install_sink, store=store)
+    client = build_client(settings, manager, store=store)
+    manager.set_sink(client.adapter.sink)
     async with client:
         await client.start(settings.discord_token.get_secret_value())

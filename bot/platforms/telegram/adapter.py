@@ -61,7 +61,6 @@ class TelegramAdapter:
         self.manager = manager
         self.platform = platform
         self.outbox = outbox
-        self.install_sink = True
         # private messages the outbox knows (chat, message id): see _adopt_pressed
         self._known: dict[tuple[str, str], None] = {}
 

@@ -75,8 +75,6 @@ async def open_adapter(app: Application) -> None:
     run_webhook call it as post_init; run_telegram calls it itself."""
     adapter = adapter_of(app)
     adapter.outbox.start()
-    if adapter.install_sink:
-        adapter.manager.set_sink(adapter.sink)
     await register_menu(app.bot)
 
 
@@ -92,17 +90,16 @@ def build_application(
     store: DeliveryStore | None = None,
     rate_limiter: BaseRateLimiter | None = None,
     coalesce_seconds: float = 0.3,
-    install_sink: bool = True,
     limits: Limits | None = None,
 ) -> Application:
     """The Application for ``manager``, delivering through ``store`` (the
-    manager's repository; None: in memory, nothing survives). With
-    ``install_sink`` the manager's timer views (reminders, auto-arrange,
-    showdown steps) go to this bot; a process running several platforms on
-    one manager installs its own sink and calls ``adapter_of(app).sink`` for
-    Telegram's views. Whoever assembles the process registers
-    ``adapter_of(app).platform`` with the manager (``durable.register``) so
-    its views are written with the state changes."""
+    manager's repository; None: in memory, nothing survives). It touches
+    nothing of the manager: whoever assembles the process gives the manager
+    its sink (``adapter_of(app).sink`` - the manager's timer views:
+    reminders, auto-arrange, showdown steps - or a fan-out to it: it
+    ignores views of other platforms) and registers ``adapter_of(app).outbox``
+    with it (``durable.register``) so its views are written with the state
+    changes."""
     if settings.telegram_token is None:
         raise ValueError("TELEGRAM_TOKEN is not set")
     builder = (
@@ -136,7 +133,6 @@ def build_application(
     store = store or MemoryDelivery()
     platform = TelegramPlatform(application.bot, store, page_links(settings))
     adapter = TelegramAdapter(manager, platform, Outbox(store, platform, pacing))
-    adapter.install_sink = install_sink
     application.bot_data[ADAPTER_KEY] = adapter
     if settings.telegram_webhook_url:
         secret = settings.telegram_webhook_secret
@@ -179,12 +175,12 @@ async def run_telegram(
     """Run the bot until ``stop`` is set (or the task is cancelled).
 
     The caller owns the manager: ``await repo.init()`` before, and
-    ``await manager.start()`` once ``ready`` is set (this bot's sink is
-    installed then, so views of deadlines that passed while the bot was down
-    reach the chats). With Discord on the same manager, build the application
-    with ``install_sink=False``, pass it as ``application`` and fan the
-    manager's sink out to ``adapter_of(app).sink`` (it ignores views of other
-    platforms).
+    ``await manager.start()`` once ``ready`` is set (this bot delivers
+    then, so views of deadlines that passed while the bot was down reach the
+    chats). Without ``application`` this bot is the manager's only platform
+    and its sink; with Discord on the same manager, build the application,
+    pass it as ``application`` and fan the manager's sink out to
+    ``adapter_of(app).sink`` (it ignores views of other platforms).
 
     In webhook mode the webhook's route is served by the caller's web server
     when ``served`` is given (``webhook_of(app).add_routes``; the caller sets
@@ -194,7 +190,9 @@ async def run_telegram(
     updates, then the Application handles the queued ones and stops, then
     the outbox delivers what is due.
     """
-    application = application or build_application(settings, manager)
+    if application is None:
+        application = build_application(settings, manager)
+        manager.set_sink(adapter_of(application).sink)
     stop = stop or asyncio.Event()
     webhook = webhook_of(application)
     own_server: web.AppRunner | None = None
