@@ -11,7 +11,10 @@ from collections import Counter
 from contextvars import ContextVar
 from typing import Any
 
+import pytest
+
 from bot.delivery.outbox import Outbox
+from bot.platforms.telegram import transport
 from storage.delivery import OutboxRow, SentRef
 from tests.telegram.fakebotapi import FakeBotAPI
 from tests.telegram.play import (
@@ -41,9 +44,18 @@ class Counting:
         return getattr(self._inner, name)
 
 
-async def test_two_calls_per_row(api: FakeBotAPI) -> None:
+async def test_two_calls_per_row(api: FakeBotAPI, monkeypatch: pytest.MonkeyPatch) -> None:
     ann, bo = USERS[:2]
     api.opened |= {ann.id, bo.id}
+    renders = 0
+    render_markup = transport.render_markup
+
+    def counted_render(*args: Any, **kwargs: Any) -> Any:
+        nonlocal renders
+        renders += 1
+        return render_markup(*args, **kwargs)
+
+    monkeypatch.setattr(transport, "render_markup", counted_render)
     async with table(api) as (h, manager, clock):
         outbox: Outbox = h.outbox
         counting = Counting(outbox.side)
@@ -72,3 +84,6 @@ async def test_two_calls_per_row(api: FakeBotAPI) -> None:
         # prepare + edit or post; strip only after a post that replaces a message
         assert calls <= 2 * rows + counting.calls["strip"], counting.calls
         assert counting.calls["prepare"] == rows
+        # the keyboard rendered once per row (prepare; not again for the
+        # edit), and once per strip that keeps some buttons
+        assert counting.calls["edit"] > 0 and rows <= renders <= rows + counting.calls["strip"]
