@@ -50,7 +50,7 @@ from bot.delivery.superseded import (
 )
 from bot.delivery.transport import Hold, Permanent, RetryLater, as_unsure, first_handed, is_unsure
 from bot.views.model import View, ViewKind
-from storage.delivery import DeliveryStore, OutboxRow, SentRef
+from storage.delivery import DeliveryStore, OutboxRow, SentRef, Shards
 
 log = logging.getLogger(__name__)
 # An information post (rules, help, leaderboard) asked again within this
@@ -75,6 +75,8 @@ class Pacing:
     poll_seconds: float = 1.0
     retention: timedelta | None = DEFAULT_RETENTION
     coalesce_seconds: float = 0.0
+    # the shards this process serves (Discord; None: every row)
+    shards: Shards | None = None
 
 
 STEADY = Pacing()  # the defaults
@@ -97,6 +99,7 @@ class Outbox(Generic[M]):
             poll_seconds=pacing.poll_seconds,
             retention=pacing.retention,
             coalesce_seconds=pacing.coalesce_seconds,
+            shards=pacing.shards,
             # the only process on its database (SQLite): leases of a crashed
             # run are dropped at start
             exclusive=not getattr(store, "shared", False),
@@ -240,6 +243,7 @@ class Outbox(Generic[M]):
         try:
             return await self._show(row, view, prepared, known, edits=edits, unsure=was_unsure)
         finally:
+            # what the platform asked to say (a channel told it gets no pictures)
             await self._say(prepared.notices)
 
     async def _show(
@@ -255,6 +259,7 @@ class Outbox(Generic[M]):
         """Skip, edit ``known`` (``edits``) or post ``prepared``; what is
         stored of the message showing it."""
         posting = False
+        again: Prepared[M] | None = None  # prepared anew, as a new post
         try:
             if edits and known is not None:
                 if known.fingerprint == prepared.fingerprint:
@@ -263,11 +268,14 @@ class Outbox(Generic[M]):
                     return self._ref(row, view, prepared.fingerprint, known.message_id)
                 log.info("delivery: the message of %s cannot be edited; posted anew", row.key)
                 # as a new message (Telegram: a photo's caption becomes a text)
-                prepared = await self.side.prepare(row, view, None)
+                again = await self.side.prepare(row, view, None)
             await self.store.mark_sending(row)
             posting = True
-            message_id = await self.side.post(row, prepared)
-        except (RetryLater, Permanent, Hold):
+            message_id = await self.side.post(row, again or prepared)
+        except Hold as held:
+            await self._say(held.notices)
+            raise
+        except (RetryLater, Permanent):
             raise
         except Exception as error:
             found = await self.side.classify(error, row, view)
@@ -280,6 +288,11 @@ class Outbox(Generic[M]):
             ):
                 found = as_unsure(found)
             raise found from error
+        finally:
+            if again is not None:  # what the post asked to say, said with the rest
+                prepared.notices.extend(again.notices)
+        if again is not None:
+            prepared = again
         if known is not None and known.has_buttons and known.message_id != message_id:
             # Last round's hand keeps its Review button (it answers for any round).
             await self._retire(known, keep_info=known.key.startswith("hand:"))

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
@@ -73,29 +73,22 @@ class DiscordAdapter:
         retention: timedelta | None = DEFAULT_RETENTION,
         page_links: PageLinks | None = None,
         client: discord.Client | None = None,
+        shards: Shards | None = None,
     ) -> None:
         """Delivering through ``store`` (the manager's repository; None: in
         memory, nothing survives); ``page_links``: the arranging page's,
-        where it is on."""
+        where it is on; ``shards``: those this process serves (None: all)."""
         self.manager = manager
         self.client = client
         self.refs = Registry()
         store = store or MemoryDelivery()
-        pacing = Pacing(discord_limits(), poll_seconds=poll_seconds, retention=retention)
+        pacing = Pacing(
+            discord_limits(), poll_seconds=poll_seconds, retention=retention, shards=shards
+        )
         self.platform = DiscordPlatform(lambda: self.client, store, page_links)
         self.outbox = Outbox(store, self.platform, pacing)
         self.dms = Dms(self.outbox, store)
         self.private = PrivateViews(self.refs, lambda: self.client, page_links, self.dms)
-
-    def shard(self, count: int, ids: Sequence[int] | None) -> None:
-        """This process serves shards ``ids`` of ``count`` (None: all): its
-        poller takes up the rows of its own guilds' channels, selected in
-        the database by the guild stored with each row (no gateway cache
-        needed, so from the first look after connecting), and - on the
-        process with shard 0, the one Discord sends DMs to - the rows with
-        no guild (DMs)."""
-        shard_ids = tuple(range(count)) if ids is None else tuple(sorted(ids))
-        self.outbox.engine.shards = Shards(count, shard_ids, unrouted=0 in shard_ids)
 
     @property
     def engine(self) -> DeliveryEngine:

@@ -16,7 +16,7 @@ from discord import app_commands
 from bot.config import Settings
 from bot.table.contract import TableLike
 from bot.web.links import page_links
-from storage.delivery import DeliveryStore
+from storage.delivery import DeliveryStore, Shards
 
 from .adapter import DiscordAdapter
 from .commands import ThirteenGroup
@@ -31,6 +31,20 @@ class Wiring(TypedDict, total=False):
     """How a client is wired into the process (see ``build_client``)."""
 
     store: DeliveryStore | None
+
+
+def shards_of(settings: Settings) -> Shards | None:
+    """The shards this process serves (DISCORD_SHARD_COUNT /
+    DISCORD_SHARD_IDS; None: unsharded, every guild): its poller takes up
+    the rows of its own guilds' channels, selected in the database by the
+    guild stored with each row (no gateway cache needed, so from the first
+    look after connecting), and - on the process with shard 0, the one
+    Discord sends DMs to - the rows with no guild (DMs)."""
+    count = settings.discord_shard_count
+    if not count:
+        return None
+    ids = tuple(sorted(settings.discord_shard_ids or range(count)))
+    return Shards(count, ids, unrouted=0 in ids)
 
 
 def intents() -> discord.Intents:
@@ -63,6 +77,7 @@ class _Thirteen:
             retention=settings.delivery_retention,
             page_links=page_links(settings),
             client=client,
+            shards=shards_of(settings),
         )
         self.tree = app_commands.CommandTree(client)
         self.tree.add_command(ThirteenGroup())
@@ -84,8 +99,6 @@ class _Thirteen:
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
-        if isinstance(client, discord.AutoShardedClient):
-            self.adapter.shard(client.shard_count or 1, client.shard_ids)
         self.adapter.open()
 
 

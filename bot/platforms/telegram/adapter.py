@@ -114,7 +114,7 @@ class TelegramAdapter:
             action = Action(self._seen(user), verb, chat_id=str(chat.id), arg=arg)
             outcome = await self.manager.handle(action)
             if outcome.room_id:
-                self.platform.rooms[outcome.room_id] = str(chat.id)
+                self.platform.room_in(outcome.room_id, str(chat.id))
             if (
                 outcome.ok
                 and VERBS[verb].private_answer

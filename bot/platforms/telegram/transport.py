@@ -122,6 +122,10 @@ class TelegramPlatform:
             return ""
 
     # ---- private reach ----------------------------------------------------------------
+    def room_in(self, room_id: str, chat_id: str) -> None:
+        """Room ``room_id`` is played in group ``chat_id`` (its notices go there)."""
+        self.rooms[room_id] = chat_id
+
     def seen(self, user_id: str, name: str) -> None:
         """A user's name, as a group notice lists whom it waits for."""
         self.reach.seen(user_id, name)
