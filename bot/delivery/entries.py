@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.delivery.payload import view_to_payload
@@ -83,7 +86,8 @@ class Lanes(Protocol):
 class Durable:
     """The table manager's switch for the outbox: views of the platforms in
     ``platforms`` are written with the state change that produced them and
-    handed back marked (``is_durable``) so the adapter only wakes delivery.
+    handed back marked (``is_durable``): their lanes are woken once the
+    transaction commits (``written``), and the adapter leaves them alone.
     Platforms in ``group_only`` too have only their group views written:
     their private views are bound to the player's own interaction (Discord's
     ephemerals), which only the adapter answering it can show - except for
@@ -91,8 +95,8 @@ class Durable:
     some user ids chose that, and their chats; the private views of those
     players that no interaction of theirs is waiting for (the deal, the
     auto-arrange, another player's move) are written with the state change,
-    to that chat. Platforms are registered where the process is assembled
-    (``register``), with the store their outbox delivers from being the
+    to that chat. Platforms' outboxes are registered where the process is
+    assembled (``register``), with the store they deliver from being the
     manager's repository."""
 
     def __init__(self) -> None:
@@ -115,13 +119,19 @@ class Durable:
 
     def written(self, entries: Iterable[OutboxEntry]) -> None:
         """``entries`` are stored (their transaction committed): the lanes
-        of their chats go, by key - the adapter does not hand them back."""
+        of their chats go, by key - the adapter does not hand them back
+        (within an adapter's ``answer_first`` turn: once it answered)."""
         chats: dict[str, list[str]] = {}
         for entry in entries:
             chats.setdefault(entry.platform, []).append(entry.chat_id)
+        turn = _TURN.get()
         for platform, chat_ids in chats.items():
             lanes = self._lanes.get(platform)
-            if lanes is not None:
+            if lanes is None:
+                continue
+            if turn is not None and turn.open:
+                turn.wakes.append((lanes, chat_ids))
+            else:
                 lanes.wake(chat_ids)
 
     async def private_chats(self, views: Sequence[View], actor: str | None) -> PrivateChats:
@@ -170,3 +180,29 @@ class Durable:
             meta = {**view.meta, OUTBOX_META: found[0].key}
             marked.append(dataclasses.replace(view, meta=meta))
         return marked, entries
+
+
+@dataclass(slots=True)
+class _Turn:
+    open: bool = True
+    wakes: list[tuple[Lanes, list[str]]] = field(default_factory=list)
+
+
+_TURN: ContextVar[_Turn | None] = ContextVar("delivery_turn", default=None)
+
+
+@contextmanager
+def answer_first() -> Iterator[None]:
+    """An adapter's turn (a press, a command): the lanes of the rows its
+    action writes are woken when the turn ends - the press answered, its
+    other views handed on - rather than at the commit, so a lane's
+    coalescing window starts where the player's next press can follow."""
+    turn = _Turn()
+    token = _TURN.set(turn)
+    try:
+        yield
+    finally:
+        _TURN.reset(token)
+        turn.open = False  # a commit later (a task the turn started) wakes at once
+        for lanes, chat_ids in turn.wakes:
+            lanes.wake(chat_ids)

@@ -18,6 +18,7 @@ from telegram.ext import ContextTypes
 
 from bot.core.verbs import VERBS, Private
 from bot.delivery.engine import DeliveryEngine
+from bot.delivery.entries import answer_first
 from bot.delivery.outbox import Outbox
 from bot.delivery.superseded import rounds_of
 from bot.i18n import normalize_language, t
@@ -46,6 +47,18 @@ def _language_of(outcome: Outcome, fallback: str | None) -> str:
         for view in outcome.views:
             return view.language
     return normalize_language(fallback)
+
+
+def answering(handler: Handler) -> Handler:
+    """``handler`` as one turn: the lanes of what its action wrote are
+    woken once it has answered (``answer_first``), as when the adapter
+    handed the views on."""
+
+    async def turn(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        with answer_first():
+            await handler(update, context)
+
+    return turn
 
 
 def actor_of(user: User) -> Actor:

@@ -28,7 +28,7 @@ from bot.config import Settings
 from bot.delivery import Limits
 from bot.delivery.http import serve_http
 from bot.delivery.outbox import Outbox, Pacing
-from bot.platforms.telegram.adapter import TelegramAdapter
+from bot.platforms.telegram.adapter import TelegramAdapter, answering
 from bot.platforms.telegram.menu import GROUP_COMMANDS, register_menu
 from bot.platforms.telegram.transport import TelegramPlatform
 from bot.platforms.telegram.webhook import TelegramWebhook
@@ -144,17 +144,23 @@ def build_application(
 
     groups = filters.ChatType.GROUPS
     private = filters.ChatType.PRIVATE
-    application.add_handler(CommandHandler("start", adapter.start, filters=private))
+    application.add_handler(CommandHandler("start", answering(adapter.start), filters=private))
     application.add_handler(CommandHandler("help", adapter.private_help, filters=private))
     application.add_handler(
-        CommandHandler("start", adapter.group_command(GROUP_COMMANDS["help"]), filters=groups)
+        CommandHandler(
+            "start", answering(adapter.group_command(GROUP_COMMANDS["help"])), filters=groups
+        )
     )
     for name, verb in GROUP_COMMANDS.items():
-        application.add_handler(CommandHandler(name, adapter.group_command(verb), filters=groups))
+        application.add_handler(
+            CommandHandler(name, answering(adapter.group_command(verb)), filters=groups)
+        )
     application.add_handler(
         CommandHandler(list(GROUP_COMMANDS), adapter.group_only, filters=private)
     )
-    application.add_handler(CallbackQueryHandler(adapter.press, pattern=rf"^{ACTION_PREFIX}\|"))
+    application.add_handler(
+        CallbackQueryHandler(answering(adapter.press), pattern=rf"^{ACTION_PREFIX}\|")
+    )
     application.add_handler(CallbackQueryHandler(adapter.other_press))
     application.add_handler(
         ChatMemberHandler(adapter.chat_member, ChatMemberHandler.MY_CHAT_MEMBER)
