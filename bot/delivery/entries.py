@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.delivery.payload import view_to_payload
-from bot.delivery.platform import Traits
+from bot.delivery.platform import DeliveryTraits
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import OutboxEntry
 
@@ -78,7 +78,7 @@ class Lanes(Protocol):
     traits, and its lanes to wake when rows of theirs are stored."""
 
     @property
-    def traits(self) -> Traits: ...
+    def traits(self) -> DeliveryTraits: ...
 
     def wake(self, chat_ids: Iterable[str]) -> None: ...
 

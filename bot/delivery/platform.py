@@ -33,7 +33,7 @@ M = TypeVar("M")
 
 
 @dataclass(frozen=True, slots=True)
-class Traits:
+class DeliveryTraits:
     """What the outbox's decision reads of a platform, once."""
 
     # The platform's name in the outbox and the ``messages`` table.
@@ -75,7 +75,7 @@ class Platform(Protocol[M]):
     platform's own error, which ``classify`` then reads."""
 
     @property
-    def traits(self) -> Traits: ...
+    def traits(self) -> DeliveryTraits: ...
 
     def is_group(self, chat_id: str) -> bool:
         """Whether a chat is a group (the group's flood limit) or private."""

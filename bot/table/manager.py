@@ -410,6 +410,11 @@ class TableManager:
         rec = await self.rooms.load(room_id, fresh=True)
         return rec.room.copy() if rec else None
 
+    async def room_in(self, platform: str, chat_id: str) -> str | None:
+        """The id of a chat's open room (None: none is open there); the
+        Discord Activity finds its room by the channel it is launched in."""
+        return await self.rooms.open_in(platform, chat_id)
+
     async def room_state(self, room_id: str) -> dict[str, Any] | None:
         """The room as stored now, as its JSON."""
         rec = await self.rooms.load(room_id, fresh=True)

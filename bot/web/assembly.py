@@ -6,12 +6,13 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from bot.config import Settings
 from bot.core.actions import Action
 from bot.core.room import Room
 
+from .activity import Activity, ActivityConfig, Rooms
 from .desk import Desk, Table
 from .server import WebApp, WebConfig
 
@@ -46,9 +47,13 @@ class Announcing:
         return await self.table.round_settlement(room_id, round_no)
 
 
+class PageTable(Table, Rooms, Protocol):
+    """The table manager as the page and the Activity read it."""
+
+
 def arranging_page(
     settings: Settings,
-    table: Table,
+    table: PageTable,
     *,
     deliver: Deliver | None = None,
     clock: Callable[[], float] = time.time,
@@ -63,5 +68,31 @@ def arranging_page(
     key = settings.webapp_key()
     token = settings.telegram_token.get_secret_value() if settings.telegram_token else None
     acting = table if deliver is None else Announcing(table, deliver)
-    config = WebConfig(token, key, clock=clock, page_url=settings.webapp_url)
+    config = WebConfig(
+        token,
+        key,
+        clock=clock,
+        page_url=settings.webapp_url,
+        activity=activity(settings, table, clock),
+    )
     return WebApp(Desk(acting, clock=clock), config)
+
+
+def activity(settings: Settings, rooms: Rooms, clock: Callable[[], float]) -> Activity | None:
+    """The Discord Activity's check, where DISCORD_ACTIVITY is on (the
+    settings made sure its id, secret and the bot's token are set)."""
+    if not settings.discord_activity:
+        return None
+    if (
+        settings.discord_client_id is None
+        or settings.discord_client_secret is None
+        or settings.discord_token is None
+    ):
+        raise ValueError("the Discord Activity needs DISCORD_CLIENT_ID, _SECRET and DISCORD_TOKEN")
+    config = ActivityConfig(
+        settings.discord_client_id,
+        settings.discord_client_secret.get_secret_value(),
+        settings.discord_token.get_secret_value(),
+        settings.discord_api_url,
+    )
+    return Activity(config, rooms, clock)

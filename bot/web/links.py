@@ -33,6 +33,9 @@ class PageLinks:
     base_url: str  # WEBAPP_URL, without a trailing slash
     key: bytes
     telegram_app_name: str | None = None
+    # The page is also a Discord Activity (DISCORD_ACTIVITY): a hand in the
+    # room's channel launches it instead of carrying the link.
+    activity: bool = False
 
     @property
     def secure(self) -> bool:
@@ -74,4 +77,9 @@ def page_links(settings: Settings) -> PageLinks | None:
     button or link."""
     if settings.webapp_url is None:
         return None
-    return PageLinks(settings.webapp_url, settings.webapp_key(), settings.telegram_webapp_name)
+    return PageLinks(
+        settings.webapp_url,
+        settings.webapp_key(),
+        settings.telegram_webapp_name,
+        settings.discord_activity,
+    )

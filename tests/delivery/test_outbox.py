@@ -13,7 +13,7 @@ from datetime import timedelta
 from bot.core.actions import encode
 from bot.delivery import RetryLater, view_entries
 from bot.delivery.outbox import Outbox
-from bot.delivery.platform import ButtonRows, Prepared, Traits
+from bot.delivery.platform import ButtonRows, DeliveryTraits, Prepared
 from bot.delivery.transport import UNSURE, Hold, Permanent
 from bot.table.actions import Verb
 from bot.views.model import Audience, Button, View, ViewKind
@@ -30,7 +30,7 @@ class Lost(Exception):
 class Screen:
     """A platform in memory: its chats' messages, and every call made."""
 
-    traits = Traits("screen")
+    traits = DeliveryTraits("screen")
 
     def __init__(self) -> None:
         self.messages: dict[str, tuple[str, ButtonRows]] = {}  # id -> text, buttons
@@ -193,7 +193,7 @@ async def test_an_unsure_settlement_is_not_posted_twice() -> None:
     assert await outbox.deliver(row) is None  # not repeated
     assert screen.calls == []
     # a platform that drops a repeat within its window posts it again, once
-    screen.traits = Traits("screen", repeat_window=timedelta(minutes=2))
+    screen.traits = DeliveryTraits("screen", repeat_window=timedelta(minutes=2))
     assert await Outbox(store, screen).deliver(row) is not None
     assert [what for what, _ in screen.calls] == ["post"]
 

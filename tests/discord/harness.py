@@ -15,8 +15,7 @@ from simcord.enums import InteractionType
 
 from bot.config import Settings
 from bot.delivery import Limits
-from bot.platforms.discord import build_client
-from bot.platforms.discord.client import ThirteenClient
+from bot.platforms.discord.client import ThirteenClient, build_client
 from bot.table.actions import ActionIdError, Verb, decode
 from bot.table.manager import TableManager
 
@@ -205,3 +204,12 @@ async def forged_press(
         extra={"message": payload},
         source_message_id=stored.id,
     )
+
+
+def page_buttons(message: Any) -> list[dict[str, Any]]:
+    return [
+        button
+        for row in message.components
+        for button in row.get("components", ())
+        if button.get("url") or str(button.get("custom_id", "")).startswith("dc1|act|")
+    ]

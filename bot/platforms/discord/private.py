@@ -58,8 +58,13 @@ class PrivateViews:
     async def set_pref(self, user_id: str, name: str, on: bool) -> None:
         await self.store.set_pref(PLATFORM, user_id, name, "1" if on else None)
 
+    def _ephemeral(self, view: View) -> View:
+        """The hand as an ephemeral in the room's channel shows it: its page
+        button launches the Activity where that is on (a DM's is the link,
+        made by the transport)."""
+        return with_page(view, self.page_links, in_channel=True)
+
     async def deliver_to_actor(self, view: View, turn: Turn) -> None:
-        view = with_page(view, self.page_links)
         if turn.pressed is not None and view.key == turn.pressed_key:
             if turn.interaction.guild_id is None:
                 # A press in the DM: acknowledged, and the outbox edits that DM
@@ -70,7 +75,7 @@ class PrivateViews:
                     turn.deferred = True
                 await self.dms.submit([view])
                 return
-            await turn.edit_pressed(await prepare(view))
+            await turn.edit_pressed(await prepare(self._ephemeral(view)))
             assert turn.pressed is not None
             if view.kind is ViewKind.HAND:
                 self.refs.hands[view.key] = HandRef(turn.interaction, None)
@@ -93,7 +98,7 @@ class PrivateViews:
 
     async def new_ephemeral(self, turn: Turn, view: View) -> None:
         """A private view for the actor as a new ephemeral message (DM when that fails)."""
-        rendered = await prepare(view)
+        rendered = await prepare(self._ephemeral(view))
         interaction = turn.interaction
         try:
             if not turn.responded:
@@ -117,7 +122,6 @@ class PrivateViews:
     async def refresh_hand(self, view: View) -> None:
         """Someone's hand changed without them pressing (deal, auto-arrange):
         edit their open ephemeral while its token lives, or their DM."""
-        view = with_page(view, self.page_links)
         if view.user_id is not None and await self.dms.wanted(view.user_id):
             await self.dms.submit([view])
             return
@@ -127,7 +131,7 @@ class PrivateViews:
         if ref.interaction.is_expired():
             del self.refs.hands[view.key]
             return
-        rendered = await prepare(view)
+        rendered = await prepare(self._ephemeral(view))
         try:
             if ref.message_id is None:
                 await ref.interaction.edit_original_response(**rendered.kwargs())

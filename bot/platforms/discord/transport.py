@@ -22,7 +22,7 @@ import discord
 
 from bot.delivery import Permanent, RetryLater
 from bot.delivery.outbox import ShownButtons
-from bot.delivery.platform import ButtonRows, Prepared, Traits
+from bot.delivery.platform import ButtonRows, DeliveryTraits, Prepared
 from bot.delivery.transport import Hold
 from bot.views.model import Audience, ButtonStyle, View
 from bot.web.links import PageLinks
@@ -61,7 +61,7 @@ class DiscordPlatform:
         self._routed: set[str] = set()  # channels whose guild this process recorded
         # Pictures where the bot may attach files; text only elsewhere (attach.py).
         self.attach = AttachGuard(client, store)
-        self.traits = Traits(
+        self.traits = DeliveryTraits(
             PLATFORM,
             # Discord drops a repeated post by its nonce within this (posting.py).
             repeat_window=NONCE_WINDOW,

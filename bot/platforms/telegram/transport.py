@@ -31,7 +31,7 @@ from telegram.error import BadRequest, ChatMigrated, TelegramError
 from bot.delivery import Permanent, RetryLater
 from bot.delivery.entries import target_chat
 from bot.delivery.outbox import ShownButtons
-from bot.delivery.platform import ButtonRows, Prepared, Traits
+from bot.delivery.platform import ButtonRows, DeliveryTraits, Prepared
 from bot.delivery.transport import Hold
 from bot.pictures import render_async
 from bot.platforms.telegram import errors
@@ -44,12 +44,12 @@ from bot.platforms.telegram.render import (
     render_markup,
     render_text,
 )
+from bot.platforms.telegram.traits import PLATFORM
 from bot.views.model import Audience, View, ViewKind
 from bot.web.links import PageLinks
 from storage.delivery import DeliveryStore, OutboxRow, SentRef
 
 log = logging.getLogger(__name__)
-PLATFORM = "telegram"
 # A stored fingerprint of a photo message starts with this: the message keeps
 # its photo (and is edited by media or caption) for as long as it lives.
 PHOTO = "p:"
@@ -103,7 +103,7 @@ class TelegramPlatform:
     """Telegram's side of delivery (the outbox built over it is the
     adapter's) and the private chats' reach."""
 
-    traits = Traits(PLATFORM, repeat_window=None, new_round_new_message=True, dm_chats=None)
+    traits = DeliveryTraits(PLATFORM, repeat_window=None, new_round_new_message=True, dm_chats=None)
 
     def __init__(self, bot: Bot, store: DeliveryStore, page_links: PageLinks | None = None) -> None:
         self._bot = bot
