@@ -70,8 +70,8 @@ def webhook_of(application: Application) -> TelegramWebhook | None:
 
 
 async def open_adapter(app: Application) -> None:
-    """After ``initialize()`` (getMe done): start the outbox, take the
-    manager's timer views, register the command menu. run_polling and
+    """After ``initialize()`` (getMe done): start the outbox, register
+    the command menu. run_polling and
     run_webhook call it as post_init; run_telegram calls it itself."""
     adapter = adapter_of(app)
     adapter.outbox.start()
