@@ -23,7 +23,7 @@ from bot.core.room import Room
 from bot.core.round import Round
 from bot.core.state import LANE_NAMES, Phase
 from bot.i18n import t
-from bot.rules.cards import parse_card
+from bot.rules.cards import parse_card, rank_char
 from bot.rules.foul import check_foul
 from bot.rules.lanes import evaluate_lane
 from bot.rules.types import Arrangement, LaneValue
@@ -122,6 +122,7 @@ class Desk:
         language = room.language or "zh-Hans"
         head, middle, tail = hand.lanes()
         hands = rnd.hands
+        wild = rnd.rules.wild_rank
         out: dict[str, Any] = {
             "room": room.id,
             "round": rnd.no,
@@ -133,8 +134,8 @@ class Desk:
             "keep": KEEP,
             # The round's rules hold the wild rank whether the room fixed it or
             # it was drawn for this round (rnd.wild_rank is only the drawn one).
-            "wild_rank": rnd.rules.get("wild_rank"),
-            "added_suit": rnd.rules.get("added_suit"),
+            "wild_rank": None if wild is None else rank_char(wild),
+            "added_suit": rnd.rules.added_suit,
             "done": hand.done,
             "declared": bool(hand.declared),  # done by declaring the special
             "suggestions": _suggestions_json(hand),
