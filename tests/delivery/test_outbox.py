@@ -227,8 +227,9 @@ async def test_last_rounds_hand_is_left_up_at_the_next_rounds_hand() -> None:
     """Where a new round's message is a new post (Telegram): last round's
     hand (its result) is not edited when the next round's hand is posted;
     a hand posted anew in its own round still loses its game buttons."""
-    screen, outbox, _store = made()
-    screen.new_round_new_message = True
+    screen, _outbox, store = made()
+    screen.traits = DeliveryTraits("screen", new_round_new_message=True)
+    outbox = Outbox(store, screen)  # its traits are read once, when it is built
     key = f"hand:{ROOM}:u1"
     result = view(ViewKind.HAND, key, "round 1 result", Verb.REVIEW, Verb.START)
     await shown(outbox, result)
