@@ -14,6 +14,7 @@ from bot.config import MAX_ARRANGE_SECONDS, MIN_ARRANGE_SECONDS
 from bot.core.options import RULE_OPTIONS, rules_for
 from bot.core.room import Room, RoomOptions
 from bot.i18n import normalize_language
+from bot.i18n.languages import LANGUAGES, is_language
 from bot.rules.cards import parse_rank, rank_char
 from bot.rules.options import DealStyle, OptionError, Preset
 from bot.rules.room_options import ALIASES, OWNER_TABLE_NAMES, Kind, declared
@@ -129,9 +130,9 @@ def apply_option(room: Room, arg: str | None, current_players: int) -> tuple[str
                 f"unknown preset {value!r}: use classic or extended", "unknown_preset", value=value
             ) from None
     elif name == "language":
-        if not value.lower().startswith(("en", "zh")):
+        if not is_language(value):
             raise OptionError(
-                f"unknown language {value!r}: use zh-Hans, zh-Hant or en", "language", value=value
+                f"unknown language {value!r}: use {', '.join(LANGUAGES)}", "language", value=value
             )
         room.language = normalize_language(value)
         return name, room.language

@@ -11,6 +11,7 @@ from bot.core.actions import Verb, encode
 from bot.core.room import Room
 from bot.core.traits import COMMAND_NAMES, traits_of
 from bot.i18n import t
+from bot.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES, REGISTRY
 from bot.rules.cards import BIG_JOKER, Card, parse_card, sort_by_count
 from bot.rules.cards import rank_char as card_rank_char
 from bot.rules.options import OptionError
@@ -63,7 +64,7 @@ def suit_text(suit: str) -> str:
     return SUIT_EMOJI.get(suit, suit)
 
 
-def lang_of(room: Room | None, default: str = "zh-Hans") -> str:
+def lang_of(room: Room | None, default: str = DEFAULT_LANGUAGE) -> str:
     return room.language if room else default
 
 
@@ -164,9 +165,23 @@ def grid(
     return out
 
 
+def language_codes(lang: str) -> str:
+    """The languages' codes as one of them is asked for (``a, b or c``)."""
+    *rest, last = LANGUAGES
+    return t(lang, "fmt.or", rest=t(lang, "fmt.list").join(rest), last=last) if rest else last
+
+
+def language_choices(lang: str) -> str:
+    """Each language's code with its button's name, listed (``a (A), b (B)``)."""
+    return t(lang, "fmt.list").join(
+        t(lang, "fmt.note", text=language.code, note=language.short) for language in REGISTRY
+    )
+
+
 def option_reason(lang: str, error: OptionError) -> str:
     """Why an option was refused, in the room's language (echoed values clipped)."""
     params = {k: _clip(v) for k, v in error.params.items()}
+    params.setdefault("languages", language_codes(lang))
     try:
         return t(lang, f"opterr.{error.key}", **params)
     except (KeyError, IndexError):
@@ -230,7 +245,7 @@ def _option_words(lang: str, option: str, value: Any) -> str:
     return str(value)
 
 
-LANGUAGE_NAMES = {"zh-Hans": "简体中文", "zh-Hant": "繁體中文", "en": "English"}
+LANGUAGE_NAMES = {language.code: language.name for language in REGISTRY}
 
 
 def parse_suit(text: str) -> str | None:

@@ -9,6 +9,7 @@ from bot.core.actions import Actor, Verb
 from bot.core.options import rules_for, summary
 from bot.core.room import Room
 from bot.i18n import t
+from bot.i18n.languages import REGISTRY
 from bot.rules.options import OptionError, Preset, Rules, make_rules
 from bot.rules.room_options import DECLARED, Kind, RoomOption
 from bot.rules.specials import special_points
@@ -286,8 +287,8 @@ def settings_view(room: Room, actor: Actor) -> View:
     buttons = [
         *(cycle(o) for o in DECLARED if o.owner_sets and o.panel is not None),
         *(
-            choice(label, room.language == code, Verb.LANGUAGE, code)
-            for code, label in (("zh-Hans", "简体"), ("zh-Hant", "繁體"), ("en", "English"))
+            choice(language.short, room.language == language.code, Verb.LANGUAGE, language.code)
+            for language in REGISTRY
         ),
         button(t(lang, "btn.add_ai_easy"), rid, no, Verb.ADD_AI, "easy"),
         button(t(lang, "btn.add_ai_normal"), rid, no, Verb.ADD_AI, "normal"),
