@@ -608,7 +608,7 @@ async def test_thirteen_run_s_page_takes_its_origin_from_webapp_url() -> None:
         telegram_token=None,
     )
     async with served() as (st, _):
-        app = arranging_page(settings, st.manager, [], clock=st.clock.now)
+        app = arranging_page(settings, st.manager, clock=st.clock.now)
         async with TestClient(TestServer(app.application)) as client:
             for origin, status in (
                 ("https://example.org:8443", 200),
