@@ -72,7 +72,6 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -84,7 +83,7 @@ from bot.rules.cards import parse_card, sort_by_count, sort_by_rank, sort_by_sui
 from bot.rules.foul import check_foul  # noqa: E402
 from bot.rules.options import Rules, make_rules  # noqa: E402
 from bot.rules.types import Arrangement  # noqa: E402
-from bot.web import initdata, passes  # noqa: E402
+from bot.web import passes  # noqa: E402
 
 PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 TOKEN = "123456:BENCH-page-token"
@@ -548,15 +547,11 @@ async def pg_reachable(url: str) -> bool:
 
 # ---------------------------------------------------------------- the first load
 def launch_data(user: str) -> str:
-    fields = {
-        "auth_date": str(int(time.time())),
-        "query_id": "AAHdF6IQAAAAAN0XohDhrOrc",
-        "user": json.dumps(
-            {"id": int(user), "first_name": "P", "language_code": "zh-hans"},
-            separators=(",", ":"),
-        ),
-    }
-    return urlencode({**fields, "hash": initdata.sign(fields, TOKEN)})
+    from tests.web.harness import telegram_launch_data
+
+    return telegram_launch_data(
+        int(user), "P", now=time.time(), token=TOKEN, language_code="zh-hans"
+    )
 
 
 def kind_of(url: str) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
 import os
 import signal
 import socket
@@ -17,11 +16,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 from bot.i18n import t
 from bot.table.actions import Verb
-from bot.web.initdata import sign
 from storage.sql import SqlRepository
 from tests.telegram.fakebotapi import FakeBotAPI, StoredMessage
 from tests.telegram.harness import (
@@ -32,6 +29,7 @@ from tests.telegram.harness import (
     buttons_of,
     press_update,
 )
+from tests.web.harness import telegram_launch_data
 
 HANG_GUARD = 30.0  # seconds: a hang guard, never a speed limit
 ANN, BO, CY = TgUser(41, "Ann"), TgUser(42, "Bo"), TgUser(43, "Cy")
@@ -309,12 +307,7 @@ def page_button(message: StoredMessage) -> dict[str, Any]:
 
 def launch_data(user: TgUser) -> str:
     """Launch data as Telegram signs it for ``user`` with the test bot's token."""
-    fields = {
-        "auth_date": str(int(time.time())),
-        "query_id": f"q{user.id}",
-        "user": json.dumps({"id": user.id, "first_name": user.first_name}),
-    }
-    return urlencode({**fields, "hash": sign(fields, TOKEN)})
+    return telegram_launch_data(user.id, user.first_name, now=time.time(), token=TOKEN)
 
 
 class RoundRobinProxy:

@@ -82,6 +82,30 @@ SIX_PAIRS_SPLIT = {
 }
 
 
+def telegram_launch_data(
+    user_id: int,
+    first_name: str,
+    *,
+    now: float,
+    token: str = TOKEN,
+    language_code: str | None = None,
+    **more: str,
+) -> str:
+    """The Mini App's launch data as Telegram signs it with the bot's
+    ``token`` for a user, dated ``now``; ``more``: other fields
+    (``start_param``)."""
+    user: dict[str, Any] = {"id": user_id, "first_name": first_name}
+    if language_code is not None:
+        user["language_code"] = language_code
+    fields = {
+        "auth_date": str(int(now)),
+        "query_id": "AAHdF6IQAAAAAN0XohDhrOrc",
+        "user": json.dumps(user, separators=(",", ":")),
+        **more,
+    }
+    return urlencode({**fields, "hash": initdata.sign(fields, token)})
+
+
 def chromium() -> str | None:
     """Debian's chromium (package ``chromium``), found on the PATH."""
     return shutil.which("chromium") or shutil.which("chromium-browser")
@@ -123,15 +147,13 @@ class Stage:
     ) -> str:
         """Launch data as Telegram signs it for seat ``player``."""
         user = self.players[player]
-        fields = {
-            "auth_date": str(int(self.clock.now()) if auth_date is None else auth_date),
-            "query_id": "AAHdF6IQAAAAAN0XohDhrOrc",
-            "user": json.dumps(
-                {"id": int(user.user_id), "first_name": user.name, "language_code": language_code},
-                separators=(",", ":"),
-            ),
-        }
-        return urlencode({**fields, "hash": initdata.sign(fields, token)})
+        return telegram_launch_data(
+            int(user.user_id),
+            user.name,
+            now=self.clock.now() if auth_date is None else auth_date,
+            token=token,
+            language_code=language_code,
+        )
 
     def pass_for(self, player: int = 0, *, seconds: int = 300, **changes: Any) -> str:
         """A pass as the Discord hand's link carries it."""
