@@ -38,7 +38,7 @@ from bot.web.activity import Activity, ActivityConfig
 from bot.web.desk import Desk
 from bot.web.server import WebApp, WebConfig
 from storage.memory import MemoryRepository
-from tests.table.helpers import CHAT, RiggedRandom, act, make_manager
+from tests.table.helpers import CHAT, RiggedRandom, act, make_manager, open_table
 
 TOKEN = "123456:TEST-web-token"
 SECRET = b"test-web-secret"
@@ -205,14 +205,13 @@ async def stage(
     clock = FakeClock(time.time())
     manager, _ = make_manager(MemoryRepository(), clock, RiggedRandom(hands))
     players = [Actor(platform, str(7000 + i), f"P{i}") for i in range(len(hands))]
-    out = await act(manager, players[0], Verb.NEW, "classic", chat_id=chat)
-    assert out.ok and out.room_id, out.reply
-    room = out.room_id
-    for p in players[1:]:
-        assert (await act(manager, p, Verb.JOIN, room_id=room, chat_id=chat)).ok
-    for option in (f"time={arrange_seconds}", *options):
-        out = await act(manager, players[0], Verb.SET_OPTION, option, room_id=room, chat_id=chat)
-        assert out.ok, (option, out.reply)
+    room, _ = await open_table(
+        manager,
+        len(players),
+        options=(f"time={arrange_seconds}", *options),
+        actors=players,
+        chat_id=chat,
+    )
     if language:
         assert (
             await act(manager, players[0], Verb.LANGUAGE, language, room_id=room, chat_id=chat)
