@@ -27,6 +27,7 @@ from tests.telegram.harness import (
     TgUser,
     button_verb,
     buttons_of,
+    command_json,
     press_update,
 )
 from tests.web.harness import telegram_launch_data
@@ -194,25 +195,8 @@ class Players:
 
     # ---- what users do -----------------------------------------------------------
     def command(self, user: TgUser, text: str, private: bool = False) -> None:
-        if private:
-            self.api.opened.add(user.id)
-            chat = {"id": user.id, "type": "private", "first_name": user.first_name}
-        else:
-            chat = {"id": self.group_id, "type": "supergroup", "title": "g"}
-        command = text.split()[0]
-        self.send(
-            {
-                "update_id": self.api.next_update_id(),
-                "message": {
-                    "message_id": next(self._message_ids),
-                    "date": 1_700_000_000,
-                    "chat": chat,
-                    "from": user.json(),
-                    "text": text,
-                    "entities": [{"type": "bot_command", "offset": 0, "length": len(command)}],
-                },
-            }
-        )
+        chat_id = user.id if private else self.group_id
+        self.send(command_json(self.api, user, text, chat_id, next(self._message_ids)))
 
     def newgame(self, owner: TgUser, preset: str = "") -> None:
         """``owner`` opens a room in the group (``/newgame [preset]``)."""
