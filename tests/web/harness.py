@@ -299,6 +299,25 @@ async def open_url(
     is told ``config``; without one it reads the launch parameters from the
     address's fragment (``#tgWebAppData=…``), as Telegram's script does.
     Console errors and page errors are kept on ``page.problems``."""
+    context = await browser_context(
+        browser, config, viewport=viewport, mobile=mobile, locale=locale, color_scheme=color_scheme
+    )
+    page = await watched_page(context)
+    await page.goto(url)
+    return page
+
+
+async def browser_context(
+    browser: Any,
+    config: dict[str, Any] | None,
+    *,
+    viewport: tuple[int, int],
+    mobile: bool,
+    locale: str,
+    color_scheme: str = "light",
+) -> Any:
+    """A fresh context: a phone with touch, or a desktop with a mouse;
+    telegram-web-app.js answered by the local stub, told ``config``."""
     context = await browser.new_context(
         viewport={"width": viewport[0], "height": viewport[1]},
         device_scale_factor=2 if mobile else 1,
@@ -318,6 +337,12 @@ async def open_url(
         )
 
     await context.route(TELEGRAM_JS, telegram_js)
+    return context
+
+
+async def watched_page(context: Any) -> Any:
+    """A new page of ``context`` whose console errors and page errors are
+    kept on ``page.problems``."""
     page = await context.new_page()
     page.problems = []
     page.on(
@@ -327,7 +352,6 @@ async def open_url(
         ),
     )
     page.on("pageerror", lambda e: page.problems.append(f"page error: {e}"))
-    await page.goto(url)
     return page
 
 
