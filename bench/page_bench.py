@@ -261,7 +261,7 @@ async def serve(args: argparse.Namespace) -> None:
     async def cpu(request: web.Request) -> web.StreamResponse:
         return web.json_response({"cpu": time.process_time()})
 
-    from tests.web.harness import STUB
+    from tests.web.harness import STUB, serve_local
 
     stub = STUB.read_bytes()
 
@@ -277,11 +277,7 @@ async def serve(args: argparse.Namespace) -> None:
     page.application.router.add_get("/bench/cpu", cpu)
     page.application.router.add_get(LOCAL_TELEGRAM_JS.decode(), telegram_js)
     page.application.middlewares.append(local_telegram)
-    runner = web.AppRunner(page.application, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = runner.addresses[0][1]
+    runner, port = await serve_local(page.application)
     ready = {
         "port": port,
         "seats": seats,

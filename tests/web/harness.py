@@ -226,17 +226,23 @@ async def stage(
     if not serve:
         yield result
         return
-    runner = web.AppRunner(app.application, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = runner.addresses[0][1]
+    runner, port = await serve_local(app.application)
     result.base = f"http://127.0.0.1:{port}"
     result.runner = runner
     try:
         yield result
     finally:
         await runner.cleanup()
+
+
+async def serve_local(application: web.Application) -> tuple[web.AppRunner, int]:
+    """``application`` served by aiohttp's runner on 127.0.0.1 at a free
+    port; the runner (to clean up) and the port."""
+    runner = web.AppRunner(application, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    return runner, runner.addresses[0][1]
 
 
 def stub_config(
