@@ -96,6 +96,10 @@ async def play_round_in_page(
     await reveal(h, clock)
 
 
+# The arranging page's settings, where the page is on.
+PAGE = {"webapp_url": "https://bench.example.org", "webapp_secret": "telegram-bench"}
+
+
 def serve_page(h: Harness, manager: TableManager, sink: Any, clock: FakeClock) -> Any:
     """The arranging page as ``thirteen run`` assembles it over ``manager``
     (its button on the private hands, the views of its actions handed to
@@ -103,17 +107,12 @@ def serve_page(h: Harness, manager: TableManager, sink: Any, clock: FakeClock) -
     from aiohttp.test_utils import TestClient, TestServer
 
     from bot.config import Settings
-    from bot.platforms.telegram.app import adapter_of
     from bot.web.assembly import arranging_page
 
     settings = Settings(  # type: ignore[call-arg]
-        _env_file=None,
-        telegram_token=TOKEN,
-        webapp_url="https://bench.example.org",
-        webapp_secret="telegram-bench",
+        _env_file=None, telegram_token=TOKEN, **PAGE
     )
-    platform = adapter_of(h.app).platform
-    page = arranging_page(settings, manager, [platform], deliver=sink, clock=clock.now)
+    page = arranging_page(settings, manager, deliver=sink, clock=clock.now)
     return TestClient(TestServer(page.application))
 
 
@@ -148,8 +147,10 @@ async def measure(
     api.opened |= {u.id for u in users}
     produced = collections.Counter()
     window = 0.3 if mode in ("coalesce", "late", "page") else 0.0
+    # the platform is built with the page's links where the page is on
+    page_on = PAGE if mode == "page" else {}
     rng = random.Random(seed * 1000 + players)
-    async with table(api, rng=rng, coalesce_seconds=window) as (h, manager, clock):
+    async with table(api, rng=rng, coalesce_seconds=window, **page_on) as (h, manager, clock):
         original_handle = manager.handle
 
         async def counting_handle(action):  # type: ignore[no-untyped-def]

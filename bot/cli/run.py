@@ -18,7 +18,7 @@ import logging
 import signal
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot import logsafe
 from bot.cli import command_parser, configure_solver, database_problem, settings_or_exit
@@ -127,6 +127,7 @@ async def _start_web(
     settings: Settings,
     repo: SqlRepository,
     manager: TableManager,
+    metrics: Metrics | None,
     served: list[Served],
     sink: Sink,
 ) -> web.AppRunner | None:
@@ -142,19 +143,16 @@ async def _start_web(
     places = _web_places(settings)
     if not places:
         return None
-    engines = [s.engine for s in served]
-    metrics = Metrics(repo, engines) if settings.metrics_port is not None else None
     if metrics is not None:
-        counted: Any = manager  # every action counted and timed, the page's too
-        counted.handle = metrics.instrument(manager.handle)
+        for one in served:
+            metrics.watch(one.engine)
     if settings.webapp_url is not None:
         from bot.web.assembly import arranging_page
 
         # The page's application is the server's: its guard (same-origin
         # POSTs, CSP) keeps to the page's own paths, /app/ and /api/. The
         # views of the page's actions go to the platforms as a timer's do.
-        page_users = [s.platform for s in served]  # their players get the page's link
-        page = arranging_page(settings, manager, page_users, deliver=sink)
+        page = arranging_page(settings, manager, deliver=sink)
         application = page.application
     else:
         application = web.Application()
@@ -210,6 +208,8 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
     repo = await _open_repository(settings.database_url)
     if repo is None:
         return 1
+    # every action counted and timed (METRICS_PORT set), the page's too
+    metrics = Metrics(repo) if settings.metrics_port is not None else None
     manager = TableManager(
         repo,
         clock=RealClock(),
@@ -220,6 +220,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         default_preset=settings.default_preset,
         timezone=settings.timezone,
         pictures=settings.pictures,  # PICTURES=false: every room text only
+        observer=metrics,
     )
     warming = asyncio.create_task(_warm_solver(settings))
     stop = stop or asyncio.Event()
@@ -231,7 +232,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
     served = [entry.build(settings, manager, repo) for entry in entries]
     for one in served:
         # Its views are written to the outbox with the state changes that make them.
-        manager.durable.register(one.platform)
+        manager.durable.register(one.outbox)
     tasks = [asyncio.create_task(one.run(stop, listening)) for one in served]
     sink = _fan_out([one.sink for one in served])
     manager.set_sink(sink)
@@ -260,7 +261,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         await manager.start()
         timers.start()
         try:
-            web_server = await _start_web(settings, repo, manager, served, sink)
+            web_server = await _start_web(settings, repo, manager, metrics, served, sink)
         except OSError as error:  # a port in use, an address not of this machine
             log.error("web: the web server could not listen: %s", error)
             web_failed = True

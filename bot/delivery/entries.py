@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Protocol
 
 from bot.delivery.payload import view_to_payload
-from bot.delivery.platform import Platform
+from bot.delivery.platform import DeliveryTraits
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import OutboxEntry
 
@@ -69,10 +73,21 @@ def is_durable(view: View) -> bool:
 PrivateChats = Mapping[tuple[str, str], str]  # (platform, user id) -> chat
 
 
+class Lanes(Protocol):
+    """A platform's outbox as the table manager sees it: the platform's
+    traits, and its lanes to wake when rows of theirs are stored."""
+
+    @property
+    def traits(self) -> DeliveryTraits: ...
+
+    def wake(self, chat_ids: Iterable[str]) -> None: ...
+
+
 class Durable:
     """The table manager's switch for the outbox: views of the platforms in
     ``platforms`` are written with the state change that produced them and
-    handed back marked (``is_durable``) so the adapter only wakes delivery.
+    handed back marked (``is_durable``): their lanes are woken once the
+    transaction commits (``written``), and the adapter leaves them alone.
     Platforms in ``group_only`` too have only their group views written:
     their private views are bound to the player's own interaction (Discord's
     ephemerals), which only the adapter answering it can show - except for
@@ -80,24 +95,44 @@ class Durable:
     some user ids chose that, and their chats; the private views of those
     players that no interaction of theirs is waiting for (the deal, the
     auto-arrange, another player's move) are written with the state change,
-    to that chat. Platforms are registered where the process is assembled
-    (``register``), with the store their outbox delivers from being the
+    to that chat. Platforms' outboxes are registered where the process is
+    assembled (``register``), with the store they deliver from being the
     manager's repository."""
 
     def __init__(self) -> None:
         self.platforms: set[str] = set()
         self.group_only: set[str] = set()
         self.dm_chats: dict[str, Callable[[Sequence[str]], Awaitable[dict[str, str]]]] = {}
+        self._lanes: dict[str, Lanes] = {}
 
-    def register(self, platform: Platform) -> None:
-        """From now on ``platform``'s views are written with the state
-        changes that produced them (its private views only where
-        ``platform.dm_chats`` says they can be sent unprompted)."""
-        self.platforms.add(platform.name)
-        dm_chats = platform.dm_chats
-        if dm_chats is not None:
-            self.group_only.add(platform.name)
-            self.dm_chats[platform.name] = dm_chats
+    def register(self, lanes: Lanes) -> None:
+        """From now on the views of ``lanes``' platform (its outbox) are
+        written with the state changes that produced them (its private
+        views only where ``traits.dm_chats`` says they can be sent
+        unprompted), and its lanes woken once they are stored."""
+        traits = lanes.traits
+        self.platforms.add(traits.name)
+        self._lanes[traits.name] = lanes
+        if traits.dm_chats is not None:
+            self.group_only.add(traits.name)
+            self.dm_chats[traits.name] = traits.dm_chats
+
+    def written(self, entries: Iterable[OutboxEntry]) -> None:
+        """``entries`` are stored (their transaction committed): the lanes
+        of their chats go, by key - the adapter does not hand them back
+        (within an adapter's ``answer_first`` turn: once it answered)."""
+        chats: dict[str, list[str]] = {}
+        for entry in entries:
+            chats.setdefault(entry.platform, []).append(entry.chat_id)
+        turn = _TURN.get()
+        for platform, chat_ids in chats.items():
+            lanes = self._lanes.get(platform)
+            if lanes is None:
+                continue
+            if turn is not None and turn.open:
+                turn.wakes.append((lanes, chat_ids))
+            else:
+                lanes.wake(chat_ids)
 
     async def private_chats(self, views: Sequence[View], actor: str | None) -> PrivateChats:
         """Where the private views of ``group_only`` platforms go in the
@@ -145,3 +180,29 @@ class Durable:
             meta = {**view.meta, OUTBOX_META: found[0].key}
             marked.append(dataclasses.replace(view, meta=meta))
         return marked, entries
+
+
+@dataclass(slots=True)
+class _Turn:
+    open: bool = True
+    wakes: list[tuple[Lanes, list[str]]] = field(default_factory=list)
+
+
+_TURN: ContextVar[_Turn | None] = ContextVar("delivery_turn", default=None)
+
+
+@contextmanager
+def answer_first() -> Iterator[None]:
+    """An adapter's turn (a press, a command): the lanes of the rows its
+    action writes are woken when the turn ends - the press answered, its
+    other views handed on - rather than at the commit, so a lane's
+    coalescing window starts where the player's next press can follow."""
+    turn = _Turn()
+    token = _TURN.set(turn)
+    try:
+        yield
+    finally:
+        _TURN.reset(token)
+        turn.open = False  # a commit later (a task the turn started) wakes at once
+        for lanes, chat_ids in turn.wakes:
+            lanes.wake(chat_ids)

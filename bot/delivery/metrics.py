@@ -7,16 +7,16 @@ are the delivery engines' and the table manager's."""
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from aiohttp import web
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily
 from prometheus_client.registry import Collector
 
+from bot.core.actions import Action
 from bot.delivery.engine import DeliveryEngine
 
 log = logging.getLogger(__name__)
@@ -43,10 +43,19 @@ class _EngineCounters(Collector):
         yield errors
 
 
+class Answered(Protocol):
+    """What the metrics read of an action's outcome."""
+
+    @property
+    def ok(self) -> bool: ...
+
+
 class Metrics:
-    def __init__(self, repo: Any, engines: list[DeliveryEngine]) -> None:
+    def __init__(self, repo: Any, engines: Sequence[DeliveryEngine] = ()) -> None:
+        """Over ``repo``; ``engines``: the delivery engines whose counters
+        are served (more with ``watch``, once they are built)."""
         self.repo = repo
-        self.engines = engines
+        self.engines = list(engines)
         self.registry = CollectorRegistry()
         self.actions = Counter(
             "thirteen_actions", "Actions handled", ["verb", "ok"], registry=self.registry
@@ -76,27 +85,25 @@ class Metrics:
             "thirteen_outbox_failed", "Views given up (permanent errors)", registry=self.registry
         )
         self.rooms = Gauge("thirteen_open_rooms", "Open rooms", registry=self.registry)
-        self.registry.register(_EngineCounters(engines))
-        for engine in engines:
-            engine.on_delivered = self._delivered(engine.platform)
+        self.registry.register(_EngineCounters(self.engines))
+        for engine in self.engines:
+            self.watch(engine)
+
+    def watch(self, engine: DeliveryEngine) -> None:
+        """Serve ``engine``'s counters and time its deliveries."""
+        if engine not in self.engines:
+            self.engines.append(engine)
+        engine.on_delivered = self._delivered(engine.platform)
 
     def _delivered(self, platform: str) -> Callable[[Any, float], None]:
         histogram = self.delivery_latency.labels(platform)
         return lambda row, age: histogram.observe(max(age, 0.0))
 
-    def instrument(
-        self, handle: Callable[[Any], Awaitable[Any]]
-    ) -> Callable[[Any], Awaitable[Any]]:
-        """Wrap the table manager's ``handle``: count and time every action."""
-
-        async def timed(action: Any) -> Any:
-            started = time.perf_counter()
-            outcome = await handle(action)
-            self.latency.observe(time.perf_counter() - started)
-            self.actions.labels(str(getattr(action, "verb", "?")), str(outcome.ok).lower()).inc()
-            return outcome
-
-        return timed
+    def action_done(self, action: Action, outcome: Answered, seconds: float) -> None:
+        """The table manager's observer (``TableManager(observer=...)``):
+        every action counted and timed, the page's too."""
+        self.latency.observe(seconds)
+        self.actions.labels(str(action.verb), str(outcome.ok).lower()).inc()
 
     async def render(self) -> bytes:
         stats = await self.repo.outbox_stats()

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, Generic
 
 from bot.delivery.engine import DEFAULT_RETENTION, DeliveryEngine
 from bot.delivery.entries import (
@@ -40,7 +40,7 @@ from bot.delivery.entries import (
 )
 from bot.delivery.limits import Limits
 from bot.delivery.payload import view_from_payload
-from bot.delivery.platform import Platform
+from bot.delivery.platform import M, Platform, Prepared
 from bot.delivery.superseded import (
     RoundNow,
     kept_current,
@@ -50,7 +50,7 @@ from bot.delivery.superseded import (
 )
 from bot.delivery.transport import Hold, Permanent, RetryLater, as_unsure, first_handed, is_unsure
 from bot.views.model import View, ViewKind
-from storage.delivery import DeliveryStore, OutboxRow, SentRef
+from storage.delivery import DeliveryStore, OutboxRow, SentRef, Shards
 
 log = logging.getLogger(__name__)
 # An information post (rules, help, leaderboard) asked again within this
@@ -75,19 +75,23 @@ class Pacing:
     poll_seconds: float = 1.0
     retention: timedelta | None = DEFAULT_RETENTION
     coalesce_seconds: float = 0.0
+    # the shards this process serves (Discord; None: every row)
+    shards: Shards | None = None
 
 
 STEADY = Pacing()  # the defaults
 
 
-class Outbox:
-    """A platform's delivery: what its adapter calls (submit, adopt, key_of,
+class Outbox(Generic[M]):
+    """A platform's delivery, built over its ``Platform`` where the process
+    is assembled: what its adapter calls (submit, adopt, key_of,
     retire_pressed, release) and the engine's Transport (deliver)."""
 
-    def __init__(self, store: DeliveryStore, side: Platform, pacing: Pacing = STEADY) -> None:
+    def __init__(self, store: DeliveryStore, side: Platform[M], pacing: Pacing = STEADY) -> None:
         self.store = store
         self.side = side
-        self.platform = side.name
+        self.traits = side.traits  # read once: the decision's constants
+        self.platform = self.traits.name
         self.engine = DeliveryEngine(
             store,
             self,
@@ -95,10 +99,17 @@ class Outbox:
             poll_seconds=pacing.poll_seconds,
             retention=pacing.retention,
             coalesce_seconds=pacing.coalesce_seconds,
+            shards=pacing.shards,
             # the only process on its database (SQLite): leases of a crashed
             # run are dropped at start
             exclusive=not getattr(store, "shared", False),
         )
+
+    def wake(self, chat_ids: Iterable[str]) -> None:
+        """Rows of these chats were written (with the state change that made
+        them): their lanes go (the table manager calls it after the commit)."""
+        for chat in dict.fromkeys(chat_ids):
+            self.engine.wake(chat)
 
     @property
     def window(self) -> float:
@@ -112,21 +123,18 @@ class Outbox:
     # ---- what the adapter calls -------------------------------------------------------
     async def submit(self, views: Iterable[View]) -> None:
         """Deliver ``views`` (those of another platform are left out): those
-        written with their state change already only wake their chats'
-        lanes; the others are written first."""
-        chats: list[str] = []
+        written with their state change already are left out too (the table
+        manager woke their lanes once they were stored: ``wake``); the
+        others are written and their lanes woken."""
         unwritten: list[tuple[View, str]] = []
         for view in views:
-            if view.platform and view.platform != self.platform:
-                continue  # another platform's view from a shared manager
+            if view.platform and view.platform != self.platform or is_durable(view):
+                continue  # another platform's view from a shared manager, or written
             view = view if view.platform else dataclasses.replace(view, platform=self.platform)
             chat = self.side.chat_of(view)
-            if not chat:
-                continue
-            if not is_durable(view):
+            if chat:
                 unwritten.append((view, chat))
-            chats.append(chat)
-        await self.send(unwritten, chats)
+        await self.send(unwritten)
 
     async def send(self, views: Iterable[tuple[View, str]], wake: Iterable[str] = ()) -> list[str]:
         """Write each view for the chat paired with it, and wake those chats'
@@ -182,7 +190,7 @@ class Outbox:
             [row for row in rows if row], round_now, also=self.side.own_button
         )
         if kept is not None:
-            await self.side.strip_buttons(chat_id, message_id, kept)
+            await self.side.strip(chat_id, message_id, kept)
 
     def start(self) -> None:
         self.engine.start()
@@ -200,7 +208,6 @@ class Outbox:
 
     async def deliver(self, row: OutboxRow) -> SentRef | None:
         view = view_from_payload(row.payload)
-        await self.side.check(row, view)
         one_off = is_one_off_key(row.key)
         if one_off:
             known = None
@@ -228,29 +235,65 @@ class Outbox:
                 "delivery: settlement %s may have been posted already; not repeated", row.key
             )
             return None
-        posting = False
+        edits = known is not None and self._edits(row, view, known)
         try:
-            if known is not None and self._edits(row, view, known):
-                shown = self.side.fingerprint(view, known)
-                if known.fingerprint == shown:
+            prepared = await self.side.prepare(row, view, known if edits else None)
+        except Hold as held:
+            await self._say(held.notices)
+            raise
+        try:
+            return await self._show(row, view, prepared, known, edits=edits, unsure=was_unsure)
+        finally:
+            # what the platform asked to say (a channel told it gets no pictures)
+            await self._say(prepared.notices)
+
+    async def _show(
+        self,
+        row: OutboxRow,
+        view: View,
+        prepared: Prepared[M],
+        known: SentRef | None,
+        *,
+        edits: bool,
+        unsure: bool,
+    ) -> SentRef | None:
+        """Skip, edit ``known`` (``edits``) or post ``prepared``; what is
+        stored of the message showing it."""
+        posting = False
+        again: Prepared[M] | None = None  # prepared anew, as a new post
+        try:
+            if edits and known is not None:
+                if known.fingerprint == prepared.fingerprint:
                     return known  # it shows this already
-                if await self.side.edit(row, view, known):
-                    return self._ref(row, view, shown, known.message_id)
+                if await self.side.edit(row, prepared, known):
+                    return self._ref(row, view, prepared.fingerprint, known.message_id)
                 log.info("delivery: the message of %s cannot be edited; posted anew", row.key)
+                # as a new message (Telegram: a photo's caption becomes a text)
+                again = await self.side.prepare(row, view, None)
             await self.store.mark_sending(row)
             posting = True
-            message_id = await self.side.post(row, view)
-        except (RetryLater, Permanent, Hold):
+            message_id = await self.side.post(row, again or prepared)
+        except Hold as held:
+            await self._say(held.notices)
+            raise
+        except (RetryLater, Permanent):
             raise
         except Exception as error:
             found = await self.side.classify(error, row, view)
             if found is None:
                 raise
+            if isinstance(found, Hold):
+                await self._say(found.notices)
             if isinstance(found, RetryLater) and (
-                was_unsure or (posting and self.side.maybe_posted(error))
+                unsure or (posting and self.side.maybe_posted(error))
             ):
                 found = as_unsure(found)
             raise found from error
+        finally:
+            if again is not None:  # what the post asked to say, said with the rest
+                prepared.notices.extend(again.notices)
+        if again is not None:
+            prepared = again
         round_tag = view.meta.get("round")
         if (
             known is not None
@@ -264,13 +307,22 @@ class Outbox:
         # A new round's table (its showdown already where only AI seats play).
         if row.key.startswith("table:") and round_tag and round_tag.isdigit():
             await self._retire_settlement(row, int(round_tag) - 1)
-        if one_off:
+        if is_one_off_key(row.key):
             return None
-        return self._ref(row, view, self.side.fingerprint(view, None), message_id)
+        return self._ref(row, view, prepared.fingerprint, message_id)
+
+    async def _say(self, notices: Sequence[View]) -> None:
+        """Write what the platform asked to be said (a group notice)."""
+        views = [
+            n if n.platform else dataclasses.replace(n, platform=self.platform) for n in notices
+        ]
+        chats = [(n, c) for n in views if (c := self.side.chat_of(n))]
+        if chats:
+            await self.send(chats)
 
     def _may_repeat(self, row: OutboxRow) -> bool:
         """Whether a post that may have been made can be made again unseen."""
-        window = self.side.repeat_window
+        window = self.traits.repeat_window
         return window is not None and self.engine.now() - first_handed(row) <= window
 
     def _edits(self, row: OutboxRow, view: View, known: SentRef) -> bool:
@@ -279,7 +331,7 @@ class Outbox:
             return False
         round_tag = view.meta.get("round")
         if (
-            self.side.new_round_new_message
+            self.traits.new_round_new_message
             and round_tag
             and known.round_tag not in (None, round_tag)
         ):
@@ -309,7 +361,7 @@ class Outbox:
         kept = still_working(old.buttons) if keep_info else ()
         if keep_info and sum(map(len, kept)) == _button_count(old.buttons):
             return  # every button still answers: an edit would change nothing
-        await self.side.strip_buttons(old.chat_id, old.message_id, kept)
+        await self.side.strip(old.chat_id, old.message_id, kept)
 
     async def _retire_settlement(self, row: OutboxRow, round_no: int) -> None:
         """A new round's table is up: last round's settlement loses its

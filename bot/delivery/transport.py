@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from storage.delivery import OutboxRow, OutboxState, SentRef
+
+if TYPE_CHECKING:
+    from bot.views.model import View
 
 
 class RetryLater(Exception):  # noqa: N818 - a signal, not a failure
@@ -57,7 +61,12 @@ class Permanent(Exception):  # noqa: N818
 
 class Hold(Exception):  # noqa: N818
     """The chat cannot be reached until its user does something (opens the
-    private chat): kept, and sent when the platform releases it."""
+    private chat): kept, and sent when the platform releases it. ``notices``:
+    views the outbox writes then (the group told whom to wait for)."""
+
+    def __init__(self, reason: str, notices: Sequence[View] = ()) -> None:
+        super().__init__(reason)
+        self.notices = tuple(notices)
 
 
 class Transport(Protocol):

@@ -2,7 +2,7 @@
 platform (``bot/platforms/<name>/entry.py``), listed in
 ``bot.platforms.registry.ENTRIES``. The process serves each entry whose
 ``enabled`` says yes, building it with ``build`` into a ``Served``: what
-the process wires (the outbox's platform, the sink of the manager's timer
+the process wires (the platform's outbox, the sink of the manager's timer
 views, the delivery engine, the web routes) and how it runs. No entry
 imports its platform's library until it is built."""
 
@@ -11,28 +11,22 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any
 
 from bot.core.traits import Traits
-from bot.delivery.platform import Platform
-from bot.web.links import PageUser
 
 if TYPE_CHECKING:
     from aiohttp import web
 
     from bot.config import Settings
     from bot.delivery.engine import DeliveryEngine
+    from bot.delivery.outbox import Outbox
     from bot.table.contract import Sink, TableLike
     from storage.delivery import DeliveryStore
 
 # A web address a platform listens on: the setting's prefix (for a
 # message that names it) and the (listen, port) it asks for.
 Place = tuple[str, tuple[str, int]]
-
-
-class Delivering(Platform, PageUser, Protocol):
-    """A platform's transport: what the outbox delivers through, and what
-    puts the arranging page's button on its players' hands."""
 
 
 @dataclass(slots=True)
@@ -43,7 +37,7 @@ class Served:
     passed while the bot was down are re-armed after it). ``add_routes``
     puts its routes on the process's web server, logged as ``routes_line``."""
 
-    platform: Delivering
+    outbox: Outbox[Any]  # registered with the manager (``durable.register``)
     sink: Sink
     engine: DeliveryEngine
     run: Callable[[asyncio.Event, asyncio.Event], Coroutine[object, None, None]]

@@ -17,6 +17,13 @@ from .actions import Action, Outcome
 Sink = Callable[[Sequence[View]], Awaitable[None]]
 
 
+class ActionObserver(Protocol):
+    """What is told of every action the manager handled (the process's
+    metrics): given to the manager at construction."""
+
+    def action_done(self, action: Action, outcome: Outcome, seconds: float) -> None: ...
+
+
 class TableLike(Protocol):
     """Actions in, an ``Outcome`` with views out; the room as stored now;
     and the adapter that takes the views of the manager's timers."""

@@ -28,6 +28,7 @@ import contextlib
 import dataclasses
 import logging
 import random
+import time
 from typing import Any
 
 from bot.core.room import Room
@@ -35,6 +36,7 @@ from bot.core.state import Phase
 from bot.core.verbs import VERBS
 from bot.delivery.entries import Durable
 from bot.i18n import t
+from bot.i18n.languages import DEFAULT_LANGUAGE
 from bot.rules.options import OptionError
 from bot.views import render
 from bot.views.deadline import DEFAULT_TIMEZONE
@@ -47,7 +49,7 @@ from . import round as R
 from . import timers as T
 from .actions import STALE, Action, Outcome, Verb
 from .clock import Clock, RealClock, TimerHandle
-from .contract import Sink
+from .contract import ActionObserver, Sink
 from .deal import SYSTEM_RANDOM
 from .effects import Effects
 from .options import rules_for
@@ -73,13 +75,14 @@ class TableManager:
         arrange_seconds: int = 120,
         reminder_seconds: float = 30,
         showdown_step_seconds: float = 1.5,
-        default_language: str = "zh-Hans",
+        default_language: str = DEFAULT_LANGUAGE,
         *,
         default_preset: str = "classic",
         timezone: str = DEFAULT_TIMEZONE,
         rng: random.Random | None = None,
         max_retries: int = 20,
         pictures: bool = True,
+        observer: ActionObserver | None = None,
     ) -> None:
         self.repo = repo
         self.clock: Clock = clock or RealClock()
@@ -96,6 +99,8 @@ class TableManager:
         # its own option; passed to every view rendered here.
         self.pictures = pictures
         self._sink: Sink | None = None
+        # told of every action handled, with its time (the metrics)
+        self.observer = observer
         self.rooms = Rooms(repo)
         self.timed = Timed(self)
         self.timers = Timers(self.clock, self.timed.fire, showdown_step_seconds)
@@ -140,6 +145,14 @@ class TableManager:
     # ------------------------------------------------------------ handle
 
     async def handle(self, action: Action) -> Outcome:
+        if self.observer is None:
+            return await self._handle(action)
+        started = time.perf_counter()
+        outcome = await self._handle(action)
+        self.observer.action_done(action, outcome, time.perf_counter() - started)
+        return outcome
+
+    async def _handle(self, action: Action) -> Outcome:
         lang = self.default_language
         try:
             verb = Verb(action.verb)
@@ -187,6 +200,7 @@ class TableManager:
             self.timezone,
         )
         made: list[View] = []
+        written: list[OutboxEntry] = []
 
         def table_post(stored: Room) -> list[OutboxEntry]:
             # The table post goes to the outbox in the room's own
@@ -195,6 +209,7 @@ class TableManager:
             view = render.table_view(stored, self.clock.now(), fresh=True, pictures=self.pictures)
             views, entries = self.durable.split([view], f"{stored.id}.1")
             made[:] = views
+            written[:] = entries
             return entries
 
         try:
@@ -207,6 +222,7 @@ class TableManager:
             room = await self.rooms.load(existing) if existing else None
             lang = room.room.language if room else self.default_language
             return Outcome(ok=False, reply=t(lang, "err.room_exists"), room_id=existing)
+        self.durable.written(written)
         return Outcome(
             ok=True,
             reply=t(rec.room.language, "toast.opened"),
@@ -362,6 +378,7 @@ class TableManager:
             outbox=entries,
             timer=moved,
         )
+        self.durable.written(entries)
         self.timers.arm(rec.room_id, state)
         return saved, views
 

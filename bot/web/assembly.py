@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 from bot.config import Settings
@@ -14,7 +14,6 @@ from bot.core.room import Room
 
 from .activity import Activity, ActivityConfig, Rooms
 from .desk import Desk, Table
-from .links import PageLinks, PageUser
 from .server import WebApp, WebConfig
 
 log = logging.getLogger(__name__)
@@ -55,25 +54,18 @@ class PageTable(Table, Rooms, Protocol):
 def arranging_page(
     settings: Settings,
     table: PageTable,
-    platforms: Iterable[PageUser],
     *,
     deliver: Deliver | None = None,
     clock: Callable[[], float] = time.time,
 ) -> WebApp:
     """The page and its API over ``table`` (the manager), WEBAPP_URL being
-    set: each of ``platforms`` (a platform's transport, which has a
-    ``page_links``) then puts the page's button or link on its players'
-    hands, and ``deliver`` (the manager's sink) gets the views of the
-    page's actions. Launch data is checked with the Telegram token; passes
-    are signed with ``settings.webapp_key()``."""
+    set (each platform is built with the page's links,
+    ``links.page_links``): ``deliver`` (the manager's sink) gets the views
+    of the page's actions. Launch data is checked with the Telegram token;
+    passes are signed with ``settings.webapp_key()``."""
     if settings.webapp_url is None:
         raise ValueError("the arranging page needs WEBAPP_URL")
     key = settings.webapp_key()
-    links = PageLinks(
-        settings.webapp_url, key, settings.telegram_webapp_name, settings.discord_activity
-    )
-    for platform in platforms:
-        platform.page_links = links
     token = settings.telegram_token.get_secret_value() if settings.telegram_token else None
     acting = table if deliver is None else Announcing(table, deliver)
     config = WebConfig(

@@ -11,10 +11,13 @@ round in the address's fragment (never sent to a server's logs).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
 from . import passes
+
+if TYPE_CHECKING:
+    from bot.config import Settings
 
 # A pass ends some minutes after the round's deadline: the showdown starts
 # at the deadline at the latest and takes seconds (a minute a step at worst,
@@ -68,8 +71,15 @@ def room_and_round(start_param: str | None) -> tuple[str, int] | None:
     return room, int(number)
 
 
-class PageUser(Protocol):
-    """A platform whose players get the page's button or link (its
-    transport): the links are set on it where the page is on."""
-
-    page_links: PageLinks | None
+def page_links(settings: Settings) -> PageLinks | None:
+    """The page's links where it is on (WEBAPP_URL set), given to each
+    platform as it is built: its players' hands then carry the page's
+    button or link."""
+    if settings.webapp_url is None:
+        return None
+    return PageLinks(
+        settings.webapp_url,
+        settings.webapp_key(),
+        settings.telegram_webapp_name,
+        settings.discord_activity,
+    )

@@ -21,11 +21,11 @@ from tests.procs.botproc import http_get as fetch
 async def test_health_and_metrics(tmp_path) -> None:
     repo = SqlRepository(f"sqlite:///{tmp_path / 'm.db'}")
     await repo.init()
-    manager = TableManager(repo)
+    metrics = Metrics(repo)
+    manager = TableManager(repo, observer=metrics)  # as thirteen run builds it
     engine = DeliveryEngine(repo, Script(), limits=Limits.off())
+    metrics.watch(engine)
     port = free_port()
-    metrics = Metrics(repo, [engine])
-    manager.handle = metrics.instrument(manager.handle)  # type: ignore[method-assign]
     application = web.Application()
     metrics.add_routes(application)  # as thirteen run serves them (bot/cli/run.py)
     server = await serve_http(application, [("127.0.0.1", port)])

@@ -13,7 +13,7 @@ from datetime import timedelta
 from bot.core.actions import encode
 from bot.delivery import RetryLater, view_entries
 from bot.delivery.outbox import Outbox
-from bot.delivery.platform import ButtonRows
+from bot.delivery.platform import ButtonRows, DeliveryTraits, Prepared
 from bot.delivery.transport import UNSURE, Hold, Permanent
 from bot.table.actions import Verb
 from bot.views.model import Audience, Button, View, ViewKind
@@ -30,10 +30,7 @@ class Lost(Exception):
 class Screen:
     """A platform in memory: its chats' messages, and every call made."""
 
-    name = "screen"
-    repeat_window: timedelta | None = None
-    new_round_new_message = False
-    dm_chats = None
+    traits = DeliveryTraits("screen")
 
     def __init__(self) -> None:
         self.messages: dict[str, tuple[str, ButtonRows]] = {}  # id -> text, buttons
@@ -46,20 +43,19 @@ class Screen:
     def chat_of(self, view: View) -> str | None:
         return view.chat_id or None
 
-    async def check(self, row: OutboxRow, view: View) -> None:
-        return None
+    async def prepare(self, row: OutboxRow, view: View, known: SentRef | None) -> Prepared[str]:
+        return Prepared(view, view.text, f"{view.text}|{view.buttons!r}")
 
-    def fingerprint(self, view: View, known: SentRef | None) -> str:
-        return f"{view.text}|{view.buttons!r}"
-
-    async def edit(self, row: OutboxRow, view: View, known: SentRef) -> bool:
+    async def edit(self, row: OutboxRow, prepared: Prepared[str], known: SentRef) -> bool:
+        view = prepared.view
         self.calls.append(("edit", known.message_id))
         if known.message_id not in self.messages:
             return False  # deleted by someone
         self.messages[known.message_id] = (view.text, view.buttons)
         return True
 
-    async def post(self, row: OutboxRow, view: View) -> str:
+    async def post(self, row: OutboxRow, prepared: Prepared[str]) -> str:
+        view = prepared.view
         if self.failures:
             raise self.failures.pop(0)
         message_id = f"m{len(self.calls) + 1}"
@@ -67,7 +63,7 @@ class Screen:
         self.messages[message_id] = (view.text, view.buttons)
         return message_id
 
-    async def strip_buttons(self, chat_id: str, message_id: str, keep: ButtonRows) -> None:
+    async def strip(self, chat_id: str, message_id: str, keep: ButtonRows) -> None:
         self.calls.append(("strip", message_id))
         if message_id in self.messages:  # one gone is left as it is
             self.messages[message_id] = (self.messages[message_id][0], keep)
@@ -123,7 +119,7 @@ async def shown(outbox: Outbox, *views: View) -> None:
     await outbox.drain()
 
 
-def made() -> tuple[Screen, Outbox, MemoryRepository]:
+def made() -> tuple[Screen, Outbox[str], MemoryRepository]:
     store, screen = MemoryRepository(), Screen()
     return screen, Outbox(store, screen), store
 
@@ -197,8 +193,8 @@ async def test_an_unsure_settlement_is_not_posted_twice() -> None:
     assert await outbox.deliver(row) is None  # not repeated
     assert screen.calls == []
     # a platform that drops a repeat within its window posts it again, once
-    screen.repeat_window = timedelta(minutes=2)
-    assert await outbox.deliver(row) is not None
+    screen.traits = DeliveryTraits("screen", repeat_window=timedelta(minutes=2))
+    assert await Outbox(store, screen).deliver(row) is not None
     assert [what for what, _ in screen.calls] == ["post"]
 
 
@@ -231,8 +227,9 @@ async def test_last_rounds_hand_is_left_up_at_the_next_rounds_hand() -> None:
     """Where a new round's message is a new post (Telegram): last round's
     hand (its result) is not edited when the next round's hand is posted;
     a hand posted anew in its own round still loses its game buttons."""
-    screen, outbox, _store = made()
-    screen.new_round_new_message = True
+    screen, _outbox, store = made()
+    screen.traits = DeliveryTraits("screen", new_round_new_message=True)
+    outbox = Outbox(store, screen)  # its traits are read once, when it is built
     key = f"hand:{ROOM}:u1"
     result = view(ViewKind.HAND, key, "round 1 result", Verb.REVIEW, Verb.START)
     await shown(outbox, result)

@@ -13,6 +13,7 @@ from typing import Any
 
 import simcord
 
+from bot.config import Settings
 from bot.core.hand import Hand
 from bot.core.round import rules_of
 from bot.table import hand as H
@@ -214,12 +215,18 @@ async def restart(game: Game) -> None:
 
 
 async def open_game(
-    repo: Any, names: list[str], *, seed: int = 7, rng: random.Random | None = None
+    repo: Any,
+    names: list[str],
+    *,
+    seed: int = 7,
+    rng: random.Random | None = None,
+    config: Settings | None = None,
 ) -> Game:
+    """``config``: the bot's settings (tests.discord.harness.settings by default)."""
     clock = FakeClock(start=START)
     manager = make_manager(repo, clock, seed, rng)
     await manager.start()
-    _env, table = await open_env(manager, names)
+    _env, table = await open_env(manager, names, config)
     return Game(table, manager, clock, repo)
 
 

@@ -40,8 +40,9 @@ def client_for(manager: Any, config: Settings | None = None) -> Any:
     registered with it."""
     real = isinstance(manager, TableManager)
     client = build_client(config or settings(), manager, store=manager.repo if real else None)
+    manager.set_sink(client.adapter.sink)  # the manager's timer views go to this bot
     if real:
-        manager.durable.register(client.adapter.platform)
+        manager.durable.register(client.adapter.outbox)
     return client
 
 
@@ -162,8 +163,10 @@ class Table:
         return client
 
 
-async def open_env(manager: Any, names: list[str]) -> tuple[simcord.Env, Table]:
-    client = client_for(manager)
+async def open_env(
+    manager: Any, names: list[str], config: Settings | None = None
+) -> tuple[simcord.Env, Table]:
+    client = client_for(manager, config)
     assert isinstance(client, ThirteenClient)
     env = simcord.Env(client)
     simulated_clock(env, client)

@@ -21,7 +21,6 @@ from bot.i18n import t
 from bot.platforms.discord.client import ThirteenClient
 from bot.table.actions import Verb
 from bot.table.clock import FakeClock
-from bot.web.links import PageLinks
 from storage.memory import MemoryRepository
 
 from .game import START, Game, make_manager, open_game
@@ -35,8 +34,13 @@ KEY = b"activity-launch-test"
 async def game() -> AsyncIterator[Game]:
     repo = MemoryRepository()
     await repo.init()
-    game = await open_game(repo, ["alice", "bob"])
-    game.table.client.adapter.platform.page_links = PageLinks(BASE, KEY, activity=True)
+    # The Activity on, as the settings' check would have it (its client id,
+    # secret and token are not needed under SimCord): the bot is built with
+    # the page's links.
+    config = settings(webapp_url=BASE, webapp_secret=KEY.decode()).model_copy(
+        update={"discord_activity": True}
+    )
+    game = await open_game(repo, ["alice", "bob"], config=config)
     try:
         yield game
     finally:

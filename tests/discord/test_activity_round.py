@@ -29,7 +29,7 @@ from tests.web.discord_fake import BOT_TOKEN, CLIENT_ID, CLIENT_SECRET, FakeDisc
 from tests.web.gestures import lanes_on_page, place
 
 from .game import Game, open_game
-from .harness import button_id, embed_text, page_buttons, verbs
+from .harness import POLL_SECONDS, button_id, embed_text, page_buttons, verbs
 
 EN = "en"
 LANES = ("head", "middle", "tail")
@@ -39,14 +39,7 @@ LANES = ("head", "middle", "tail")
 async def served() -> AsyncIterator[tuple[Game, str, FakeDiscord]]:
     repo = MemoryRepository()
     await repo.init()
-    game = await open_game(repo, ["alice", "bob"])
     base = f"http://127.0.0.1:{free_port()}"
-    adapter = game.table.client.adapter
-
-    async def deliver(views: Any) -> None:
-        with game.env.time_context():
-            await adapter.sink(views)
-
     async with fake_discord() as fake:
         config = Settings(  # type: ignore[call-arg]
             _env_file=None,
@@ -57,12 +50,19 @@ async def served() -> AsyncIterator[tuple[Game, str, FakeDiscord]]:
             discord_client_secret=CLIENT_SECRET,
             discord_api_url=fake.url,
             discord_activity=True,
+            delivery_poll_seconds=POLL_SECONDS,
         )
+        # the bot is built with the page's links (and the Activity on)
+        game = await open_game(repo, ["alice", "bob"], config=config)
+        adapter = game.table.client.adapter
+
+        async def deliver(views: Any) -> None:
+            with game.env.time_context():
+                await adapter.sink(views)
+
         from bot.web.assembly import arranging_page
 
-        page = arranging_page(
-            config, game.manager, [adapter.platform], deliver=deliver, clock=game.clock.now
-        )
+        page = arranging_page(config, game.manager, deliver=deliver, clock=game.clock.now)
         runner = web.AppRunner(page.application, access_log=None)
         await runner.setup()
         await web.TCPSite(runner, "127.0.0.1", int(base.rsplit(":", 1)[1])).start()

@@ -39,9 +39,9 @@ async def served() -> AsyncIterator[tuple[Game, str]]:
     manager on 127.0.0.1 (WEBAPP_URL), the hands carrying its link."""
     repo = MemoryRepository()
     await repo.init()
-    game = await open_game(repo, ["alice", "bob"])
     base = f"http://127.0.0.1:{free_port()}"
     config = settings(webapp_url=base, webapp_secret="discord-page-test")
+    game = await open_game(repo, ["alice", "bob"], config=config)
     adapter = game.table.client.adapter
 
     async def deliver(views: Any) -> None:
@@ -50,9 +50,7 @@ async def served() -> AsyncIterator[tuple[Game, str]]:
         with game.env.time_context():
             await adapter.sink(views)
 
-    page = arranging_page(
-        config, game.manager, [adapter.platform], deliver=deliver, clock=game.clock.now
-    )
+    page = arranging_page(config, game.manager, deliver=deliver, clock=game.clock.now)
     runner = web.AppRunner(page.application, access_log=None)
     await runner.setup()
     await web.TCPSite(runner, "127.0.0.1", int(base.rsplit(":", 1)[1])).start()

@@ -240,14 +240,25 @@ class Counting:
 
     def __init__(self, repo: Any) -> None:
         self.calls: list[str] = []
+        # each call with the task that made it (a delivery lane is a task of its own)
+        self.made: list[tuple[str, asyncio.Task[Any] | None]] = []
         for name in dir(repo):
             method = getattr(repo, name)
             if not name.startswith("_") and inspect.iscoroutinefunction(method):
                 setattr(repo, name, self._wrap(name, method))
 
+    def of(self, task: asyncio.Task[Any]) -> list[str]:
+        """The calls ``task`` made itself."""
+        return [name for name, by in self.made if by is task]
+
+    def clear(self) -> None:
+        self.calls.clear()
+        self.made.clear()
+
     def _wrap(self, name: str, method: Any) -> Any:
         async def counted(*args: Any, **kwargs: Any) -> Any:
             self.calls.append(name)
+            self.made.append((name, asyncio.current_task()))
             return await method(*args, **kwargs)
 
         return counted

@@ -98,13 +98,17 @@ class Harness:
         *,
         coalesce_seconds: float = 0.0,
         max_retries: int | None = None,
+        **more: Any,
     ) -> None:
+        """``more``: settings besides the fake Bot API's (the page's
+        WEBAPP_URL, ...)."""
         self.api = api
         self.manager = manager
         settings = Settings(
             telegram_token=TOKEN,
             telegram_base_url=api.base_url,
             telegram_base_file_url=api.base_url.replace("/bot", "/file/bot"),
+            **more,
         )
         # As in production, no rate limiter: the delivery engine keeps to the
         # limits (off here: the suite must not wait 60 s for a group's minute
@@ -125,8 +129,10 @@ class Harness:
             coalesce_seconds=coalesce_seconds,
             limits=Limits.off(),
         )
+        # the manager's timer views go to this bot
+        manager.set_sink(adapter_of(self.app).sink)
         if real:
-            manager.durable.register(adapter_of(self.app).platform)
+            manager.durable.register(adapter_of(self.app).outbox)
         self._message_ids = itertools.count(1)
 
     @property

@@ -40,11 +40,13 @@ async def table(
     pictures: bool = True,
     rng: random.Random | None = None,
     coalesce_seconds: float = 0.0,
+    **settings: Any,
 ) -> AsyncIterator[tuple[Harness, TableManager, FakeClock]]:
     """The bot as `thirteen run` assembles it, on ``repo`` (in memory by
     default) and a fake clock; ``pictures``: the PICTURES setting; ``rng``:
     the deck's randomness (tests.table.helpers.RiggedRandom deals chosen
-    hands); ``coalesce_seconds``: the delivery's coalescing window."""
+    hands); ``coalesce_seconds``: the delivery's coalescing window;
+    ``settings``: more of the bot's settings (the page's WEBAPP_URL, ...)."""
     repo = repo or MemoryRepository()
     clock = clock or FakeClock(start=1_700_000_000)
     await repo.init()
@@ -58,7 +60,7 @@ async def table(
         pictures=pictures,
         rng=rng,
     )
-    async with Harness(api, manager, coalesce_seconds=coalesce_seconds) as h:
+    async with Harness(api, manager, coalesce_seconds=coalesce_seconds, **settings) as h:
         await manager.start()  # after the sink is installed
         try:
             yield h, manager, clock

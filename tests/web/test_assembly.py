@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from types import SimpleNamespace
 from typing import Any
 
 from aiohttp.test_utils import TestClient, TestServer
@@ -15,6 +14,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.config import Settings
 from bot.views.model import ViewKind
 from bot.web.assembly import arranging_page
+from bot.web.links import page_links
 from bot.web.passes import Pass, issue
 from tests.web.harness import LANES, stage
 
@@ -44,9 +44,10 @@ async def test_the_page_hands_its_actions_views_to_the_platforms() -> None:
             if failing:
                 raise RuntimeError("a platform is down")
 
-        platform = SimpleNamespace(page_links=None)
-        page = arranging_page(config(), st.manager, [platform], deliver=sink, clock=st.clock.now)
-        assert platform.page_links is not None and platform.page_links.page == f"{BASE}/app/"
+        page = arranging_page(config(), st.manager, deliver=sink, clock=st.clock.now)
+        # each platform is built with these links (bot.web.links.page_links)
+        links = page_links(config())
+        assert links is not None and links.page == f"{BASE}/app/"
 
         player = st.players[0]
         expires = int(time.time()) + 60

@@ -31,17 +31,20 @@ from bot.config import MAX_ARRANGE_SECONDS
 from bot.core.verbs import VERBS
 from bot.delivery.engine import DEFAULT_RETENTION, DeliveryEngine
 from bot.delivery.entries import is_durable
-from bot.delivery.outbox import Pacing
+from bot.delivery.outbox import Outbox, Pacing
 from bot.delivery.superseded import rounds_of
 from bot.i18n import t
 from bot.table.actions import Action, ActionIdError, Attachment, Outcome, Verb, decode
 from bot.table.contract import TableLike
 from bot.views.model import Audience, View, ViewKind
-from storage.delivery import DeliveryStore
+from bot.web.links import PageLinks
+from storage.delivery import DeliveryStore, Shards
 from storage.delivery_memory import MemoryDelivery
 
+from .dms import Dms
+from .posting import discord_limits
 from .private import HAND_DM, PrivateViews
-from .refs import Registry, dm_chat, pressed_key
+from .refs import Registry, pressed_key
 from .transport import DiscordPlatform
 from .turn import PLATFORM, Turn, actor_of, language_of
 
@@ -70,16 +73,24 @@ class DiscordAdapter:
         store: DeliveryStore | None = None,
         poll_seconds: float = 1.0,
         retention: timedelta | None = DEFAULT_RETENTION,
+        page_links: PageLinks | None = None,
+        client: discord.Client | None = None,
+        shards: Shards | None = None,
     ) -> None:
         """Delivering through ``store`` (the manager's repository; None: in
-        memory, nothing survives)."""
+        memory, nothing survives); ``page_links``: the arranging page's,
+        where it is on; ``shards``: those this process serves (None: all)."""
         self.manager = manager
-        self.client: discord.Client | None = None
+        self.client = client
         self.refs = Registry()
-        pacing = Pacing(poll_seconds=poll_seconds, retention=retention)
-        self.platform = DiscordPlatform(lambda: self.client, store or MemoryDelivery(), pacing)
-        self.outbox = self.platform.outbox
-        self.private = PrivateViews(self.refs, lambda: self.client, self.platform)
+        store = store or MemoryDelivery()
+        pacing = Pacing(
+            discord_limits(), poll_seconds=poll_seconds, retention=retention, shards=shards
+        )
+        self.platform = DiscordPlatform(lambda: self.client, store, page_links)
+        self.outbox = Outbox(store, self.platform, pacing)
+        self.dms = Dms(self.outbox, store)
+        self.private = PrivateViews(self.refs, lambda: self.client, page_links, self.dms)
 
     @property
     def engine(self) -> DeliveryEngine:
@@ -147,7 +158,7 @@ class DiscordAdapter:
             if view.kind is ViewKind.HAND and view.user_id == turn.user_id:
                 await self.private.set_pref(turn.user_id, HAND_DM, True)
                 # through the outbox (the DM's lane); told at once how it went
-                if await self.platform.dm_now(view):
+                if await self.dms.now(view):
                     await turn.say(t(lang, "dc.hand.sent_dm"))
                 else:
                     await self.private.set_pref(turn.user_id, HAND_DM, False)
@@ -314,12 +325,12 @@ class DiscordAdapter:
         """A player's view (group views go through the outbox)."""
         if turn is not None and view.user_id == turn.user_id:
             await self.private.deliver_to_actor(view, turn)
-        elif is_durable(view) and view.user_id is not None:
-            self.outbox.engine.wake(dm_chat(view.user_id))  # written with the state change
+        elif is_durable(view):
+            pass  # written to the player's DMs with the state change (lane woken then)
         elif view.kind is ViewKind.HAND:
             await self.private.refresh_hand(view)
-        elif view.user_id is not None and await self.platform.wants_dm(view.user_id):
-            await self.platform.submit_dm([view])
+        elif view.user_id is not None and await self.dms.wanted(view.user_id):
+            await self.dms.submit([view])
         # Any other private view for someone who is not here cannot be shown:
         # Discord has no unprompted ephemerals; the table keeps "my hand".
 

@@ -27,7 +27,7 @@ from typing import TypeVar
 
 import discord
 
-from bot.delivery.outbox import Outbox
+from bot.delivery.platform import Prepared
 from bot.i18n import t
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import DeliveryStore
@@ -56,12 +56,10 @@ class AttachGuard:
         self,
         client: Callable[[], discord.Client | None],
         store: DeliveryStore,
-        outbox: Outbox,
         now: Callable[[], float] = time.monotonic,
     ) -> None:
         self._client = client
         self._store = store
-        self._outbox = outbox
         self._now = now
         self._refused: dict[str, float] = {}  # channel -> when an attachment was refused
         self._told: set[str] = set()
@@ -87,10 +85,14 @@ class AttachGuard:
         when = self._refused.get(chat_id)
         return when is None or self._now() - when >= RECHECK_SECONDS
 
-    async def shown(self, chat_id: str, view: View, call: Callable[[Rendered], Awaitable[T]]) -> T:
+    async def shown(
+        self, chat_id: str, prepared: Prepared[View], call: Callable[[Rendered], Awaitable[T]]
+    ) -> T:
         """``call`` with the view rendered with its picture where the bot
         may attach files, else (or when Discord refuses the attachment)
-        text only, the channel told once."""
+        text only, the channel told once (a notice the outbox writes:
+        ``prepared.notices``)."""
+        view = prepared.markup
         if view.picture is None:
             return await call(await prepare(view))
         if self.allowed(chat_id):
@@ -103,17 +105,20 @@ class AttachGuard:
                 self._refused[chat_id] = self._now()
                 log.info("channel %s refused a picture (Attach Files): text only", chat_id)
         result = await call(render(view))
-        await self._tell(chat_id, view.language)
+        notice = await self._tell(chat_id, view.language)
+        if notice is not None:
+            prepared.notices.append(notice)
         return result
 
-    async def _tell(self, chat_id: str, language: str) -> None:
+    async def _tell(self, chat_id: str, language: str) -> View | None:
+        """The notice to say, once per channel (None: said already)."""
         if chat_id in self._told:
-            return
+            return None
         self._told.add(chat_id)
         if await self._store.get_pref(PLATFORM, channel_pref(chat_id), TOLD) is not None:
-            return
+            return None
         await self._store.set_pref(PLATFORM, channel_pref(chat_id), TOLD, "said")
-        notice = View(
+        return View(
             ViewKind.NOTICE,
             Audience.GROUP,
             NOTICE_KEY,
@@ -123,4 +128,3 @@ class AttachGuard:
             chat_id=chat_id,
             language=language,
         )
-        await self._outbox.send([(notice, chat_id)])

@@ -15,7 +15,8 @@ from discord import app_commands
 
 from bot.config import Settings
 from bot.table.contract import TableLike
-from storage.delivery import DeliveryStore
+from bot.web.links import page_links
+from storage.delivery import DeliveryStore, Shards
 
 from .adapter import DiscordAdapter
 from .commands import ThirteenGroup
@@ -45,8 +46,21 @@ ENTRY_POINT_FIELDS = (
 class Wiring(TypedDict, total=False):
     """How a client is wired into the process (see ``build_client``)."""
 
-    install_sink: bool
     store: DeliveryStore | None
+
+
+def shards_of(settings: Settings) -> Shards | None:
+    """The shards this process serves (DISCORD_SHARD_COUNT /
+    DISCORD_SHARD_IDS; None: unsharded, every guild): its poller takes up
+    the rows of its own guilds' channels, selected in the database by the
+    guild stored with each row (no gateway cache needed, so from the first
+    look after connecting), and - on the process with shard 0, the one
+    Discord sends DMs to - the rows with no guild (DMs)."""
+    count = settings.discord_shard_count
+    if not count:
+        return None
+    ids = tuple(sorted(settings.discord_shard_ids or range(count)))
+    return Shards(count, ids, unrouted=0 in ids)
 
 
 def intents() -> discord.Intents:
@@ -69,7 +83,6 @@ class _Thirteen:
         settings: Settings,
         manager: TableLike,
         *,
-        install_sink: bool = True,
         store: DeliveryStore | None = None,
     ) -> None:
         self.settings = settings
@@ -78,13 +91,13 @@ class _Thirteen:
             store=store,
             poll_seconds=settings.delivery_poll_seconds,
             retention=settings.delivery_retention,
+            page_links=page_links(settings),
+            client=client,
+            shards=shards_of(settings),
         )
-        self.adapter.client = client
         self.tree = app_commands.CommandTree(client)
         self.tree.add_command(ThirteenGroup())
         self.tree.error(on_command_error)  # every command gets an answer, also when it fails
-        if install_sink:
-            manager.set_sink(self.adapter.sink)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         await answer_unrouted_press(interaction)
@@ -102,8 +115,6 @@ class _Thirteen:
             await self.tree.sync(guild=guild)
         else:
             await self._sync_global(client)
-        if isinstance(client, discord.AutoShardedClient):
-            self.adapter.platform.shard(client.shard_count or 1, client.shard_ids)
         self.adapter.open()
 
     async def _sync_global(self, client: discord.Client) -> None:
@@ -171,36 +182,35 @@ def build_client(
     settings: Settings,
     manager: TableLike,
     *,
-    install_sink: bool = True,
     store: DeliveryStore | None = None,
 ) -> ThirteenClient | ShardedThirteenClient:
     """The bot for ``manager`` (a started or about-to-start TableManager),
     delivering through ``store`` (the manager's repository; None: in memory,
     nothing survives): sharded when DISCORD_SHARD_COUNT is set.
 
-    With ``install_sink`` the client's adapter becomes the manager's sink;
-    a process that also runs Telegram passes False and routes views with
-    ``View.platform == "discord"`` to ``client.adapter.sink`` itself.
-    Whoever assembles the process registers ``client.adapter.platform``
-    with the manager (``durable.register``) so its views are written with
-    the state changes.
+    The client touches nothing of the manager: whoever assembles the
+    process gives the manager its sink (``client.adapter.sink``, or a
+    fan-out to it: it ignores views of other platforms) and registers
+    ``client.adapter.outbox`` with it (``durable.register``) so its views
+    are written with the state changes.
     """
     if settings.discord_shard_count:
-        return ShardedThirteenClient(settings, manager, install_sink=install_sink, store=store)
-    return ThirteenClient(settings, manager, install_sink=install_sink, store=store)
+        return ShardedThirteenClient(settings, manager, store=store)
+    return ThirteenClient(settings, manager, store=store)
 
 
 async def run_discord(
     settings: Settings,
     manager: TableLike,
     *,
-    install_sink: bool = True,
     store: DeliveryStore | None = None,
 ) -> None:
-    """Connect and serve until cancelled. The caller owns the manager
+    """Connect and serve until cancelled, the only platform of ``manager``
+    (its sink is this client's). The caller owns the manager
     (``repo.init()``, ``await manager.start()`` before, ``manager.stop()`` after)."""
     if settings.discord_token is None:
         raise RuntimeError("DISCORD_TOKEN is not set")
-    client = build_client(settings, manager, install_sink=install_sink, store=store)
+    client = build_client(settings, manager, store=store)
+    manager.set_sink(client.adapter.sink)
     async with client:
         await client.start(settings.discord_token.get_secret_value())

@@ -12,14 +12,18 @@ turns the choice off (``hand_dm`` = ``closed``) and is recorded as failed
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import discord
 
+from bot.delivery.outbox import Outbox
 from bot.views.model import View
-from storage.delivery import OutboxRow, SentRef
+from storage.delivery import DeliveryStore, OutboxRow, SentRef
 
 from .posting import nonce_of
-from .refs import DM_PREFIX, MessageRef
+from .refs import DM_CLOSED, DM_PREFIX, HAND_DM, MessageRef, dm_chat
 from .render import prepare
+from .turn import PLATFORM
 
 
 def is_dm(chat_id: str) -> bool:
@@ -60,3 +64,35 @@ async def post_dm(client: discord.Client, row: OutboxRow, view: View) -> str:
     rendered = await prepare(view)
     message = await dm.send(**rendered.send_kwargs(), nonce=nonce_of(row))
     return MessageRef(message.channel.id, message.id).stored()
+
+
+class Dms:
+    """The players' DMs as the adapter sends to them: through the outbox
+    (the lane of each player's DM chat), the choice kept in ``prefs``."""
+
+    def __init__(self, outbox: Outbox[View], store: DeliveryStore) -> None:
+        self.outbox = outbox
+        self.store = store
+
+    async def wanted(self, user_id: str) -> bool:
+        return await self.store.get_pref(PLATFORM, user_id, HAND_DM) == "1"
+
+    async def submit(self, views: Iterable[View]) -> list[str]:
+        """Deliver private ``views`` to their players' DMs (written to the
+        outbox, in the lane of each player's DM chat); those chats."""
+        return await self.outbox.send(
+            (view, dm_chat(view.user_id)) for view in views if view.user_id is not None
+        )
+
+    async def now(self, view: View, timeout: float = 5.0) -> bool:
+        """Send ``view`` to its player's DMs and wait (at most ``timeout``
+        s) for the answer: False when Discord refused it (DMs closed)."""
+        for chat in await self.submit([view]):
+            await self.outbox.engine.settle(chat, timeout)
+        assert view.user_id is not None
+        return await self.store.get_pref(PLATFORM, view.user_id, HAND_DM) != DM_CLOSED
+
+    async def adopt(self, user_id: str, key: str, message: discord.Message) -> None:
+        """As ``Outbox.adopt``, for a press on a DM message."""
+        stored = MessageRef(message.channel.id, message.id).stored()
+        await self.outbox.adopt(key, dm_chat(user_id), stored)

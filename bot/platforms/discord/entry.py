@@ -26,7 +26,7 @@ def build(settings: Settings, manager: TableLike, store: DeliveryStore) -> Serve
     when it runs."""
     from .client import build_client
 
-    client = build_client(settings, manager, store=store, install_sink=False)
+    client = build_client(settings, manager, store=store)
     assert settings.discord_token is not None  # enabled
     token = settings.discord_token.get_secret_value()
 
@@ -35,7 +35,7 @@ def build(settings: Settings, manager: TableLike, store: DeliveryStore) -> Serve
             await client.start(token)
 
     adapter = client.adapter
-    return Served(adapter.platform, adapter.sink, adapter.engine, run)
+    return Served(adapter.outbox, adapter.sink, adapter.engine, run)
 
 
 ENTRY = Entry(TRAITS, "DISCORD_TOKEN", "docs/discord.md", enabled, build)

@@ -31,7 +31,9 @@ from .render import prepare, with_page
 from .turn import PLATFORM, Turn
 
 if TYPE_CHECKING:
-    from .transport import DiscordPlatform
+    from bot.web.links import PageLinks
+
+    from .dms import Dms
 
 log = logging.getLogger(__name__)
 __all__ = ["HAND_DM", "PrivateViews", "dm_chat"]
@@ -44,12 +46,14 @@ class PrivateViews:
         self,
         refs: Registry,
         client: Callable[[], discord.Client | None],
-        platform: DiscordPlatform,
+        page_links: PageLinks | None,
+        dms: Dms,
     ) -> None:
         self.refs = refs
         self.client = client
-        self.platform = platform
-        self.store = platform.store
+        self.page_links = page_links  # the arranging page, where it is on
+        self.dms = dms
+        self.store = dms.store
 
     async def set_pref(self, user_id: str, name: str, on: bool) -> None:
         await self.store.set_pref(PLATFORM, user_id, name, "1" if on else None)
@@ -58,18 +62,18 @@ class PrivateViews:
         """The hand as an ephemeral in the room's channel shows it: its page
         button launches the Activity where that is on (a DM's is the link,
         made by the transport)."""
-        return with_page(view, self.platform.page_links, in_channel=True)
+        return with_page(view, self.page_links, in_channel=True)
 
     async def deliver_to_actor(self, view: View, turn: Turn) -> None:
         if turn.pressed is not None and view.key == turn.pressed_key:
             if turn.interaction.guild_id is None:
                 # A press in the DM: acknowledged, and the outbox edits that DM
                 # by its stored id (one path, as for the table).
-                await self.platform.adopt_dm(turn.user_id, view.key, turn.pressed)
+                await self.dms.adopt(turn.user_id, view.key, turn.pressed)
                 if not turn.responded:
                     await turn.interaction.response.defer()
                     turn.deferred = True
-                await self.platform.submit_dm([view])
+                await self.dms.submit([view])
                 return
             await turn.edit_pressed(await prepare(self._ephemeral(view)))
             assert turn.pressed is not None
@@ -88,7 +92,7 @@ class PrivateViews:
                 if choice is not None:
                     await self.set_pref(turn.user_id, HAND_DM, False)
             elif choice == "1":
-                await self.platform.submit_dm([view])
+                await self.dms.submit([view])
                 return
         await self.new_ephemeral(turn, view)
 
@@ -109,7 +113,7 @@ class PrivateViews:
                 ref = HandRef(interaction, message.id)
         except discord.HTTPException:
             log.info("ephemeral %s failed; trying DM", view.key)
-            await self.platform.submit_dm([view])
+            await self.dms.submit([view])
             return
         self.refs.keys_by_message[message.id] = view.key
         if view.kind is ViewKind.HAND:
@@ -118,8 +122,8 @@ class PrivateViews:
     async def refresh_hand(self, view: View) -> None:
         """Someone's hand changed without them pressing (deal, auto-arrange):
         edit their open ephemeral while its token lives, or their DM."""
-        if view.user_id is not None and await self.platform.wants_dm(view.user_id):
-            await self.platform.submit_dm([view])
+        if view.user_id is not None and await self.dms.wanted(view.user_id):
+            await self.dms.submit([view])
             return
         ref = self.refs.hands.get(view.key)
         if ref is None:

@@ -13,69 +13,64 @@ answer to the player's own interaction (adapter.py, private.py).
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import re
-from collections.abc import Callable, Iterable, Sequence
-from datetime import timedelta
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
 
 from bot.delivery import Permanent, RetryLater
-from bot.delivery.outbox import STEADY, Outbox, Pacing, ShownButtons
-from bot.delivery.platform import ButtonRows, PrivateChats
+from bot.delivery.outbox import ShownButtons
+from bot.delivery.platform import ButtonRows, DeliveryTraits, Prepared
 from bot.delivery.transport import Hold
 from bot.views.model import Audience, ButtonStyle, View
 from bot.web.links import PageLinks
-from storage.delivery import DeliveryStore, OutboxRow, SentRef, Shards
+from storage.delivery import DeliveryStore, OutboxRow, SentRef
 
 from .attach import AttachGuard
 from .dms import dm_message, dm_user, edit_dm, is_dm, post_dm
 from .items import HAND_DM_TEMPLATE, HandDmButton
-from .posting import ERRORS, NONCE_WINDOW, classify, discord_limits, fingerprint, nonce_of
+from .posting import ERRORS, NONCE_WINDOW, classify, fingerprint, nonce_of
 from .posting import maybe_posted as _maybe_posted
-from .refs import DM_CLOSED, HAND_DM, MessageRef, dm_chat
+from .refs import DM_CLOSED, HAND_DM, dm_chat
 from .render import make_item, with_page
 from .turn import PLATFORM
 
 log = logging.getLogger(__name__)
 
 
-class DiscordPlatform:
-    """Discord's side of delivery, with its outbox (``outbox``: what the
-    adapter submits the channel's views to) and the players' DMs."""
+DiscordPrepared = Prepared[View]
 
-    name = PLATFORM
-    # Discord drops a repeated post by its nonce within this (posting.py).
-    repeat_window: timedelta | None = NONCE_WINDOW
-    new_round_new_message = False
+
+class DiscordPlatform:
+    """Discord's side of delivery (the outbox built over it is the
+    adapter's): channels and the players' DMs. What a row shows is its view
+    (the fingerprint is of the view); it becomes an embed with its picture
+    at the call, once, where the bot may attach files (attach.py)."""
 
     def __init__(
         self,
         client: Callable[[], discord.Client | None],
         store: DeliveryStore,
-        pacing: Pacing = STEADY,
+        page_links: PageLinks | None = None,
     ) -> None:
         self._client = client
         self.store = store
-        self.page_links: PageLinks | None = None  # the arranging page, where it is on
+        self.page_links = page_links  # the arranging page, where it is on
         self._routed: set[str] = set()  # channels whose guild this process recorded
-        if pacing.limits is None:
-            pacing = dataclasses.replace(pacing, limits=discord_limits())
-        self.outbox = Outbox(store, self, pacing)
         # Pictures where the bot may attach files; text only elsewhere (attach.py).
-        self.attach = AttachGuard(client, store, self.outbox)
-
-    def shard(self, count: int, ids: Sequence[int] | None) -> None:
-        """This process serves shards ``ids`` of ``count`` (None: all): its
-        poller takes up the rows of its own guilds' channels, selected in
-        the database by the guild stored with each row (no gateway cache
-        needed, so from the first look after connecting), and - on the
-        process with shard 0, the one Discord sends DMs to - the rows with
-        no guild (DMs)."""
-        shard_ids = tuple(range(count)) if ids is None else tuple(sorted(ids))
-        self.outbox.engine.shards = Shards(count, shard_ids, unrouted=0 in shard_ids)
+        self.attach = AttachGuard(client, store)
+        self.traits = DeliveryTraits(
+            PLATFORM,
+            # Discord drops a repeated post by its nonce within this (posting.py).
+            repeat_window=NONCE_WINDOW,
+            new_round_new_message=False,
+            # Private views go out unprompted only to the players who take
+            # their hand by DM (the others' are ephemerals of their own
+            # interactions).
+            dm_chats=self._dm_chats,
+        )
 
     async def route(self, channel_id: int | None, guild_id: int | None) -> None:
         """Record which guild a channel belongs to, once per channel and
@@ -87,38 +82,12 @@ class DiscordPlatform:
         await self.store.set_route(PLATFORM, str(channel_id), guild_id)
         self._routed.add(str(channel_id))
 
-    # ---- DMs --------------------------------------------------------------------------
-    async def wants_dm(self, user_id: str) -> bool:
-        return await self.store.get_pref(PLATFORM, user_id, HAND_DM) == "1"
-
-    @property
-    def dm_chats(self) -> PrivateChats:
-        """Private views go out unprompted only to the players who take their
-        hand by DM (the others' are ephemerals of their own interactions)."""
-        return self._dm_chats
-
     async def _dm_chats(self, user_ids: Sequence[str]) -> dict[str, str]:
-        return {u: dm_chat(u) for u in user_ids if await self.wants_dm(u)}
-
-    async def submit_dm(self, views: Iterable[View]) -> list[str]:
-        """Deliver private ``views`` to their players' DMs (written to the
-        outbox, in the lane of each player's DM chat); those chats."""
-        return await self.outbox.send(
-            (view, dm_chat(view.user_id)) for view in views if view.user_id is not None
-        )
-
-    async def dm_now(self, view: View, timeout: float = 5.0) -> bool:
-        """Send ``view`` to its player's DMs and wait (at most ``timeout``
-        s) for the answer: False when Discord refused it (DMs closed)."""
-        for chat in await self.submit_dm([view]):
-            await self.outbox.engine.settle(chat, timeout)
-        assert view.user_id is not None
-        return await self.store.get_pref(PLATFORM, view.user_id, HAND_DM) != DM_CLOSED
-
-    async def adopt_dm(self, user_id: str, key: str, message: discord.Message) -> None:
-        """As ``Outbox.adopt``, for a press on a DM message."""
-        stored = MessageRef(message.channel.id, message.id).stored()
-        await self.outbox.adopt(key, dm_chat(user_id), stored)
+        return {
+            u: dm_chat(u)
+            for u in user_ids
+            if await self.store.get_pref(PLATFORM, u, HAND_DM) == "1"
+        }
 
     # ---- the Platform -----------------------------------------------------------------
     def is_group(self, chat_id: str) -> bool:
@@ -126,7 +95,7 @@ class DiscordPlatform:
 
     def chat_of(self, view: View) -> str | None:
         """Group views only: a player's view is the adapter's (an ephemeral,
-        or ``submit_dm``)."""
+        or its DMs)."""
         return view.chat_id if view.audience is Audience.GROUP and view.chat_id else None
 
     def _ready(self) -> discord.Client:
@@ -138,39 +107,38 @@ class DiscordPlatform:
     def _channel(self, chat_id: str) -> discord.PartialMessageable:
         return self._ready().get_partial_messageable(int(chat_id))
 
-    async def check(self, row: OutboxRow, view: View) -> None:
+    async def prepare(self, row: OutboxRow, view: View, known: SentRef | None) -> DiscordPrepared:
         self._ready()
         if is_dm(row.chat_id):
             if not dm_user(row.chat_id).isdigit():
                 raise Permanent(f"not a Discord user id: {dm_user(row.chat_id)!r}", "bad_chat")
-        elif not row.chat_id.isdigit():
+            return Prepared(view, with_page(view, self.page_links), fingerprint(view))
+        if not row.chat_id.isdigit():
             raise Permanent(f"not a Discord channel id: {row.chat_id!r}", "bad_chat")
+        return Prepared(view, view, fingerprint(view))
 
-    def fingerprint(self, view: View, known: SentRef | None) -> str:
-        return fingerprint(view)
-
-    async def edit(self, row: OutboxRow, view: View, known: SentRef) -> bool:
+    async def edit(self, row: OutboxRow, prepared: DiscordPrepared, known: SentRef) -> bool:
         if is_dm(row.chat_id):
-            return await edit_dm(self._ready(), known, with_page(view, self.page_links))
+            return await edit_dm(self._ready(), known, prepared.markup)
         old = self._channel(row.chat_id).get_partial_message(int(known.message_id))
         try:
-            await self.attach.shown(row.chat_id, view, lambda r: old.edit(**r.kwargs()))
+            await self.attach.shown(row.chat_id, prepared, lambda r: old.edit(**r.kwargs()))
         except discord.NotFound:
             return False
         return True
 
-    async def post(self, row: OutboxRow, view: View) -> str:
+    async def post(self, row: OutboxRow, prepared: DiscordPrepared) -> str:
         if is_dm(row.chat_id):
-            return await post_dm(self._ready(), row, with_page(view, self.page_links))
+            return await post_dm(self._ready(), row, prepared.markup)
         channel = self._channel(row.chat_id)
         # discord.py sends enforce_nonce=True with every nonce.
         nonce = nonce_of(row)
         message = await self.attach.shown(
-            row.chat_id, view, lambda r: channel.send(**r.send_kwargs(), nonce=nonce)
+            row.chat_id, prepared, lambda r: channel.send(**r.send_kwargs(), nonce=nonce)
         )
         return str(message.id)
 
-    async def strip_buttons(self, chat_id: str, message_id: str, keep: ButtonRows) -> None:
+    async def strip(self, chat_id: str, message_id: str, keep: ButtonRows) -> None:
         client = self._client()
         if client is None:
             return

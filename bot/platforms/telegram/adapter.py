@@ -18,13 +18,15 @@ from telegram.ext import ContextTypes
 
 from bot.core.verbs import VERBS, Private
 from bot.delivery.engine import DeliveryEngine
+from bot.delivery.entries import answer_first
+from bot.delivery.outbox import Outbox
 from bot.delivery.superseded import rounds_of
 from bot.i18n import normalize_language, t
 from bot.platforms.telegram.deeplink import Payload, parse_payload
 from bot.platforms.telegram.errors import call_once_more
 from bot.platforms.telegram.membership import can_write_to, is_member
 from bot.platforms.telegram.render import NOOP
-from bot.platforms.telegram.transport import TelegramPlatform, buttons_shown
+from bot.platforms.telegram.transport import Shown, TelegramPlatform, buttons_shown
 from bot.table.actions import Action, ActionIdError, Actor, Outcome, Verb, decode
 from bot.table.contract import TableLike
 from bot.views.model import Audience, View, ViewKind
@@ -47,6 +49,18 @@ def _language_of(outcome: Outcome, fallback: str | None) -> str:
     return normalize_language(fallback)
 
 
+def answering(handler: Handler) -> Handler:
+    """``handler`` as one turn: the lanes of what its action wrote are
+    woken once it has answered (``answer_first``), as when the adapter
+    handed the views on."""
+
+    async def turn(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        with answer_first():
+            await handler(update, context)
+
+    return turn
+
+
 def actor_of(user: User) -> Actor:
     return Actor(
         platform="telegram", user_id=str(user.id), name=user.full_name, language=user.language_code
@@ -54,11 +68,12 @@ def actor_of(user: User) -> Actor:
 
 
 class TelegramAdapter:
-    def __init__(self, manager: TableLike, platform: TelegramPlatform) -> None:
+    def __init__(
+        self, manager: TableLike, platform: TelegramPlatform, outbox: Outbox[Shown]
+    ) -> None:
         self.manager = manager
         self.platform = platform
-        self.outbox = platform.outbox
-        self.install_sink = True
+        self.outbox = outbox
         # private messages the outbox knows (chat, message id): see _adopt_pressed
         self._known: dict[tuple[str, str], None] = {}
 
@@ -73,8 +88,20 @@ class TelegramAdapter:
         await self.outbox.submit(views)
 
     def _seen(self, user: User) -> Actor:
-        self.platform.reach.names[str(user.id)] = user.full_name
+        self.platform.seen(str(user.id), user.full_name)
         return actor_of(user)
+
+    async def user_opened(self, user_id: str) -> int:
+        """The user wrote to us in private: deliver what was held for them
+        (held in the database: also what another process or an earlier run
+        held) and update the group notices. Returns how many views were held."""
+        rooms = await self.platform.reach.opened(user_id)
+        held = await self.outbox.release(user_id)
+        for room_id, chat_id, language in rooms:
+            notice = await self.platform.room_notice(room_id, chat_id, language)
+            if notice is not None:
+                await self.outbox.submit([notice])
+        return held
 
     async def _reply(self, message: Message, text: str) -> None:
         await call_once_more(message.reply_text, text=text, do_quote=True)
@@ -100,7 +127,7 @@ class TelegramAdapter:
             action = Action(self._seen(user), verb, chat_id=str(chat.id), arg=arg)
             outcome = await self.manager.handle(action)
             if outcome.room_id:
-                self.platform.rooms[outcome.room_id] = str(chat.id)
+                self.platform.room_in(outcome.room_id, str(chat.id))
             if (
                 outcome.ok
                 and VERBS[verb].private_answer
@@ -153,7 +180,7 @@ class TelegramAdapter:
         if message is None or user is None:
             return
         self._seen(user)
-        await self.platform.user_opened(str(user.id))
+        await self.user_opened(str(user.id))
         await self._reply(message, t(user.language_code, "tg.group_only"))
 
     # ---- private chat -----------------------------------------------------------------
@@ -164,7 +191,7 @@ class TelegramAdapter:
         if message is None or user is None:
             return
         actor = self._seen(user)
-        held = await self.platform.user_opened(actor.user_id)
+        held = await self.user_opened(actor.user_id)
         payload = parse_payload(context.args[0] if context.args else None)
         if payload is None:
             if not held:
@@ -209,14 +236,14 @@ class TelegramAdapter:
             return
         if change.new_chat_member.status == ChatMemberStatus.MEMBER:
             self._seen(user)
-            await self.platform.user_opened(str(user.id))
+            await self.user_opened(str(user.id))
 
     async def private_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message, user = update.effective_message, update.effective_user
         if message is None or user is None:
             return
         self._seen(user)
-        if not await self.platform.user_opened(str(user.id)):
+        if not await self.user_opened(str(user.id)):
             await self._reply(message, t(user.language_code, "tg.welcome"))
 
     # ---- buttons ----------------------------------------------------------------------

@@ -27,13 +27,14 @@ from telegram.ext import (
 from bot.config import Settings
 from bot.delivery import Limits
 from bot.delivery.http import serve_http
-from bot.delivery.outbox import Pacing
-from bot.platforms.telegram.adapter import TelegramAdapter
+from bot.delivery.outbox import Outbox, Pacing
+from bot.platforms.telegram.adapter import TelegramAdapter, answering
 from bot.platforms.telegram.menu import GROUP_COMMANDS, register_menu
 from bot.platforms.telegram.transport import TelegramPlatform
 from bot.platforms.telegram.webhook import TelegramWebhook
 from bot.table.actions import ACTION_PREFIX
 from bot.table.contract import TableLike
+from bot.web.links import page_links
 from storage.delivery import DeliveryStore
 from storage.delivery_memory import MemoryDelivery
 
@@ -69,14 +70,11 @@ def webhook_of(application: Application) -> TelegramWebhook | None:
 
 
 async def open_adapter(app: Application) -> None:
-    """After ``initialize()`` (getMe done): start the outbox, take the
-    manager's timer views, register the command menu. run_polling and
+    """After ``initialize()`` (getMe done): start the outbox, register
+    the command menu. run_polling and
     run_webhook call it as post_init; run_telegram calls it itself."""
     adapter = adapter_of(app)
-    adapter.platform.bot_username = app.bot.username
     adapter.outbox.start()
-    if adapter.install_sink:
-        adapter.manager.set_sink(adapter.sink)
     await register_menu(app.bot)
 
 
@@ -92,17 +90,16 @@ def build_application(
     store: DeliveryStore | None = None,
     rate_limiter: BaseRateLimiter | None = None,
     coalesce_seconds: float = 0.3,
-    install_sink: bool = True,
     limits: Limits | None = None,
 ) -> Application:
     """The Application for ``manager``, delivering through ``store`` (the
-    manager's repository; None: in memory, nothing survives). With
-    ``install_sink`` the manager's timer views (reminders, auto-arrange,
-    showdown steps) go to this bot; a process running several platforms on
-    one manager installs its own sink and calls ``adapter_of(app).sink`` for
-    Telegram's views. Whoever assembles the process registers
-    ``adapter_of(app).platform`` with the manager (``durable.register``) so
-    its views are written with the state changes."""
+    manager's repository; None: in memory, nothing survives). It touches
+    nothing of the manager: whoever assembles the process gives the manager
+    its sink (``adapter_of(app).sink`` - the manager's timer views:
+    reminders, auto-arrange, showdown steps - or a fan-out to it: it
+    ignores views of other platforms) and registers ``adapter_of(app).outbox``
+    with it (``durable.register``) so its views are written with the state
+    changes."""
     if settings.telegram_token is None:
         raise ValueError("TELEGRAM_TOKEN is not set")
     builder = (
@@ -133,9 +130,9 @@ def build_application(
         settings.delivery_retention,
         coalesce_seconds,
     )
-    platform = TelegramPlatform(application.bot, store or MemoryDelivery(), pacing)
-    adapter = TelegramAdapter(manager, platform)
-    adapter.install_sink = install_sink
+    store = store or MemoryDelivery()
+    platform = TelegramPlatform(application.bot, store, page_links(settings))
+    adapter = TelegramAdapter(manager, platform, Outbox(store, platform, pacing))
     application.bot_data[ADAPTER_KEY] = adapter
     if settings.telegram_webhook_url:
         secret = settings.telegram_webhook_secret
@@ -147,17 +144,23 @@ def build_application(
 
     groups = filters.ChatType.GROUPS
     private = filters.ChatType.PRIVATE
-    application.add_handler(CommandHandler("start", adapter.start, filters=private))
+    application.add_handler(CommandHandler("start", answering(adapter.start), filters=private))
     application.add_handler(CommandHandler("help", adapter.private_help, filters=private))
     application.add_handler(
-        CommandHandler("start", adapter.group_command(GROUP_COMMANDS["help"]), filters=groups)
+        CommandHandler(
+            "start", answering(adapter.group_command(GROUP_COMMANDS["help"])), filters=groups
+        )
     )
     for name, verb in GROUP_COMMANDS.items():
-        application.add_handler(CommandHandler(name, adapter.group_command(verb), filters=groups))
+        application.add_handler(
+            CommandHandler(name, answering(adapter.group_command(verb)), filters=groups)
+        )
     application.add_handler(
         CommandHandler(list(GROUP_COMMANDS), adapter.group_only, filters=private)
     )
-    application.add_handler(CallbackQueryHandler(adapter.press, pattern=rf"^{ACTION_PREFIX}\|"))
+    application.add_handler(
+        CallbackQueryHandler(answering(adapter.press), pattern=rf"^{ACTION_PREFIX}\|")
+    )
     application.add_handler(CallbackQueryHandler(adapter.other_press))
     application.add_handler(
         ChatMemberHandler(adapter.chat_member, ChatMemberHandler.MY_CHAT_MEMBER)
@@ -178,12 +181,12 @@ async def run_telegram(
     """Run the bot until ``stop`` is set (or the task is cancelled).
 
     The caller owns the manager: ``await repo.init()`` before, and
-    ``await manager.start()`` once ``ready`` is set (this bot's sink is
-    installed then, so views of deadlines that passed while the bot was down
-    reach the chats). With Discord on the same manager, build the application
-    with ``install_sink=False``, pass it as ``application`` and fan the
-    manager's sink out to ``adapter_of(app).sink`` (it ignores views of other
-    platforms).
+    ``await manager.start()`` once ``ready`` is set (this bot delivers
+    then, so views of deadlines that passed while the bot was down reach the
+    chats). Without ``application`` this bot is the manager's only platform
+    and its sink; with Discord on the same manager, build the application,
+    pass it as ``application`` and fan the manager's sink out to
+    ``adapter_of(app).sink`` (it ignores views of other platforms).
 
     In webhook mode the webhook's route is served by the caller's web server
     when ``served`` is given (``webhook_of(app).add_routes``; the caller sets
@@ -193,7 +196,9 @@ async def run_telegram(
     updates, then the Application handles the queued ones and stops, then
     the outbox delivers what is due.
     """
-    application = application or build_application(settings, manager)
+    if application is None:
+        application = build_application(settings, manager)
+        manager.set_sink(adapter_of(application).sink)
     stop = stop or asyncio.Event()
     webhook = webhook_of(application)
     own_server: web.AppRunner | None = None

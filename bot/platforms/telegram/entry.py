@@ -35,7 +35,7 @@ def build(settings: Settings, manager: TableLike, store: DeliveryStore) -> Serve
     process's web server, registered with Telegram once that listens."""
     from .app import adapter_of, build_application, run_telegram, webhook_of
 
-    app = build_application(settings, manager, store=store, install_sink=False)
+    app = build_application(settings, manager, store=store)
     adapter = adapter_of(app)
     webhook = webhook_of(app)
     ready = asyncio.Event()
@@ -50,7 +50,7 @@ def build(settings: Settings, manager: TableLike, store: DeliveryStore) -> Serve
             f"{settings.telegram_webhook_listen}:{settings.telegram_webhook_port})"
         )
     return Served(
-        adapter.platform,
+        adapter.outbox,
         adapter.sink,
         adapter.engine,
         run,

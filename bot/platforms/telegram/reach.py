@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 
 from bot.i18n import t
+from bot.i18n.languages import DEFAULT_LANGUAGE
 from bot.platforms.telegram.deeplink import Payload, deep_link
 from bot.platforms.telegram.traits import PLATFORM
 from bot.views.model import Audience, Button, View, ViewKind
@@ -40,7 +41,11 @@ class PrivateReach:
     def __init__(self, store: DeliveryStore) -> None:
         self.store = store
         # The names this process has seen (a notice lists people by name).
-        self.names: dict[str, str] = {}
+        self._names: dict[str, str] = {}
+
+    def seen(self, user_id: str, name: str) -> None:
+        """``user_id`` goes by ``name`` (what a notice listing them shows)."""
+        self._names[user_id] = name
 
     async def is_unreachable(self, user_id: str) -> bool:
         return await self.store.get_pref(PLATFORM, user_id, UNREACHABLE) is not None
@@ -57,7 +62,7 @@ class PrivateReach:
         if room_id is None or await self.store.get_pref(PLATFORM, user, WAITING + room_id):
             return None
         entry = {
-            "name": (self.names.get(user) or user)[:_NAME_CHARS],
+            "name": (self._names.get(user) or user)[:_NAME_CHARS],
             "chat": view.chat_id,
             "language": view.language,
         }
@@ -121,5 +126,5 @@ def _entry(value: str) -> dict[str, str]:
     return {
         "name": str(entry.get("name") or "?"),
         "chat": str(entry.get("chat") or ""),
-        "language": str(entry.get("language") or "zh-Hans"),
+        "language": str(entry.get("language") or DEFAULT_LANGUAGE),
     }

@@ -14,16 +14,24 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import timedelta
+from dataclasses import dataclass
 from typing import Any
 
-from telegram import Bot, InlineKeyboardButton, InputFile, InputMediaPhoto, Message
+from telegram import (
+    Bot,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputFile,
+    InputMediaPhoto,
+    Message,
+    MessageEntity,
+)
 from telegram.error import BadRequest, ChatMigrated, TelegramError
 
 from bot.delivery import Permanent, RetryLater
 from bot.delivery.entries import target_chat
-from bot.delivery.outbox import STEADY, Outbox, Pacing, ShownButtons
-from bot.delivery.platform import ButtonRows
+from bot.delivery.outbox import ShownButtons
+from bot.delivery.platform import ButtonRows, DeliveryTraits, Prepared
 from bot.delivery.transport import Hold
 from bot.pictures import render_async
 from bot.platforms.telegram import errors
@@ -56,7 +64,9 @@ def _picture_mark(picture: str | None) -> str:
     return hashlib.sha256((picture or "").encode()).hexdigest()[:PICTURE_MARK]
 
 
-def _digest(text: str, markup: Any, picture: str | None, *, photo: bool) -> str:
+def _digest(
+    text: str, markup: InlineKeyboardMarkup | None, picture: str | None, *, photo: bool
+) -> str:
     digest = hashlib.sha256(fingerprint(text, markup, picture).encode()).hexdigest()
     if not photo:
         return digest
@@ -75,47 +85,67 @@ def _is_photo(known: SentRef) -> bool:
     return (known.fingerprint or "").startswith(PHOTO)
 
 
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A row's view as a Telegram message shows it (``Prepared.markup``):
+    rendered once per row, for the fingerprint and the edit or post."""
+
+    photo: bool  # a photo message (caption) or a text message
+    text: str
+    markup: InlineKeyboardMarkup | None
+    entities: list[MessageEntity] | None
+
+
+TelegramPrepared = Prepared[Shown]
+
+
 class TelegramPlatform:
-    """Telegram's side of delivery, with its outbox (``outbox``: what the
-    adapter submits views to) and the private chats' reach."""
+    """Telegram's side of delivery (the outbox built over it is the
+    adapter's) and the private chats' reach."""
 
-    name = PLATFORM
-    repeat_window: timedelta | None = None  # no way to drop a repeated post
-    new_round_new_message = True
-    dm_chats = None  # every private view can be sent to the user's chat
+    traits = DeliveryTraits(PLATFORM, repeat_window=None, new_round_new_message=True, dm_chats=None)
 
-    def __init__(self, bot: Bot, store: DeliveryStore, pacing: Pacing = STEADY) -> None:
+    def __init__(self, bot: Bot, store: DeliveryStore, page_links: PageLinks | None = None) -> None:
         self._bot = bot
         self.reach = PrivateReach(store)
-        self.bot_username = ""
-        self.page_links: PageLinks | None = None  # the arranging page, where it is on
+        self.page_links = page_links  # the arranging page, where it is on
         self.rooms: dict[str, str] = {}  # room id -> group chat id
         # A group upgraded to a supergroup changes its id; the room keeps the old one.
         self.migrated: dict[int, int] = {}
-        self.outbox = Outbox(store, self, pacing)
+
+    @property
+    def bot_username(self) -> str:
+        """The bot's @name once the Bot is initialised (getMe), else ""."""
+        try:
+            return self._bot.username
+        except RuntimeError:  # not initialised yet
+            return ""
 
     # ---- private reach ----------------------------------------------------------------
-    async def user_opened(self, user_id: str) -> int:
-        """The user wrote to us in private: deliver what was held for them
-        (held in the database: also what another process or an earlier run
-        held) and update the group notices. Returns how many views were held."""
-        rooms = await self.reach.opened(user_id)
-        held = await self.outbox.release(user_id)
-        for room_id, chat_id, language in rooms:
-            await self._notify_room(room_id, chat_id, language)
-        return held
+    def room_in(self, room_id: str, chat_id: str) -> None:
+        """Room ``room_id`` is played in group ``chat_id`` (its notices go there)."""
+        self.rooms[room_id] = chat_id
 
-    async def _notify_room(self, room_id: str, chat_id: str, language: str) -> None:
+    def seen(self, user_id: str, name: str) -> None:
+        """A user's name, as a group notice lists whom it waits for."""
+        self.reach.seen(user_id, name)
+
+    async def room_notice(self, room_id: str, chat_id: str, language: str) -> View | None:
+        """The room's "open the bot first" notice as it stands (None when
+        the room's group is not known)."""
         chat_id = chat_id or self.rooms.get(room_id, "")
-        if chat_id and self.bot_username:
-            notice = await self.reach.notice(room_id, chat_id, language, self.bot_username)
-            await self.outbox.submit([notice])
+        if not (chat_id and self.bot_username):
+            return None
+        return await self.reach.notice(room_id, chat_id, language, self.bot_username)
 
     async def _hold(self, view: View, why: str) -> Hold:
         room_id = await self.reach.hold(view)
+        notice = None
         if room_id:
-            await self._notify_room(room_id, view.chat_id, view.language)
-        return Hold(f"the user has not opened the private chat{why}")
+            notice = await self.room_notice(room_id, view.chat_id, view.language)
+        return Hold(
+            f"the user has not opened the private chat{why}", () if notice is None else (notice,)
+        )
 
     # ---- the Platform -----------------------------------------------------------------
     def is_group(self, chat_id: str) -> bool:
@@ -136,50 +166,48 @@ class TelegramPlatform:
         chat = int(chat_id)
         return self.migrated.get(chat, chat)
 
-    async def check(self, row: OutboxRow, view: View) -> None:
+    async def prepare(self, row: OutboxRow, view: View, known: SentRef | None) -> TelegramPrepared:
         if view.audience is Audience.PLAYER and await self.reach.is_unreachable(row.chat_id):
             raise await self._hold(view, "")
         self._chat(row.chat_id)
-
-    def fingerprint(self, view: View, known: SentRef | None) -> str:
         picture = view.picture
         # A message stays what it was posted as: a photo cannot lose its
         # photo (without a picture its caption changes), a text message
         # cannot get one (a picture turned on later: its text changes).
         photo = _is_photo(known) if known is not None else picture is not None
         text = render_caption(view) if photo else render_text(view)
-        seen = picture.fingerprint if picture and photo else None
-        return _digest(
-            text, render_markup(view, self.bot_username, self.page_links), seen, photo=photo
-        )
-
-    async def edit(self, row: OutboxRow, view: View, known: SentRef) -> bool:
-        where = {"chat_id": self._chat(row.chat_id), "message_id": int(known.message_id)}
         markup = render_markup(view, self.bot_username, self.page_links)
-        picture = view.picture
-        if not _is_photo(known):
-            text = render_text(view)  # a text message stays text (fingerprint)
+        seen = picture.fingerprint if picture and photo else None
+        shown = Shown(photo, text, markup, None if photo else mention_entities(view, text))
+        return Prepared(view, shown, _digest(text, markup, seen, photo=photo))
+
+    async def edit(self, row: OutboxRow, prepared: TelegramPrepared, known: SentRef) -> bool:
+        where = {"chat_id": self._chat(row.chat_id), "message_id": int(known.message_id)}
+        shown, picture = prepared.markup, prepared.view.picture
+        if not shown.photo:  # a text message stays text (prepare)
             return await self._edited(
                 self._bot.edit_message_text,
-                text=text,
-                reply_markup=markup,
-                entities=mention_entities(view, text),
+                text=shown.text,
+                reply_markup=shown.markup,
+                entities=shown.entities,
                 **where,
             )
-        caption = render_caption(view)
         if picture is None or _same_picture(known, picture.fingerprint):
             return await self._edited(
-                self._bot.edit_message_caption, caption=caption, reply_markup=markup, **where
+                self._bot.edit_message_caption,
+                caption=shown.text,
+                reply_markup=shown.markup,
+                **where,
             )
         png = await render_async(picture.render, picture.data)
         # Bytes, not an InputFile: PTB then names the upload as an ``attach://``
         # part, which the Bot API requires inside an InputMedia.
-        media = InputMediaPhoto(png, caption=caption, filename=picture.filename)
+        media = InputMediaPhoto(png, caption=shown.text, filename=picture.filename)
         return await self._edited(
-            self._bot.edit_message_media, media=media, reply_markup=markup, **where
+            self._bot.edit_message_media, media=media, reply_markup=shown.markup, **where
         )
 
-    async def _edited(self, fn: Callable[..., Awaitable[Any]], **kwargs: Any) -> bool:
+    async def _edited(self, fn: Callable[..., Awaitable[object]], **kwargs: Any) -> bool:
         """Make the edit; False when a new message is needed."""
         try:
             await fn(**kwargs)
@@ -195,26 +223,24 @@ class TelegramPlatform:
             raise
         return True
 
-    async def post(self, row: OutboxRow, view: View) -> str:
+    async def post(self, row: OutboxRow, prepared: TelegramPrepared) -> str:
         chat_id = self._chat(row.chat_id)
-        markup = render_markup(view, self.bot_username, self.page_links)
-        picture = view.picture
+        shown, picture = prepared.markup, prepared.view.picture
         png = None if picture is None else await render_async(picture.render, picture.data)
 
         async def send(chat: int) -> Message:
             if picture is None or png is None:
-                text = render_text(view)
                 return await self._bot.send_message(
                     chat_id=chat,
-                    text=text,
-                    reply_markup=markup,
-                    entities=mention_entities(view, text),
+                    text=shown.text,
+                    reply_markup=shown.markup,
+                    entities=shown.entities,
                 )
             return await self._bot.send_photo(
                 chat_id=chat,
                 photo=InputFile(png, filename=picture.filename),
-                caption=render_caption(view),
-                reply_markup=markup,
+                caption=shown.text,
+                reply_markup=shown.markup,
             )
 
         try:
@@ -225,7 +251,7 @@ class TelegramPlatform:
             message = await send(moved.new_chat_id)
         return str(message.message_id)
 
-    async def strip_buttons(self, chat_id: str, message_id: str, keep: ButtonRows) -> None:
+    async def strip(self, chat_id: str, message_id: str, keep: ButtonRows) -> None:
         view = View(ViewKind.NOTICE, Audience.GROUP, "", "", (), buttons=keep)
         markup = render_markup(view, None) if keep else None
         try:
