@@ -314,7 +314,9 @@ class TableManager:
                     fresh = True
                     continue
                 reply = t(saved.room.language, fx.toast[0], **fx.toast[1]) if fx.toast else None
-                return Outcome(ok=True, reply=reply, views=tuple(views), room_id=room_id)
+                return Outcome(
+                    ok=True, reply=reply, views=tuple(views), room_id=room_id, room=saved.room
+                )
             return Outcome(ok=False, reply=t(self.default_language, "err.busy"), room_id=room_id)
 
     async def _answer(self, rec: Held, action: Action, verb: Verb) -> Outcome:

@@ -13,12 +13,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.core.hand import Hand, Special
-from bot.core.replay import MatchRound, ReplayDetail
+from bot.core.presses import as_special, check_declare, special_of
+from bot.core.replay import ReplayDetail
 from bot.core.room import Room, Seat
 from bot.core.round import Round, rules_of
 from bot.core.showdown import SPECIALS_STEP, Showdown
 from bot.core.state import LANE_NAMES, Phase
 from bot.rules.options import Rules
+from bot.rules.settlement_types import SpecialResult
 from bot.views.deadline import counts_down, time_steps
 from storage.api import RoundRecord, SettlementEntry, SettlementRecord
 
@@ -110,7 +112,8 @@ def start_round(room: Room, ctx: Ctx) -> Effects:
     for seat, key in enumerate(seats):
         hand = H.new_hand(deal.hands[seat])
         if hand.extra_cards() == 0:
-            hand.special = solving.special_of(hand.card_list(), rules)
+            # The cards sorted: the answer the judgements of its splits share.
+            hand.special = as_special(special_of(sorted(hand.cards), rules))
         rnd.hands[key] = hand
     room.round = rnd
     room.phase = Phase.ARRANGING
@@ -152,18 +155,16 @@ def _ai_arrange(
     arr, declare = solved.ai_arrange(hand.card_list(), rules, level, opponents)
     H.set_arrangement(hand, arr, undoable=False)
     if declare and hand.special:
-        declare_hand(hand, rules)
+        declare_hand(hand, check_declare(hand, rules))
     hand.done = True
 
 
 # ---------------------------------------------------------------- arranging
 
 
-def declare_hand(hand: Hand, rules: Rules) -> None:
-    """Declare the hand's special (报道): it is arranged and done."""
-    special = solving.detect(hand.kept_cards(), rules)
-    if special is None:
-        raise Refused("err.no_special")
+def declare_hand(hand: Hand, special: SpecialResult) -> None:
+    """Declare the hand's special (报道; ``presses.check_declare`` found it):
+    it is arranged and done."""
     arr = special.arrangement or hand.arrangement()
     H.set_arrangement(hand, arr, undoable=False)
     hand.declared = special.hand.value
@@ -329,7 +330,7 @@ def finish_round(room: Room, ctx: Ctx, fx: Effects) -> None:
             "deck_hash": rnd.hash,
             "salt": rnd.salt,
             "deck": list(rnd.deck),
-            "round": replay_detail(room).to_json(),
+            "round": ReplayDetail.of(room).to_json(),
             "review": {k: v.to_json() for k, v in (rnd.review or {}).items()},
         },
     )
@@ -341,28 +342,6 @@ def finish_round(room: Room, ctx: Ctx, fx: Effects) -> None:
     if gone:
         room.players = [p for p in room.players if p.key not in gone]
         fix_owner(room)
-
-
-def replay_detail(room: Room) -> ReplayDetail:
-    """What a replay and the judge line need of a round, kept with its
-    settlement: the hands as played, the rules, seats, names, banker and
-    escapes, and the match round it was."""
-    rnd = room.rnd
-    m = room.match
-    return ReplayDetail(
-        seats=tuple(rnd.seats),
-        names={k: room.name_of(k) for k in rnd.seats},
-        hands={
-            k: {lane: tuple(c) for lane, c in rnd.hands[k].arrangement_tokens().items()}
-            for k in rnd.seats
-        },
-        cards={k: tuple(rnd.hands[k].cards) for k in rnd.seats},
-        declared={k: rnd.hands[k].declared for k in rnd.seats},
-        rules=dict(rnd.rules),
-        banker=rnd.banker,
-        escaped=tuple(rnd.escaped),
-        match=None if m is None else MatchRound(seq=m.seq, no=rnd.no - m.start, of=m.rounds),
-    )
 
 
 def fix_owner(room: Room) -> None:

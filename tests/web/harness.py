@@ -24,7 +24,7 @@ from urllib.parse import urlencode
 
 from aiohttp import web
 
-from bot.core.lanes import arrangement_tokens
+from bot.core.hand import Hand
 from bot.i18n import t
 from bot.rules import make_rules
 from bot.rules.cards import parse_card
@@ -161,7 +161,7 @@ class Stage:
 
     async def lanes(self, player: int = 0) -> dict[str, list[str]]:
         """The stored hand's lanes as card tokens."""
-        return arrangement_tokens(await self.hand(player))
+        return Hand.from_json(await self.hand(player)).arrangement_tokens()
 
 
 @asynccontextmanager
