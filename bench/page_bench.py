@@ -85,6 +85,7 @@ from bot.rules.foul import check_foul  # noqa: E402
 from bot.rules.options import Rules, make_rules  # noqa: E402
 from bot.rules.types import Arrangement  # noqa: E402
 from bot.web import initdata, passes  # noqa: E402
+from tests.stored import cached_json  # noqa: E402
 
 PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 TOKEN = "123456:BENCH-page-token"
@@ -232,7 +233,7 @@ async def serve(args: argparse.Namespace) -> None:
             for p in people[1:]:
                 assert (await manager.handle(Action(p, Verb.JOIN, chat_id=chat))).ok
             assert (await manager.handle(Action(people[0], Verb.START, chat_id=chat))).ok
-            state = manager.peek(out.room_id)
+            state = cached_json(manager, out.room_id)
             assert state is not None and state["phase"] == "arranging"
             seats.extend((out.room_id, state["round_no"], p.user_id) for p in people)
 

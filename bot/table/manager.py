@@ -28,7 +28,6 @@ import contextlib
 import dataclasses
 import logging
 import random
-from typing import Any
 
 from bot.core.room import Room
 from bot.core.state import Phase
@@ -377,29 +376,12 @@ class TableManager:
             self.rooms.forget(room_id)
         await self.timed.fire(room_id)
 
-    # ------------------------------------------------------------ helpers for tests / console
-
-    def peek(self, room_id: str) -> dict[str, Any] | None:
-        """The cached room of this manager as stored (no I/O). For drivers
-        such as the console and benchmarks."""
-        rec = self.rooms.cached(room_id)
-        return rec.room.to_json() if rec else None
-
-    def phase(self, room_id: str) -> Phase | None:
-        """The cached room's phase (no I/O, no copy): for drivers that wait
-        for a round to end, as benchmarks do for a thousand rooms at once."""
-        rec = self.rooms.cached(room_id)
-        return rec.room.phase if rec else None
+    # ------------------------------------------------------------ reading a room
 
     async def room(self, room_id: str) -> Room | None:
         """The room as stored now (a copy: changing it changes nothing)."""
         rec = await self.rooms.load(room_id, fresh=True)
         return rec.room.copy() if rec else None
-
-    async def room_state(self, room_id: str) -> dict[str, Any] | None:
-        """The room as stored now, as its JSON."""
-        rec = await self.rooms.load(room_id, fresh=True)
-        return rec.room.to_json() if rec else None
 
     async def round_settlement(self, room_id: str, round_no: int) -> SettlementRecord | None:
         """The stored settlement of a room's round (None: never paid); what

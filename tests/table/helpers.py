@@ -17,6 +17,7 @@ from bot.table.clock import FakeClock
 from bot.table.deal import deal_order
 from bot.table.manager import TableManager
 from bot.views.model import View
+from tests.stored import stored_json
 
 CHAT = "chat-1"
 
@@ -143,7 +144,7 @@ async def open_table(
 
 
 async def state_of(mgr: TableManager, rid: str) -> dict[str, Any]:
-    st = await mgr.room_state(rid)
+    st = await stored_json(mgr, rid)
     assert st is not None
     return st
 

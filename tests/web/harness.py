@@ -37,6 +37,7 @@ from bot.web import initdata, passes
 from bot.web.desk import Desk
 from bot.web.server import WebApp, WebConfig
 from storage.memory import MemoryRepository
+from tests.stored import stored_json
 from tests.table.helpers import CHAT, RiggedRandom, act, make_manager
 
 TOKEN = "123456:TEST-web-token"
@@ -151,7 +152,7 @@ class Stage:
 
     # ---- the stored room --------------------------------------------------------------
     async def state(self) -> dict[str, Any]:
-        st = await self.manager.room_state(self.room)
+        st = await stored_json(self.manager, self.room)
         assert st is not None
         return st
 
@@ -188,7 +189,7 @@ async def stage(
     if language:
         assert (await act(manager, players[0], Verb.LANGUAGE, language, room_id=room)).ok
     assert (await act(manager, players[0], Verb.START, room_id=room)).ok
-    st = await manager.room_state(room)
+    st = await stored_json(manager, room)
     assert st is not None and st["phase"] == "arranging"
     app = WebApp(Desk(manager, clock=clock.now), WebConfig(TOKEN, SECRET, clock=clock.now))
     result = Stage(manager, clock, room, st["round"]["no"], players, "", app)
