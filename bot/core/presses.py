@@ -298,16 +298,17 @@ def check_apply(hand: Hand, arg: str | None) -> Suggestion:
     return items[n]
 
 
-def check_declare(hand: Hand, rules: Rules, arg: str | None = None) -> SpecialResult:
-    """Declaring the hand's special (报道): the special. With 16 cards
-    (多三张) it is of the 13 a complete split keeps (with ``arg``: the split
-    laid first)."""
+def check_declare(hand: Hand, rules: Rules, arg: str | None = None) -> Special:
+    """Declaring the hand's special (报道): which, and its points. It is the
+    special the table marked on the hand (of the 13 dealt, at the deal; with
+    16 cards, 多三张, of the 13 a complete split keeps); with ``arg`` (16
+    cards: the split laid first) of the 13 that split keeps."""
     check_open(hand)
-    lanes = _laid(hand, arg)
-    kept = hand.cards
-    if hand.extra_cards():
-        kept = tuple(hand.cards[i] for i in sorted(i for lane in lanes for i in lane))
-    special = special_of(kept, rules)
+    special = hand.special
+    if arg is not None:
+        lanes = _laid(hand, arg)
+        if hand.extra_cards():
+            special = as_special(judge_hand(hand, rules, lanes).special)
     if special is None:
         raise Refused("err.no_special")
     return special

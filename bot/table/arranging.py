@@ -112,10 +112,10 @@ def _declare(p: Pressed) -> Declared:
     """Declare the hand's special (报道); with an argument (the arranging
     page's, 多三张), lay that split first in the same transition: the
     special is of the 13 cards it keeps, and a refusal stores nothing."""
-    special = check_declare(p.hand, p.rules, p.arg)
+    check_declare(p.hand, p.rules, p.arg)
     if p.arg is not None:
         H.lay(p.hand, p.arg)
-    declare_hand(p.hand, special)
+    declare_hand(p.hand, p.rules)
     p.fx.table = True
     assert p.hand.special is not None
     return Declared(p.key, p.hand.special)

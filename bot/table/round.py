@@ -13,14 +13,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.core.hand import Hand, Special
-from bot.core.presses import as_special, check_declare, special_of
+from bot.core.presses import as_special, special_of
 from bot.core.replay import ReplayDetail
 from bot.core.room import Room, Seat
 from bot.core.round import Round, rules_of
 from bot.core.showdown import SPECIALS_STEP, Showdown
 from bot.core.state import LANE_NAMES, Phase
 from bot.rules.options import Rules
-from bot.rules.settlement_types import SpecialResult
 from bot.views.deadline import counts_down, time_steps
 from storage.api import RoundRecord, SettlementEntry, SettlementRecord
 
@@ -155,16 +154,20 @@ def _ai_arrange(
     arr, declare = solved.ai_arrange(hand.card_list(), rules, level, opponents)
     H.set_arrangement(hand, arr, undoable=False)
     if declare and hand.special:
-        declare_hand(hand, check_declare(hand, rules))
+        declare_hand(hand, rules)
     hand.done = True
 
 
 # ---------------------------------------------------------------- arranging
 
 
-def declare_hand(hand: Hand, special: SpecialResult) -> None:
-    """Declare the hand's special (报道; ``presses.check_declare`` found it):
-    it is arranged and done."""
+def declare_hand(hand: Hand, rules: Rules) -> None:
+    """Declare the hand's special (报道): it is arranged as the special lays
+    it out, and done."""
+    kept = [hand.cards[i] for i in sorted(hand.placed())] if hand.extra_cards() else hand.cards
+    special = special_of(kept, rules)
+    if special is None:
+        raise Refused("err.no_special")
     arr = special.arrangement or hand.arrangement()
     H.set_arrangement(hand, arr, undoable=False)
     hand.declared = special.hand.value
