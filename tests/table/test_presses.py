@@ -282,3 +282,36 @@ async def test_the_table_refuses_what_the_check_refuses(repo, clock, verb, arg, 
         }[verb]()
     out = await refused(mgr, repo, rid, actors[0], verb, arg, room_id=rid, round_no=1)
     assert out.refused == reason
+
+
+async def test_a_confirm_and_a_declaration_are_recorded(repo, clock) -> None:  # type: ignore[no-untyped-def]
+    """The transition returns what it did: ``Confirmed`` with the split as
+    judged, ``Declared`` with the special; other presses record nothing."""
+    import random
+
+    from bot.table import arranging
+    from bot.table.round import Ctx
+
+    mgr, _ = make_manager(repo, clock, RiggedRandom([ANN_HAND, SIX_PAIRS]))
+    rid, (p0, p1) = await open_table(mgr, 2)
+    await ok(mgr, p0, Verb.START)
+    room = await mgr.room(rid)
+    assert room is not None
+    ctx = Ctx(now=clock.now(), rng=random.Random(1))
+    hand = room.rnd.hands[p0.key]
+    split = laid(hand, *IN_ORDER_TOKENS)
+    assert arranging.press(room, p0.key, Verb.LAY, split, ctx).pressed is None
+    confirmed = arranging.press(room, p0.key, Verb.CONFIRM, None, ctx).pressed
+    assert isinstance(confirmed, P.Confirmed) and confirmed.player == p0.key
+    assert confirmed.judgement.complete and not confirmed.judgement.foul
+    assert [sorted(lane) for lane in confirmed.split] == [sorted(x) for x in IN_ORDER_TOKENS]
+    declared = arranging.press(room, p1.key, Verb.DECLARE, None, ctx).pressed
+    assert isinstance(declared, P.Declared) and declared.player == p1.key
+    assert declared.special.hand == "six_pairs" and room.rnd.hands[p1.key].declared == "six_pairs"
+
+
+IN_ORDER_TOKENS = (
+    ["2c", "3s", "4d"],
+    ["8h", "8d", "7c", "6c", "5h"],
+    ["As", "Ks", "Qs", "Js", "9s"],
+)
