@@ -117,7 +117,7 @@ def serve_page(h: Harness, manager: TableManager, sink: Any, clock: FakeClock) -
     from aiohttp.test_utils import TestClient, TestServer
 
     from bot.config import Settings
-    from bot.platforms.telegram import adapter_of
+    from bot.platforms.telegram.app import adapter_of
     from bot.web.assembly import arranging_page
 
     settings = Settings(  # type: ignore[call-arg]

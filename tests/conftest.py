@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import os
 
+from bot.core.traits import declared
+from bot.platforms.registry import ENTRIES
 from bot.solver import config
+
+# Every platform's traits (bot.core.traits) declared, as in ``thirteen
+# run``: a room of any platform reads the same in every test.
+assert set(declared()) >= {entry.name for entry in ENTRIES}
 
 os.environ.setdefault("THIRTEEN_SOLVER_POOL_HANDS", "300")
 os.environ.setdefault("THIRTEEN_SOLVER_POOL_HANDS_16", "100")

@@ -196,7 +196,20 @@ def test_storage_knows_nothing_of_the_bot() -> None:
     assert bad == []
 
 
-@pytest.mark.parametrize("platform", ["discord", "telegram"])
+PLATFORMS = sorted(p.parent.name for p in (BOT / "platforms").glob("*/__init__.py"))
+
+
+def test_every_platform_is_served_and_declares_its_traits() -> None:
+    """Each package under bot/platforms has its entry in ``ENTRIES`` (so
+    ``thirteen run`` can serve it), under the name its traits declare."""
+    from bot.core.traits import declared
+    from bot.platforms.registry import ENTRIES
+
+    assert PLATFORMS and sorted(entry.name for entry in ENTRIES) == PLATFORMS
+    assert set(PLATFORMS) <= set(declared())
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
 def test_platform_modules_import_in_one_direction(platform: str) -> None:
     """No import circle among a platform's modules (type-only imports count)."""
     graph = _local_graph(BOT / "platforms" / platform, f"bot.platforms.{platform}")
@@ -251,3 +264,74 @@ def test_the_graph_sees_a_circle_through_the_package_s_init(tmp_path: Path) -> N
 def test_the_cycle_check_sees_a_circle() -> None:
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+# The neutral layers name no platform: what a platform can do is asked of
+# its declared traits (bot/core/traits.py), never tested by its name.
+NEUTRAL = ("core", "table", "views")
+PLATFORM_NAMES = ("telegram", "discord")
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """The ids of the module's, classes' and functions' docstring nodes
+    (prose may say which platform a rule came from)."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                found.add(id(body[0].value))
+    return found
+
+
+def platform_names_in(path: Path) -> list[str]:
+    """Each place in ``path``'s code (imports, names, attributes, string
+    literals; not comments or docstrings) that names a platform."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    prose = _docstrings(tree)
+    where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name
+    bad = []
+    for node in ast.walk(tree):
+        words: list[str] = []
+        if isinstance(node, ast.Import):
+            words = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            words = [node.module or "", *(alias.name for alias in node.names)]
+        elif isinstance(node, ast.Name):
+            words = [node.id]
+        elif isinstance(node, ast.Attribute):
+            words = [node.attr]
+        elif isinstance(node, ast.arg):
+            words = [node.arg]
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            words = [node.name]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            words = [] if id(node) in prose else [node.value]
+        for word in words:
+            if any(name in word.lower() for name in PLATFORM_NAMES):
+                bad.append(f"{where}:{getattr(node, 'lineno', 0)} {word!r}")
+    return bad
+
+
+@pytest.mark.parametrize("package", NEUTRAL)
+def test_neutral_layers_name_no_platform(package: str) -> None:
+    assert [
+        bad for p in sorted((BOT / package).rglob("*.py")) for bad in platform_names_in(p)
+    ] == []
+
+
+def test_the_check_sees_a_platform_named(tmp_path: Path) -> None:
+    """A name, an attribute, a string and an import are seen; the
+    docstring and the comment are not."""
+    source = tmp_path.joinpath("leaky").with_suffix(".py")
+    source.write_text(
+        '"""Discord has timestamps."""\n'
+        "# Telegram: no timestamps\n"
+        "import telegram\n"
+        "def f(room):\n"
+        '    """On Telegram."""\n'
+        "    if room.platform == 'discord':\n"
+        "        return room.discord_id + TELEGRAM_LIMIT\n"
+    )
+    found = [line.split(" ", 1)[1] for line in platform_names_in(source)]
+    assert sorted(found) == sorted(["'telegram'", "'discord'", "'discord_id'", "'TELEGRAM_LIMIT'"])

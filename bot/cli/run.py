@@ -1,9 +1,10 @@
 """``thirteen run``: start the chat bots whose tokens are set.
 
-One table manager serves both platforms; its timer views (reminders,
-auto-arrange, showdown steps) are fanned out to each platform's adapter,
-which ignores views of other platforms. Here the process is assembled: each
-platform served delivers from the database and is registered with the
+One table manager serves every platform turned on; its timer views
+(reminders, auto-arrange, showdown steps) are fanned out to each platform's
+adapter, which ignores views of other platforms. Here the process is
+assembled from the platforms' entries (``bot.platforms.registry.ENTRIES``):
+each platform served delivers from the database and is registered with the
 manager (``durable.register``), which then writes its views to the outbox
 in the transactions that make them (docs/delivery.md).
 """
@@ -23,9 +24,11 @@ from bot import logsafe
 from bot.cli import command_parser, configure_solver, database_problem, settings_or_exit
 from bot.cli.platform_errors import FAILED, SETTING_WRONG, explain_stop
 from bot.config import Settings
-from bot.delivery.engine import DeliveryEngine, process_owner
+from bot.delivery.engine import process_owner
 from bot.delivery.metrics import Metrics
 from bot.delivery.timers import TimerPoller
+from bot.platforms.entry import Entry, Served
+from bot.platforms.registry import ENTRIES
 from bot.rules import make_rules
 from bot.table.clock import RealClock
 from bot.table.contract import Sink
@@ -34,11 +37,8 @@ from bot.views.model import View
 from storage.api import StorageError
 from storage.sql import SqlRepository
 
-if TYPE_CHECKING:  # imported where they are used, once a token says so
+if TYPE_CHECKING:  # imported where they are used, once a setting says so
     from aiohttp import web
-
-    from bot.platforms.telegram.webhook import TelegramWebhook
-    from bot.web.links import PageUser
 
 log = logging.getLogger("thirteen")
 STOP_SECONDS = 20.0  # a platform that has not stopped by then is cancelled
@@ -88,28 +88,29 @@ async def _open_repository(url: str) -> SqlRepository | None:
         return None
 
 
-def _web_places(settings: Settings) -> list[tuple[str, int]]:
-    """Where the process's one web server listens: the arranging page's
-    address (WEBAPP_URL set), the webhook's (TELEGRAM_TOKEN and
-    TELEGRAM_WEBHOOK_URL set) and the metrics' (METRICS_PORT set), each once."""
-    places: list[tuple[str, int]] = []
+def _named_places(settings: Settings) -> list[tuple[str, tuple[str, int]]]:
+    """The web server's addresses, each with its settings' prefix: the
+    arranging page's (WEBAPP_URL set), each platform's it asks for (its
+    ``Entry.places``: Telegram's webhook) and the metrics' (METRICS_PORT set)."""
+    named: list[tuple[str, tuple[str, int]]] = []
     if settings.webapp_url is not None:
-        places.append((settings.webapp_listen, settings.webapp_port))
-    if settings.telegram_token is not None and settings.telegram_webhook_url:
-        places.append((settings.telegram_webhook_listen, settings.telegram_webhook_port))
+        named.append(("WEBAPP", (settings.webapp_listen, settings.webapp_port)))
+    for entry in ENTRIES:
+        named.extend(entry.places(settings))
     if settings.metrics_port is not None:
-        places.append((settings.metrics_listen, settings.metrics_port))
-    return list(dict.fromkeys(places))
+        named.append(("METRICS", (settings.metrics_listen, settings.metrics_port)))
+    return named
+
+
+def _web_places(settings: Settings) -> list[tuple[str, int]]:
+    """Where the process's one web server listens, each address once."""
+    return list(dict.fromkeys(place for _, place in _named_places(settings)))
 
 
 def _web_problem(settings: Settings) -> str | None:
     """One line when two of the web server's addresses share a port but not
     the address: one port is one socket."""
-    names = {
-        (settings.webapp_listen, settings.webapp_port): "WEBAPP",
-        (settings.telegram_webhook_listen, settings.telegram_webhook_port): "TELEGRAM_WEBHOOK",
-        (settings.metrics_listen, settings.metrics_port): "METRICS",
-    }
+    names = {place: name for name, place in _named_places(settings)}
     seen: dict[int, tuple[str, int]] = {}
     for place in _web_places(settings):
         other = seen.setdefault(place[1], place)
@@ -126,16 +127,14 @@ async def _start_web(
     settings: Settings,
     repo: SqlRepository,
     manager: TableManager,
-    engines: list[DeliveryEngine],
-    page_users: list[PageUser],
-    webhook: TelegramWebhook | None,
+    served: list[Served],
     sink: Sink,
 ) -> web.AppRunner | None:
     """The process's one web server (aiohttp; None when nothing is on): the
-    arranging page and its API where WEBAPP_URL is set, Telegram's webhook
-    where TELEGRAM_WEBHOOK_URL is, ``/healthz`` and ``/metrics`` where
-    METRICS_PORT is. One application, served on each address asked for
-    (every route answers on each of them)."""
+    arranging page and its API where WEBAPP_URL is set, each platform's
+    routes (Telegram's webhook where TELEGRAM_WEBHOOK_URL is set),
+    ``/healthz`` and ``/metrics`` where METRICS_PORT is. One application,
+    served on each address asked for (every route answers on each of them)."""
     from aiohttp import web
 
     from bot.delivery.http import serve_http
@@ -143,6 +142,7 @@ async def _start_web(
     places = _web_places(settings)
     if not places:
         return None
+    engines = [s.engine for s in served]
     metrics = Metrics(repo, engines) if settings.metrics_port is not None else None
     if metrics is not None:
         counted: Any = manager  # every action counted and timed, the page's too
@@ -153,12 +153,14 @@ async def _start_web(
         # The page's application is the server's: its guard (same-origin
         # POSTs, CSP) keeps to the page's own paths, /app/ and /api/. The
         # views of the page's actions go to the platforms as a timer's do.
+        page_users = [s.platform for s in served]  # their players get the page's link
         page = arranging_page(settings, manager, page_users, deliver=sink)
         application = page.application
     else:
         application = web.Application()
-    if webhook is not None:
-        webhook.add_routes(application)
+    routes = [(s.add_routes, s.routes_line) for s in served if s.add_routes is not None]
+    for add_routes, _ in routes:
+        add_routes(application)
     if metrics is not None:
         metrics.add_routes(application)
     server = await serve_http(application, places)
@@ -169,13 +171,8 @@ async def _start_web(
             settings.webapp_listen,
             settings.webapp_port,
         )
-    if webhook is not None:
-        log.info(
-            "web: the Telegram webhook at %s (listening on %s:%d)",
-            webhook.path,
-            settings.telegram_webhook_listen,
-            settings.telegram_webhook_port,
-        )
+    for _, line in routes:
+        log.info("%s", line)
     if metrics is not None:
         log.info(
             "web: /healthz and /metrics (listening on %s:%d)",
@@ -185,17 +182,26 @@ async def _start_web(
     return server
 
 
+def _nothing_on(entries: Sequence[Entry]) -> str:
+    """What to do when no platform is turned on, naming every platform's
+    setting and page."""
+    tokens = [e.token for e in entries]
+    which = (
+        f"Neither {tokens[0]} nor {tokens[1]} is set"
+        if len(tokens) == 2
+        else f"None of {', '.join(tokens)} is set"
+    )
+    return (
+        f"{which}. To run the bots: cp .env.example .env, then put a token in .env "
+        f"({', '.join(e.doc for e in entries)}). To play without any token: thirteen play."
+    )
+
+
 async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
     """Serve until SIGINT/SIGTERM (or ``stop`` is set); the exit status."""
-    has_tg = settings.telegram_token is not None
-    has_dc = settings.discord_token is not None
-    if not (has_tg or has_dc):
-        print(
-            "Neither TELEGRAM_TOKEN nor DISCORD_TOKEN is set. To run the bots: "
-            "cp .env.example .env, then put a token in .env "
-            "(docs/telegram.md, docs/discord.md). To play without any token: thirteen play.",
-            file=sys.stderr,
-        )
+    entries = [e for e in ENTRIES if e.enabled(settings)]
+    if not entries:
+        print(_nothing_on(ENTRIES), file=sys.stderr)
         return 2
     problem = _web_problem(settings)
     if problem is not None:
@@ -216,64 +222,23 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         pictures=settings.pictures,  # PICTURES=false: every room text only
     )
     warming = asyncio.create_task(_warm_solver(settings))
-    sinks: list[Sink] = []
-    engines: list[DeliveryEngine] = []
-    tasks: list[asyncio.Task[None]] = []
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
             loop.add_signal_handler(sig, stop.set)
-    ready: list[asyncio.Event] = []
-    page_users: list[PageUser] = []  # the platforms whose players get the arranging page's link
-    # Telegram's webhook, a route of the process's web server
-    webhook: TelegramWebhook | None = None
-    served = asyncio.Event()  # that server listens: the webhook may be registered
-    if has_tg:
-        from bot.platforms.telegram.app import (
-            adapter_of,
-            build_application,
-            run_telegram,
-            webhook_of,
-        )
-
-        app = build_application(settings, manager, store=repo, install_sink=False)
-        telegram = adapter_of(app)
+    listening = asyncio.Event()  # the web server listens: a webhook may be registered
+    served = [entry.build(settings, manager, repo) for entry in entries]
+    for one in served:
         # Its views are written to the outbox with the state changes that make them.
-        manager.durable.register(telegram.platform)
-        page_users.append(telegram.platform)
-        sinks.append(telegram.sink)
-        engines.append(telegram.engine)
-        webhook = webhook_of(app)
-        tg_ready = asyncio.Event()
-        ready.append(tg_ready)
-        tasks.append(
-            asyncio.create_task(
-                run_telegram(
-                    settings, manager, stop, ready=tg_ready, application=app, served=served
-                )
-            )
-        )
-    if has_dc:
-        from bot.platforms.discord.client import build_client
-
-        client = build_client(settings, manager, store=repo, install_sink=False)
-        manager.durable.register(client.adapter.platform)
-        page_users.append(client.adapter.platform)
-        sinks.append(client.adapter.sink)
-        engines.append(client.adapter.engine)
-        token = settings.discord_token.get_secret_value()  # type: ignore[union-attr]
-
-        async def run_dc() -> None:
-            async with client:
-                await client.start(token)
-
-        tasks.append(asyncio.create_task(run_dc()))
-    sink = _fan_out(sinks)
+        manager.durable.register(one.platform)
+    tasks = [asyncio.create_task(one.run(stop, listening)) for one in served]
+    sink = _fan_out([one.sink for one in served])
     manager.set_sink(sink)
-    # Re-arm deadlines only once Telegram polls, so views of deadlines that
-    # passed while the bot was down reach the chats.
-    for ev in ready:
+    # Re-arm deadlines only once each platform takes updates (Telegram
+    # polls), so views of deadlines that passed while the bot was down
+    # reach the chats.
+    for ev in (one.ready for one in served if one.ready is not None):
         waiter = asyncio.create_task(ev.wait())
         done, _ = await asyncio.wait({waiter, *tasks}, return_when=asyncio.FIRST_COMPLETED)
         if waiter not in done:
@@ -295,22 +260,17 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
         await manager.start()
         timers.start()
         try:
-            web_server = await _start_web(
-                settings, repo, manager, engines, page_users, webhook, sink
-            )
+            web_server = await _start_web(settings, repo, manager, served, sink)
         except OSError as error:  # a port in use, an address not of this machine
             log.error("web: the web server could not listen: %s", error)
             web_failed = True
             stop.set()
         else:
-            served.set()  # Telegram's webhook may be registered now
+            listening.set()  # Telegram's webhook may be registered now
         # The rooms loaded so far live for the whole process: keep the cyclic
         # garbage collector from walking them on every full collection.
         gc.freeze()
-        log.info(
-            "thirteen: serving %s",
-            " + ".join(p for p, on in (("telegram", has_tg), ("discord", has_dc)) if on),
-        )
+        log.info("thirteen: serving %s", " + ".join(e.name for e in entries))
     stopper = asyncio.create_task(stop.wait())
     done, _ = await asyncio.wait({stopper, *tasks}, return_when=asyncio.FIRST_COMPLETED)
     stop.set()

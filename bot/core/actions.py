@@ -46,7 +46,7 @@ _ARG = re.compile(r"[\x21-\x7e]{1,32}")  # printable ASCII, no spaces
 class Actor:
     """A person (or AI seat) as the platform names them."""
 
-    platform: str  # "telegram" | "discord" | "console" | "ai"
+    platform: str  # a platform's name (bot.core.traits), "console" or "ai"
     user_id: str
     name: str = ""
     language: str | None = None  # the user's client language, a hint only

@@ -1,11 +1,13 @@
-"""Deadlines, never as a countdown that stops: Discord renders
-``<t:UNIX:R>`` live in each reader's own clock ("in 2 minutes"); Telegram
-has no such markup, so its group table writes the deadline's clock time in
-the room's time zone (the TIMEZONE setting, kept in the room's state when
-it opens), and a player's private hand the time left as a duration
-("还剩 2 分钟") that the table redraws at coarse steps (``LEFT_STEPS`` and
-the reminder: ``time_steps``, the timers' ``Due.TICK``) and at every tap, so
-it is true whenever it is read, without arithmetic."""
+"""Deadlines, never as a countdown that stops: a platform with live time
+markup (``Traits.live_time``: Discord's ``<t:UNIX:R>``) shows the deadline
+in each reader's own clock ("in 2 minutes"); elsewhere the group table
+writes the deadline's clock time in the room's time zone (the TIMEZONE
+setting, kept in the room's state when it opens), and where the platform
+says so (``Traits.redraws_time_left``: Telegram) a player's private hand
+the time left as a duration ("还剩 2 分钟") that the table redraws at
+coarse steps (``LEFT_STEPS`` and the reminder: ``time_steps``, the timers'
+``Due.TICK``) and at every tap, so it is true whenever it is read, without
+arithmetic."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.core.room import Room
 from bot.core.state import DEFAULT_TIMEZONE
+from bot.core.traits import traits_of
 from bot.i18n import t
 
 __all__ = [
@@ -70,8 +73,9 @@ def deadline_text(room: Room, lang: str, deadline: float, *, warn: bool = False)
     """One line saying until when cards may be arranged, in the form the
     room's platform shows best; ``warn``: the reminder's warning (to a hand
     still being arranged)."""
-    if room.platform == "discord":
-        when = f"<t:{int(deadline)}:R>"
+    live = traits_of(room.platform).live_time
+    if live is not None:
+        when = live(int(deadline))
         return t(lang, "time.deadline_warning" if warn else "time.deadline_live", when=when)
     when = clock_text(deadline, room.timezone)
     return t(lang, "time.deadline_warning" if warn else "time.deadline_clock", when=when)
@@ -79,8 +83,8 @@ def deadline_text(room: Room, lang: str, deadline: float, *, warn: bool = False)
 
 def counts_down(room: Room) -> bool:
     """Whether the room's private hands show the time left as a duration
-    the table redraws (Telegram; Discord's markup counts down by itself)."""
-    return room.platform == "telegram"
+    the table redraws (as the room's platform declares)."""
+    return traits_of(room.platform).redraws_time_left
 
 
 def time_steps(room: Room) -> tuple[int, ...]:

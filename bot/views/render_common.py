@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.core.actions import Verb, encode
 from bot.core.room import Room
+from bot.core.traits import COMMAND_NAMES, traits_of
 from bot.i18n import t
 from bot.rules.cards import BIG_JOKER, Card, parse_card, sort_by_count
 from bot.rules.cards import rank_char as card_rank_char
@@ -16,7 +17,7 @@ from bot.rules.options import DealStyle, OptionError
 
 from .model import Button, ButtonStyle
 
-MAX_ROW = 5  # Discord: at most 5 buttons a row ...
+MAX_ROW = 5  # the strictest platform's grid: at most 5 buttons a row ...
 MAX_ROWS = 5  # ... and 5 rows a message
 MAX_BUTTONS = MAX_ROW * MAX_ROWS
 
@@ -114,56 +115,16 @@ def signed(points: int | float) -> str:
     return f"{points:+d}" if points else "0"
 
 
-# The commands a help text or an error names, as each platform spells them.
-COMMANDS = {
-    "telegram": {
-        "new": "/newgame",
-        "join": "/join",
-        "leave": "/leave",
-        "start": "/startgame",
-        "rules": "/rules",
-        "settings": "/settings",
-        "leaderboard": "/leaderboard",
-        "stats": "/stats",
-        "language": "/language",
-        "cancel": "/cancel",
-        "verify": "/verify",
-        "help": "/help",
-        "rounds": "/rounds",
-        "replay": "/replay",
-    },
-    "discord": {
-        name: f"/thirteen {name}"
-        for name in (
-            "new",
-            "join",
-            "leave",
-            "start",
-            "rules",
-            "settings",
-            "leaderboard",
-            "stats",
-            "language",
-            "cancel",
-            "verify",
-            "help",
-            "rounds",
-            "replay",
-        )
-    },
-}
-
-
 def command(platform: str, name: str) -> str:
-    """How a player types command ``name`` on ``platform`` (``/newgame`` on
-    Telegram, ``/thirteen new`` on Discord); the console has none."""
-    table = COMMANDS.get(platform)
-    return table[name] if table else name
+    """How a player types command ``name`` on ``platform``, as the platform
+    declares it (``bot.core.traits``); the terminal's are bare words."""
+    return traits_of(platform).command(name)
 
 
 def commands(platform: str) -> dict[str, str]:
     """Every command as placeholders ``cmd_<name>`` for a catalog text."""
-    return {f"cmd_{n}": command(platform, n) for n in COMMANDS["telegram"]}
+    spell = traits_of(platform).command
+    return {f"cmd_{n}": spell(n) for n in COMMAND_NAMES}
 
 
 def button(

@@ -20,6 +20,7 @@ from bot.table.actions import ActionIdError, Verb, decode
 from bot.table.clock import FakeClock
 from bot.table.manager import TableManager
 from bot.table.solving import auto_arrange, parse_tokens
+from storage.memory import MemoryRepository
 from storage.sql import SqlRepository
 from tests.stored import stored_json
 
@@ -224,18 +225,31 @@ async def open_game(
 
 
 @asynccontextmanager
+async def playing(names: list[str], repo: Any = None, **kw: Any) -> AsyncIterator[Game]:
+    """A game of ``names`` (in memory unless ``repo`` is given), torn down
+    after: the manager stopped, SimCord shut, its recorded errors raised."""
+    if repo is None:
+        repo = MemoryRepository()
+        await repo.init()
+    game = await open_game(repo, names, **kw)
+    try:
+        yield game
+    finally:
+        await game.manager.stop()
+        await game.env.shutdown()
+        game.env.raise_errors()
+
+
+@asynccontextmanager
 async def game_on_sqlite(tmp_path: Path) -> AsyncIterator[Game]:
     """Alice, Bob and Carol at a table stored in an SQLite file (its URL in
     ``table.extra["url"]``, so a test can open it again as a restart)."""
     url = f"sqlite:///{tmp_path / 'thirteen.db'}"
     repo = SqlRepository(url)
     await repo.init()
-    game = await open_game(repo, ["alice", "bob", "carol"])
-    game.table.extra["url"] = url
     try:
-        yield game
+        async with playing(["alice", "bob", "carol"], repo) as game:
+            game.table.extra["url"] = url
+            yield game
     finally:
-        await game.manager.stop()
-        await game.env.shutdown()
-        await game.repo.close()
-        game.env.raise_errors()
+        await repo.close()

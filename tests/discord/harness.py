@@ -15,8 +15,7 @@ from simcord.enums import InteractionType
 
 from bot.config import Settings
 from bot.delivery import Limits
-from bot.platforms.discord import build_client
-from bot.platforms.discord.client import ThirteenClient
+from bot.platforms.discord.client import ThirteenClient, build_client
 from bot.table.actions import ActionIdError, Verb, decode
 from bot.table.manager import TableManager
 

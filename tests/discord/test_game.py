@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 import pytest
 import simcord
 
@@ -9,25 +11,26 @@ from bot.core.options import summary
 from bot.core.room import Room
 from bot.table.actions import Verb, decode
 from bot.views.model import Audience, View, ViewKind
-from storage.memory import MemoryRepository
 from storage.sql import SqlRepository
 
-from .game import NAMES, Game, make_manager, open_game, open_room, seat_everyone, start_round
+from .game import (
+    NAMES,
+    Game,
+    make_manager,
+    open_game,
+    open_room,
+    playing,
+    seat_everyone,
+    start_round,
+)
 from .harness import action_ids, button_id, embed_text, private_reply, verbs
 
 
 @pytest.fixture
-async def memory_game(request):
+async def memory_game(request) -> AsyncIterator[Game]:
     players = getattr(request, "param", 2)
-    repo = MemoryRepository()
-    await repo.init()
-    game = await open_game(repo, NAMES[: players + 1])  # one extra member watches
-    try:
+    async with playing(NAMES[: players + 1]) as game:  # one extra member watches
         yield game
-    finally:
-        await game.manager.stop()
-        await game.env.shutdown()
-        game.env.raise_errors()
 
 
 @pytest.mark.parametrize("memory_game", [2, 3, 4], indirect=True)

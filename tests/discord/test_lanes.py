@@ -5,6 +5,7 @@ picture and the confirm button before it is pressed, and a 16-card hand
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -22,21 +23,14 @@ from tests.table.helpers import (
     RiggedRandom,
 )
 
-from .game import Game, deal, open_game, seat_everyone
+from .game import Game, deal, open_game, playing, seat_everyone
 from .harness import button_id, private_reply
 
 
 @pytest.fixture
-async def game():
-    repo = MemoryRepository()
-    await repo.init()
-    game = await open_game(repo, ["alice", "bob"], rng=RiggedRandom([ANN_HAND, BO_HAND]))
-    try:
+async def game() -> AsyncIterator[Game]:
+    async with playing(["alice", "bob"], rng=RiggedRandom([ANN_HAND, BO_HAND])) as game:
         yield game
-    finally:
-        await game.manager.stop()
-        await game.env.shutdown()
-        game.env.raise_errors()
 
 
 def buttons(message: Any, verb: Verb) -> list[dict[str, Any]]:

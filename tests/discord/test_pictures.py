@@ -5,28 +5,22 @@ sends no attachment at all."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 import pytest
 
 from bot.table.actions import Verb
-from storage.memory import MemoryRepository
 
-from .game import Game, deal, open_game, seat_everyone
+from .game import Game, deal, playing, seat_everyone
 from .harness import action_ids, button_id
 
 PNG = b"\x89PNG"
 
 
 @pytest.fixture
-async def game():
-    repo = MemoryRepository()
-    await repo.init()
-    game = await open_game(repo, ["alice", "bob"])
-    try:
+async def game() -> AsyncIterator[Game]:
+    async with playing(["alice", "bob"]) as game:
         yield game
-    finally:
-        await game.manager.stop()
-        await game.env.shutdown()
-        game.env.raise_errors()
 
 
 def _png(game: Game, message) -> bytes | None:

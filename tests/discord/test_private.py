@@ -2,27 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 import pytest
 
 from bot.i18n import t
 from bot.table.actions import Verb
-from storage.memory import MemoryRepository
 
-from .game import Game, deal, open_game
+from .game import Game, deal, playing
 from .harness import action_ids, button_id, embed_text, verbs
 
 
 @pytest.fixture
-async def game():
-    repo = MemoryRepository()
-    await repo.init()
-    game = await open_game(repo, ["alice", "bob", "carol"])
-    try:
+async def game() -> AsyncIterator[Game]:
+    async with playing(["alice", "bob", "carol"]) as game:
         yield game
-    finally:
-        await game.manager.stop()
-        await game.env.shutdown()
-        game.env.raise_errors()
 
 
 def _dm_button(message) -> str:
@@ -127,7 +121,7 @@ async def test_commands_are_localized(game: Game) -> None:
 
 async def test_guild_sync_for_development(game: Game) -> None:
     from bot.config import Settings
-    from bot.platforms.discord import run_discord
+    from bot.platforms.discord.client import run_discord
 
     from .harness import client_for
 

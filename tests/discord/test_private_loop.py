@@ -5,26 +5,20 @@ result, with the review and, for the owner, the next round."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 import pytest
 
 from bot.table.actions import Verb
-from storage.memory import MemoryRepository
 
-from .game import Game, deal, open_game
+from .game import Game, deal, playing
 from .harness import button_id, embed_text, verbs
 
 
 @pytest.fixture
-async def game():
-    repo = MemoryRepository()
-    await repo.init()
-    game = await open_game(repo, ["alice", "bob", "carol"])
-    try:
+async def game() -> AsyncIterator[Game]:
+    async with playing(["alice", "bob", "carol"]) as game:
         yield game
-    finally:
-        await game.manager.stop()
-        await game.env.shutdown()
-        game.env.raise_errors()
 
 
 async def test_the_late_player_is_mentioned_once_and_every_hand_shows_its_result(

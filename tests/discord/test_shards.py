@@ -25,8 +25,7 @@ import simcord
 
 from bot.config import load_settings
 from bot.delivery import view_entries
-from bot.platforms.discord import build_client
-from bot.platforms.discord.client import ShardedThirteenClient
+from bot.platforms.discord.client import ShardedThirteenClient, build_client
 from bot.rules.cards import parse_cards
 from bot.rules.options import make_rules
 from bot.table.actions import Verb

@@ -15,23 +15,15 @@ from simcord.backend import serializers
 from simcord.enums import InteractionType
 
 from bot.table.actions import Verb, decode, encode
-from storage.memory import MemoryRepository
 
-from .game import Game, open_game, open_room, seat_everyone
+from .game import Game, open_room, playing, seat_everyone
 from .harness import action_ids, button_id, forged_press, private_reply, verbs
 
 
 @pytest.fixture
 async def game() -> AsyncIterator[Game]:
-    repo = MemoryRepository()
-    await repo.init()
-    game = await open_game(repo, ["alice", "bob", "carol"])  # carol watches
-    try:
+    async with playing(["alice", "bob", "carol"]) as game:  # carol watches
         yield game
-    finally:
-        await game.manager.stop()
-        await game.env.shutdown()
-        game.env.raise_errors()
 
 
 async def press_not_on(

@@ -14,8 +14,7 @@ from telegram.ext import AIORateLimiter, Application
 
 from bot.config import Settings
 from bot.delivery import Limits
-from bot.platforms.telegram import adapter_of, build_application
-from bot.platforms.telegram.app import close_adapter, open_adapter
+from bot.platforms.telegram.app import adapter_of, build_application, close_adapter, open_adapter
 from bot.table.actions import ActionIdError, Verb, decode
 from bot.table.manager import TableManager
 from tests.telegram.fakebotapi import BOT_USERNAME, FakeBotAPI, StoredMessage

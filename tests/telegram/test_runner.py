@@ -8,7 +8,7 @@ import socket
 import aiohttp
 
 from bot.config import Settings
-from bot.platforms.telegram import run_telegram
+from bot.platforms.telegram.app import run_telegram
 from tests.fakes import FakeManager
 from tests.telegram.fakebotapi import FakeBotAPI
 from tests.telegram.harness import GROUP_ID, TOKEN, TgUser

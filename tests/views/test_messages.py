@@ -7,6 +7,7 @@ import pytest
 
 from bot.cli.judge import judge
 from bot.core.showdown import Settlement
+from bot.core.traits import PLAIN, Traits, register, traits_of
 from bot.i18n import t
 from bot.table.actions import Verb, decode
 from bot.views.deadline import clock_text
@@ -79,6 +80,35 @@ async def test_discord_shows_a_live_timestamp(repo, clock) -> None:
     assert line in table.lines
     hand = await ok(mgr, bob, Verb.SHOW_HAND, room_id=rid, round_no=1)
     assert line in _hand(hand, bob).lines
+
+
+# A way to play the views have never heard of, declared as a platform
+# declares itself: its commands and its deadlines are its own.
+PAPER = register(
+    Traits(name="paper", command=lambda name: f"!{name}", live_time=lambda s: f"[[{s}]]")
+)
+
+
+async def test_the_views_follow_the_platforms_declared_traits(repo, clock) -> None:
+    mgr, _ = make_manager(repo, clock)
+    alice, bob = human(0, PAPER.name), human(1, PAPER.name)
+    help_text = (await ok(mgr, alice, Verb.HELP)).views[0].text
+    assert "!new" in help_text and "!leaderboard" in help_text and "/newgame" not in help_text
+    rid = (await ok(mgr, alice, Verb.NEW)).room_id
+    await ok(mgr, bob, Verb.JOIN)
+    await ok(mgr, alice, Verb.SET_OPTION, "lang=en")
+    out = await ok(mgr, alice, Verb.START)
+    line = f"⏱ Arranging ends [[{int(clock.now()) + 120}]]"
+    table = next(v for v in out.views if v.kind is ViewKind.TABLE)
+    assert line in table.lines
+    # No time left redrawn on the hand: the markup keeps itself true.
+    hand = await ok(mgr, bob, Verb.SHOW_HAND, room_id=rid, round_no=1)
+    assert line in _hand(hand, bob).lines
+
+
+def test_an_undeclared_platform_is_plain() -> None:
+    assert traits_of("console") is PLAIN
+    assert command("console", "new") == "new"
 
 
 # ---------------------------------------------------------------- settings

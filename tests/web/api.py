@@ -61,3 +61,6 @@ async def showdown(client: Any, token: str) -> dict[str, Any]:
     body = await response.json()
     assert isinstance(body, dict)
     return body
+
+
+Served = tuple[Stage, TestClient]

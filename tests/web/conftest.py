@@ -1,5 +1,6 @@
 """The browser of the page tests: Debian's chromium, driven by Playwright
-(no browser download); skipped where it is not installed, except under CI."""
+(no browser download); skipped where it is not installed, except under CI.
+And the page's server with a test client (served_page)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from .api import Served, served
 from .harness import CHROMIUM_ARGS, need_chromium
 
 
@@ -22,3 +24,10 @@ async def browser() -> AsyncIterator[Any]:
             yield launched
         finally:
             await launched.close()
+
+
+@pytest.fixture
+async def served_page() -> AsyncIterator[Served]:
+    """The page's server with the table of tests/web/harness.py, and a client."""
+    async with served() as page:
+        yield page

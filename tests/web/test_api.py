@@ -22,28 +22,28 @@ from bot.web.assembly import arranging_page
 from bot.web.desk import Desk
 from bot.web.server import BURST, CSP, MAX_BODY, WebApp, WebConfig
 
-from .api import FOULED, GOOD, bearer, indexes, refused, served
+from .api import FOULED, GOOD, Served, bearer, indexes, refused, served
 from .harness import HAND, HAND_16, OTHER, SECRET, SIX_PAIRS_16, SIX_PAIRS_SPLIT, TOKEN
 
 # ---------------------------------------------------------------- Telegram's launch data
 
 
-async def test_signed_launch_data_opens_a_session_for_that_player_only() -> None:
-    async with served() as (st, client):
-        response = await client.post(
-            "/api/session",
-            json={"init_data": st.launch_data(0), "room": st.room, "round": st.round_no},
-        )
-        assert response.status == 200
-        body = await response.json()
-        assert body["hand"]["cards"] == HAND
-        # No card of another player leaves the server before the showdown.
-        text = json.dumps(body)
-        for token in set(OTHER) - set(HAND):
-            assert f'"{token}"' not in text
-        hand = await client.get("/api/hand", headers=bearer(body["pass"]))
-        assert hand.status == 200
-        assert (await hand.json())["cards"] == HAND
+async def test_signed_launch_data_opens_a_session_for_that_player_only(served_page: Served) -> None:
+    st, client = served_page
+    response = await client.post(
+        "/api/session",
+        json={"init_data": st.launch_data(0), "room": st.room, "round": st.round_no},
+    )
+    assert response.status == 200
+    body = await response.json()
+    assert body["hand"]["cards"] == HAND
+    # No card of another player leaves the server before the showdown.
+    text = json.dumps(body)
+    for token in set(OTHER) - set(HAND):
+        assert f'"{token}"' not in text
+    hand = await client.get("/api/hand", headers=bearer(body["pass"]))
+    assert hand.status == 200
+    assert (await hand.json())["cards"] == HAND
 
 
 @pytest.mark.parametrize(
@@ -61,38 +61,40 @@ async def test_signed_launch_data_opens_a_session_for_that_player_only() -> None
         pytest.param(lambda st: "", id="empty"),
     ],
 )
-async def test_launch_data_that_is_not_telegram_s_is_refused(forge: Any) -> None:
-    async with served() as (st, client):
-        before = await st.state()
-        response = await client.post(
-            "/api/session", json={"init_data": forge(st), "room": st.room, "round": st.round_no}
-        )
-        body = await refused(response, 401, "web.err.launch")
-        assert "pass" not in body
-        assert await st.state() == before
+async def test_launch_data_that_is_not_telegram_s_is_refused(
+    served_page: Served, forge: Any
+) -> None:
+    st, client = served_page
+    before = await st.state()
+    response = await client.post(
+        "/api/session", json={"init_data": forge(st), "room": st.room, "round": st.round_no}
+    )
+    body = await refused(response, 401, "web.err.launch")
+    assert "pass" not in body
+    assert await st.state() == before
 
 
-async def test_a_telegram_user_who_is_not_seated_gets_no_session() -> None:
-    async with served() as (st, client):
-        before = await st.state()
-        st.players.append(type(st.players[0])("telegram", "9999", "Eve"))
-        response = await client.post(
-            "/api/session",
-            json={"init_data": st.launch_data(2), "room": st.room, "round": st.round_no},
-        )
-        await refused(response, 403, "web.err.not_seated")
-        # Nor for a round of the room that is not being played.
-        response = await client.post(
-            "/api/session",
-            json={"init_data": st.launch_data(0), "room": st.room, "round": st.round_no + 1},
-        )
-        await refused(response, 403, "web.err.not_seated")
-        response = await client.post(
-            "/api/session",
-            json={"init_data": st.launch_data(0), "room": "nosuch", "round": st.round_no},
-        )
-        await refused(response, 404, "web.err.no_room")
-        assert await st.state() == before
+async def test_a_telegram_user_who_is_not_seated_gets_no_session(served_page: Served) -> None:
+    st, client = served_page
+    before = await st.state()
+    st.players.append(type(st.players[0])("telegram", "9999", "Eve"))
+    response = await client.post(
+        "/api/session",
+        json={"init_data": st.launch_data(2), "room": st.room, "round": st.round_no},
+    )
+    await refused(response, 403, "web.err.not_seated")
+    # Nor for a round of the room that is not being played.
+    response = await client.post(
+        "/api/session",
+        json={"init_data": st.launch_data(0), "room": st.room, "round": st.round_no + 1},
+    )
+    await refused(response, 403, "web.err.not_seated")
+    response = await client.post(
+        "/api/session",
+        json={"init_data": st.launch_data(0), "room": "nosuch", "round": st.round_no},
+    )
+    await refused(response, 404, "web.err.no_room")
+    assert await st.state() == before
 
 
 @pytest.mark.parametrize(
@@ -102,18 +104,18 @@ async def test_a_telegram_user_who_is_not_seated_gets_no_session() -> None:
         pytest.param({}, id="no-fields"),
     ],
 )
-async def test_launch_data_that_names_no_hand_is_told_where_the_page_opens(pointer: Any) -> None:
+async def test_launch_data_that_names_no_hand_is_told_where_the_page_opens(
+    served_page: Served, pointer: Any
+) -> None:
     """The bot's Mini App opened from its profile, or a t.me link without
     startapp: signed launch data and nothing saying which room. The answer
     says where the page opens from; no pass is issued."""
-    async with served() as (st, client):
-        before = await st.state()
-        response = await client.post(
-            "/api/session", json={"init_data": st.launch_data(0), **pointer}
-        )
-        body = await refused(response, 400, "web.err.open_from_hand")
-        assert "pass" not in body
-        assert await st.state() == before
+    st, client = served_page
+    before = await st.state()
+    response = await client.post("/api/session", json={"init_data": st.launch_data(0), **pointer})
+    body = await refused(response, 400, "web.err.open_from_hand")
+    assert "pass" not in body
+    assert await st.state() == before
 
 
 @pytest.mark.parametrize(
@@ -127,16 +129,16 @@ async def test_launch_data_that_names_no_hand_is_told_where_the_page_opens(point
         pytest.param(lambda st: "é" * 3, id="not-ascii"),
     ],
 )
-async def test_a_session_for_a_malformed_room_id_is_refused(room: Any) -> None:
-    async with served() as (st, client):
-        before = await st.state()
-        response = await client.post(
-            "/api/session",
-            json={"init_data": st.launch_data(0), "room": room(st), "round": st.round_no},
-        )
-        body = await refused(response, 400, "web.err.bad_body")
-        assert "pass" not in body
-        assert await st.state() == before
+async def test_a_session_for_a_malformed_room_id_is_refused(served_page: Served, room: Any) -> None:
+    st, client = served_page
+    before = await st.state()
+    response = await client.post(
+        "/api/session",
+        json={"init_data": st.launch_data(0), "room": room(st), "round": st.round_no},
+    )
+    body = await refused(response, 400, "web.err.bad_body")
+    assert "pass" not in body
+    assert await st.state() == before
 
 
 # ---------------------------------------------------------------- passes
@@ -171,29 +173,31 @@ async def test_a_session_for_a_malformed_room_id_is_refused(room: Any) -> None:
         "other-room",
     ],
 )
-async def test_a_pass_that_opens_no_hand_changes_nothing(make: Any, status: int, code: str) -> None:
-    async with served() as (st, client):
-        before = await st.state()
-        token = make(st)
-        await refused(await client.get("/api/hand", headers=bearer(token)), status, code)
-        response = await client.post("/api/confirm", json=indexes(GOOD), headers=bearer(token))
-        await refused(response, status, code)
-        assert await st.state() == before
+async def test_a_pass_that_opens_no_hand_changes_nothing(
+    served_page: Served, make: Any, status: int, code: str
+) -> None:
+    st, client = served_page
+    before = await st.state()
+    token = make(st)
+    await refused(await client.get("/api/hand", headers=bearer(token)), status, code)
+    response = await client.post("/api/confirm", json=indexes(GOOD), headers=bearer(token))
+    await refused(response, status, code)
+    assert await st.state() == before
 
 
-async def test_no_pass_and_a_malformed_header_are_refused() -> None:
-    async with served() as (st, client):
-        await refused(await client.get("/api/hand"), 401, "web.err.pass")
-        headers = {"Authorization": f"Basic {st.pass_for(0)}"}
-        await refused(await client.get("/api/hand", headers=headers), 401, "web.err.pass")
+async def test_no_pass_and_a_malformed_header_are_refused(served_page: Served) -> None:
+    st, client = served_page
+    await refused(await client.get("/api/hand"), 401, "web.err.pass")
+    headers = {"Authorization": f"Basic {st.pass_for(0)}"}
+    await refused(await client.get("/api/hand", headers=headers), 401, "web.err.pass")
 
 
-async def test_a_pass_shows_its_own_player_s_hand_never_another_s() -> None:
-    async with served() as (st, client):
-        mine = await (await client.get("/api/hand", headers=bearer(st.pass_for(0)))).json()
-        theirs = await (await client.get("/api/hand", headers=bearer(st.pass_for(1)))).json()
-        assert mine["cards"] == HAND and theirs["cards"] == OTHER
-        assert not set(json.dumps(mine).split('"')) & (set(OTHER) - set(HAND))
+async def test_a_pass_shows_its_own_player_s_hand_never_another_s(served_page: Served) -> None:
+    st, client = served_page
+    mine = await (await client.get("/api/hand", headers=bearer(st.pass_for(0)))).json()
+    theirs = await (await client.get("/api/hand", headers=bearer(st.pass_for(1)))).json()
+    assert mine["cards"] == HAND and theirs["cards"] == OTHER
+    assert not set(json.dumps(mine).split('"')) & (set(OTHER) - set(HAND))
 
 
 # ---------------------------------------------------------------- submitting
@@ -229,35 +233,35 @@ async def test_a_pass_shows_its_own_player_s_hand_never_another_s() -> None:
     ],
 )
 async def test_a_submit_that_is_not_this_hand_s_legal_split_is_refused(
-    body: Any, status: int, code: str
+    served_page: Served, body: Any, status: int, code: str
 ) -> None:
-    async with served() as (st, client):
-        before = await st.state()
-        response = await client.post("/api/confirm", json=body, headers=bearer(st.pass_for(0)))
-        await refused(response, status, code)
-        assert await st.state() == before
+    st, client = served_page
+    before = await st.state()
+    response = await client.post("/api/confirm", json=body, headers=bearer(st.pass_for(0)))
+    await refused(response, status, code)
+    assert await st.state() == before
 
 
-async def test_a_confirm_is_taken_once() -> None:
-    async with served() as (st, client):
-        token = st.pass_for(0)
-        response = await client.post("/api/confirm", json=indexes(GOOD), headers=bearer(token))
-        assert response.status == 200
-        body = await response.json()
-        assert body["done"] is True and body["ready"] == {"done": 1, "seated": 2}
-        stored = await st.lanes(0)
-        assert {lane: sorted(stored[lane]) for lane in GOOD} == {
-            lane: sorted(GOOD[lane]) for lane in GOOD
-        }
-        before = await st.state()
-        other = {"head": [5, 6, 7], "middle": [8, 9, 10, 11, 12], "tail": [0, 1, 2, 3, 4]}
-        for replay in (indexes(GOOD), other):
-            response = await client.post("/api/confirm", json=replay, headers=bearer(token))
-            await refused(response, 409, "web.err.already_done")
-        await refused(
-            await client.post("/api/declare", headers=bearer(token)), 409, "web.err.already_done"
-        )
-        assert await st.state() == before
+async def test_a_confirm_is_taken_once(served_page: Served) -> None:
+    st, client = served_page
+    token = st.pass_for(0)
+    response = await client.post("/api/confirm", json=indexes(GOOD), headers=bearer(token))
+    assert response.status == 200
+    body = await response.json()
+    assert body["done"] is True and body["ready"] == {"done": 1, "seated": 2}
+    stored = await st.lanes(0)
+    assert {lane: sorted(stored[lane]) for lane in GOOD} == {
+        lane: sorted(GOOD[lane]) for lane in GOOD
+    }
+    before = await st.state()
+    other = {"head": [5, 6, 7], "middle": [8, 9, 10, 11, 12], "tail": [0, 1, 2, 3, 4]}
+    for replay in (indexes(GOOD), other):
+        response = await client.post("/api/confirm", json=replay, headers=bearer(token))
+        await refused(response, 409, "web.err.already_done")
+    await refused(
+        await client.post("/api/declare", headers=bearer(token)), 409, "web.err.already_done"
+    )
+    assert await st.state() == before
 
 
 def tap_before(st: Any, verbs: tuple[Verb, ...], *taps: tuple[Verb, str | None]) -> None:
@@ -278,59 +282,59 @@ def tap_before(st: Any, verbs: tuple[Verb, ...], *taps: tuple[Verb, str | None])
     st.manager.handle = racing
 
 
-async def test_a_keyboard_tap_meanwhile_cannot_change_what_is_confirmed() -> None:
-    async with served() as (st, client):
-        # An eight tapped in the chat just before the page's split is confirmed
-        # (when the page laid its split first, that took it out of the head).
-        tap_before(st, (Verb.CONFIRM,), (Verb.PICK, str(HAND.index("8h"))))
-        response = await client.post(
-            "/api/confirm", json=indexes(GOOD), headers=bearer(st.pass_for(0))
-        )
-        assert response.status == 200, await response.text()
-        hand = await st.hand(0)
-        assert hand["done"] is True
-        stored = await st.lanes(0)
-        assert {lane: sorted(stored[lane]) for lane in GOOD} == {
-            lane: sorted(GOOD[lane]) for lane in GOOD
-        }
+async def test_a_keyboard_tap_meanwhile_cannot_change_what_is_confirmed(
+    served_page: Served,
+) -> None:
+    st, client = served_page
+    # An eight tapped in the chat just before the page's split is confirmed
+    # (when the page laid its split first, that took it out of the head).
+    tap_before(st, (Verb.CONFIRM,), (Verb.PICK, str(HAND.index("8h"))))
+    response = await client.post("/api/confirm", json=indexes(GOOD), headers=bearer(st.pass_for(0)))
+    assert response.status == 200, await response.text()
+    hand = await st.hand(0)
+    assert hand["done"] is True
+    stored = await st.lanes(0)
+    assert {lane: sorted(stored[lane]) for lane in GOOD} == {
+        lane: sorted(GOOD[lane]) for lane in GOOD
+    }
 
 
-async def test_a_keyboard_confirm_first_leaves_the_page_s_confirm_refused_and_nothing_changed() -> (
-    None
-):
-    async with served() as (st, client):
-        # The chat's keyboard: a legal split tapped (the head, then the middle;
-        # the tail is the rest), then confirmed, as the page's request is on its way.
-        split = {
-            "head": ["4d", "3s", "2c"],
-            "middle": ["8h", "8d", "7c", "6c", "5h"],
-            "tail": ["As", "Ks", "Qs", "Js", "9s"],
-        }
-        taps = [(Verb.PICK, str(HAND.index(x))) for x in split["head"] + split["middle"]]
-        tap_before(st, (Verb.LAY, Verb.CONFIRM), *taps, (Verb.CONFIRM, None))
-        token = bearer(st.pass_for(0))
-        response = await client.post("/api/confirm", json=indexes(GOOD), headers=token)
-        await refused(response, 409, "web.err.already_done")
-        stored = await st.lanes(0)
-        assert stored["head"] == split["head"] and stored["middle"] == split["middle"]
-        before = await st.state()
-        # and the page again, now that its hand shows done
-        response = await client.post("/api/confirm", json=indexes(GOOD), headers=token)
-        await refused(response, 409, "web.err.already_done")
-        assert await st.state() == before
+async def test_a_keyboard_confirm_first_leaves_the_page_s_confirm_refused_and_nothing_changed(
+    served_page: Served,
+) -> None:
+    st, client = served_page
+    # The chat's keyboard: a legal split tapped (the head, then the middle;
+    # the tail is the rest), then confirmed, as the page's request is on its way.
+    split = {
+        "head": ["4d", "3s", "2c"],
+        "middle": ["8h", "8d", "7c", "6c", "5h"],
+        "tail": ["As", "Ks", "Qs", "Js", "9s"],
+    }
+    taps = [(Verb.PICK, str(HAND.index(x))) for x in split["head"] + split["middle"]]
+    tap_before(st, (Verb.LAY, Verb.CONFIRM), *taps, (Verb.CONFIRM, None))
+    token = bearer(st.pass_for(0))
+    response = await client.post("/api/confirm", json=indexes(GOOD), headers=token)
+    await refused(response, 409, "web.err.already_done")
+    stored = await st.lanes(0)
+    assert stored["head"] == split["head"] and stored["middle"] == split["middle"]
+    before = await st.state()
+    # and the page again, now that its hand shows done
+    response = await client.post("/api/confirm", json=indexes(GOOD), headers=token)
+    await refused(response, 409, "web.err.already_done")
+    assert await st.state() == before
 
 
-async def test_evaluate_warns_of_a_foul_before_the_tail_is_full() -> None:
-    async with served() as (st, client):
-        before = await st.state()
-        draft = {**indexes(FOULED), "tail": []}  # a pair of eights over an ace-high middle
-        response = await client.post("/api/evaluate", json=draft, headers=bearer(st.pass_for(0)))
-        assert response.status == 200
-        body = await response.json()
-        head, middle = t("zh-Hans", "lane.head"), t("zh-Hans", "lane.middle")
-        assert body["foul"] == clauses("zh-Hans", [t("zh-Hans", "err.foul_pair", a=head, b=middle)])
-        assert body["labels"]["tail"] is None
-        assert await st.state() == before
+async def test_evaluate_warns_of_a_foul_before_the_tail_is_full(served_page: Served) -> None:
+    st, client = served_page
+    before = await st.state()
+    draft = {**indexes(FOULED), "tail": []}  # a pair of eights over an ace-high middle
+    response = await client.post("/api/evaluate", json=draft, headers=bearer(st.pass_for(0)))
+    assert response.status == 200
+    body = await response.json()
+    head, middle = t("zh-Hans", "lane.head"), t("zh-Hans", "lane.middle")
+    assert body["foul"] == clauses("zh-Hans", [t("zh-Hans", "err.foul_pair", a=head, b=middle)])
+    assert body["labels"]["tail"] is None
+    assert await st.state() == before
 
 
 async def test_a_finished_round_takes_nothing() -> None:
@@ -347,14 +351,14 @@ async def test_a_finished_round_takes_nothing() -> None:
         assert await st.state() == before
 
 
-async def test_a_declare_without_a_special_is_the_table_s_refusal() -> None:
-    async with served() as (st, client):
-        before = await st.state()
-        response = await client.post("/api/declare", headers=bearer(st.pass_for(0)))
-        assert response.status == 409
-        body = await response.json()
-        assert body["error"] == "web.err.refused" and body["message"]
-        assert await st.state() == before
+async def test_a_declare_without_a_special_is_the_table_s_refusal(served_page: Served) -> None:
+    st, client = served_page
+    before = await st.state()
+    response = await client.post("/api/declare", headers=bearer(st.pass_for(0)))
+    assert response.status == 409
+    body = await response.json()
+    assert body["error"] == "web.err.refused" and body["message"]
+    assert await st.state() == before
 
 
 async def test_sixteen_cards_offer_and_declare_the_special_of_the_thirteen_kept() -> None:
@@ -406,32 +410,32 @@ def counting(st: Any) -> list[Any]:
     return seen
 
 
-async def test_a_draft_sent_as_the_page_closes_is_stored_on_the_hand() -> None:
-    async with served() as (st, client):
-        token = bearer(st.pass_for(0))
-        seen = counting(st)
-        partial = {"head": [5, 6], "middle": [0], "tail": [12]}  # 13 cards: no tail yet
-        response = await client.post("/api/lay", json=partial, headers=token)
-        assert response.status == 200, await response.text()
-        body = await response.json()
-        assert body["lanes"] == {"head": [5, 6], "middle": [0], "tail": []}
-        assert body["done"] is False and body["cards"] == HAND
-        assert await st.lanes(0) == {"head": ["8h", "8d"], "middle": ["As"], "tail": []}
-        assert [a.verb.value for a in seen] == ["ly"]
-        # The same draft again: nothing reaches the table, nothing changes.
-        before = await st.state()
-        response = await client.post("/api/lay", json=partial, headers=token)
-        assert response.status == 200
-        assert (await response.json())["lanes"] == body["lanes"]
-        assert len(seen) == 1 and await st.state() == before
-        # A whole split: the tail is the rest.
-        response = await client.post("/api/lay", json=indexes(GOOD), headers=token)
-        assert response.status == 200
-        stored = await st.lanes(0)
-        assert {lane: sorted(stored[lane]) for lane in GOOD} == {
-            lane: sorted(GOOD[lane]) for lane in GOOD
-        }
-        assert (await st.hand(0))["done"] is False
+async def test_a_draft_sent_as_the_page_closes_is_stored_on_the_hand(served_page: Served) -> None:
+    st, client = served_page
+    token = bearer(st.pass_for(0))
+    seen = counting(st)
+    partial = {"head": [5, 6], "middle": [0], "tail": [12]}  # 13 cards: no tail yet
+    response = await client.post("/api/lay", json=partial, headers=token)
+    assert response.status == 200, await response.text()
+    body = await response.json()
+    assert body["lanes"] == {"head": [5, 6], "middle": [0], "tail": []}
+    assert body["done"] is False and body["cards"] == HAND
+    assert await st.lanes(0) == {"head": ["8h", "8d"], "middle": ["As"], "tail": []}
+    assert [a.verb.value for a in seen] == ["ly"]
+    # The same draft again: nothing reaches the table, nothing changes.
+    before = await st.state()
+    response = await client.post("/api/lay", json=partial, headers=token)
+    assert response.status == 200
+    assert (await response.json())["lanes"] == body["lanes"]
+    assert len(seen) == 1 and await st.state() == before
+    # A whole split: the tail is the rest.
+    response = await client.post("/api/lay", json=indexes(GOOD), headers=token)
+    assert response.status == 200
+    stored = await st.lanes(0)
+    assert {lane: sorted(stored[lane]) for lane in GOOD} == {
+        lane: sorted(GOOD[lane]) for lane in GOOD
+    }
+    assert (await st.hand(0))["done"] is False
 
 
 async def test_a_sixteen_card_draft_keeps_its_tail_and_three_cards_out() -> None:
@@ -455,13 +459,13 @@ async def test_a_sixteen_card_draft_keeps_its_tail_and_three_cards_out() -> None
     ids=["index-13", "duplicate", "head-4", "not-a-list"],
 )
 async def test_a_draft_that_is_not_this_hand_s_is_refused(
-    body: Any, status: int, code: str
+    served_page: Served, body: Any, status: int, code: str
 ) -> None:
-    async with served() as (st, client):
-        before = await st.state()
-        response = await client.post("/api/lay", json=body, headers=bearer(st.pass_for(0)))
-        await refused(response, status, code)
-        assert await st.state() == before
+    st, client = served_page
+    before = await st.state()
+    response = await client.post("/api/lay", json=body, headers=bearer(st.pass_for(0)))
+    await refused(response, status, code)
+    assert await st.state() == before
 
 
 async def test_a_draft_after_the_confirm_or_the_round_changes_nothing() -> None:
@@ -486,44 +490,42 @@ async def test_a_draft_after_the_confirm_or_the_round_changes_nothing() -> None:
 # ---------------------------------------------------------------- the request itself
 
 
-async def test_an_oversized_body_is_refused() -> None:
-    async with served() as (st, client):
-        before = await st.state()
-        big = json.dumps({**indexes(GOOD), "pad": "x" * MAX_BODY})
-        response = await client.post(
-            "/api/confirm",
-            data=big,
-            headers={**bearer(st.pass_for(0)), "Content-Type": "application/json"},
-        )
-        await refused(response, 413, "web.err.too_large")
-        assert await st.state() == before
+async def test_an_oversized_body_is_refused(served_page: Served) -> None:
+    st, client = served_page
+    before = await st.state()
+    big = json.dumps({**indexes(GOOD), "pad": "x" * MAX_BODY})
+    response = await client.post(
+        "/api/confirm",
+        data=big,
+        headers={**bearer(st.pass_for(0)), "Content-Type": "application/json"},
+    )
+    await refused(response, 413, "web.err.too_large")
+    assert await st.state() == before
 
 
-async def test_a_cross_origin_post_is_refused_and_no_cors_is_offered() -> None:
-    async with served() as (st, client):
-        before = await st.state()
-        evil = {"Origin": "https://evil.example"}
-        for path, body in (("/api/confirm", indexes(GOOD)), ("/api/evaluate", indexes(GOOD))):
-            response = await client.post(
-                path, json=body, headers={**bearer(st.pass_for(0)), **evil}
-            )
-            await refused(response, 403, "web.err.origin")
-            assert "Access-Control-Allow-Origin" not in response.headers
-        response = await client.post(
-            "/api/session",
-            json={"init_data": st.launch_data(0), "room": st.room, "round": st.round_no},
-            headers=evil,
-        )
+async def test_a_cross_origin_post_is_refused_and_no_cors_is_offered(served_page: Served) -> None:
+    st, client = served_page
+    before = await st.state()
+    evil = {"Origin": "https://evil.example"}
+    for path, body in (("/api/confirm", indexes(GOOD)), ("/api/evaluate", indexes(GOOD))):
+        response = await client.post(path, json=body, headers={**bearer(st.pass_for(0)), **evil})
         await refused(response, 403, "web.err.origin")
-        response = await client.get("/api/hand", headers={**bearer(st.pass_for(0)), **evil})
         assert "Access-Control-Allow-Origin" not in response.headers
-        # The page's own origin is fine.
-        own = {"Origin": f"http://{client.host}:{client.port}"}
-        response = await client.post(
-            "/api/evaluate", json=indexes(GOOD), headers={**bearer(st.pass_for(0)), **own}
-        )
-        assert response.status == 200
-        assert await st.state() == before
+    response = await client.post(
+        "/api/session",
+        json={"init_data": st.launch_data(0), "room": st.room, "round": st.round_no},
+        headers=evil,
+    )
+    await refused(response, 403, "web.err.origin")
+    response = await client.get("/api/hand", headers={**bearer(st.pass_for(0)), **evil})
+    assert "Access-Control-Allow-Origin" not in response.headers
+    # The page's own origin is fine.
+    own = {"Origin": f"http://{client.host}:{client.port}"}
+    response = await client.post(
+        "/api/evaluate", json=indexes(GOOD), headers={**bearer(st.pass_for(0)), **own}
+    )
+    assert response.status == 200
+    assert await st.state() == before
 
 
 @pytest.mark.parametrize(
@@ -545,25 +547,25 @@ async def test_a_cross_origin_post_is_refused_and_no_cors_is_offered() -> None:
     ],
 )
 async def test_the_page_s_origin_is_its_public_address_behind_a_proxy(
-    page_url: str, origin: str, host: str, allowed: bool
+    served_page: Served, page_url: str, origin: str, host: str, allowed: bool
 ) -> None:
-    async with served() as (st, _):
-        config = WebConfig(TOKEN, SECRET, clock=st.clock.now, page_url=page_url)
-        app = WebApp(Desk(st.manager, clock=st.clock.now), config)
-        async with TestClient(TestServer(app.application)) as client:
-            headers = {**bearer(st.pass_for(0)), "Origin": origin, "Host": host}
-            response = await client.post("/api/evaluate", json=indexes(GOOD), headers=headers)
-            if allowed:
-                assert response.status == 200, await response.text()
-            else:
-                await refused(response, 403, "web.err.origin")
-            # No Origin at all (not a browser): accepted.
-            response = await client.post(
-                "/api/evaluate",
-                json=indexes(GOOD),
-                headers={**bearer(st.pass_for(0)), "Host": host},
-            )
-            assert response.status == 200
+    st, _ = served_page
+    config = WebConfig(TOKEN, SECRET, clock=st.clock.now, page_url=page_url)
+    app = WebApp(Desk(st.manager, clock=st.clock.now), config)
+    async with TestClient(TestServer(app.application)) as client:
+        headers = {**bearer(st.pass_for(0)), "Origin": origin, "Host": host}
+        response = await client.post("/api/evaluate", json=indexes(GOOD), headers=headers)
+        if allowed:
+            assert response.status == 200, await response.text()
+        else:
+            await refused(response, 403, "web.err.origin")
+        # No Origin at all (not a browser): accepted.
+        response = await client.post(
+            "/api/evaluate",
+            json=indexes(GOOD),
+            headers={**bearer(st.pass_for(0)), "Host": host},
+        )
+        assert response.status == 200
 
 
 async def test_thirteen_run_s_page_takes_its_origin_from_webapp_url() -> None:
@@ -601,74 +603,74 @@ async def test_thirteen_run_s_page_takes_its_origin_from_webapp_url() -> None:
     ],
 )
 async def test_every_refusal_is_a_json_error_with_the_security_headers(
-    method: str, path: str, status: int, code: str
+    served_page: Served, method: str, path: str, status: int, code: str
 ) -> None:
-    async with served() as (st, client):
-        before = await st.state()
-        headers = {"Origin": "https://evil.example"} if code == "web.err.origin" else {}
-        response = await client.request(method, path, headers=headers)
-        await refused(response, status, code)
-        assert response.headers["Content-Security-Policy"] == CSP
-        assert response.headers["X-Content-Type-Options"] == "nosniff"
-        assert response.headers["Referrer-Policy"] == "no-referrer"
-        assert response.headers["Cache-Control"] == "no-store"
-        if status == 405:
-            assert "Allow" in response.headers
-        assert await st.state() == before
+    st, client = served_page
+    before = await st.state()
+    headers = {"Origin": "https://evil.example"} if code == "web.err.origin" else {}
+    response = await client.request(method, path, headers=headers)
+    await refused(response, status, code)
+    assert response.headers["Content-Security-Policy"] == CSP
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert response.headers["Cache-Control"] == "no-store"
+    if status == 405:
+        assert "Allow" in response.headers
+    assert await st.state() == before
 
 
-async def test_bodies_that_are_not_json_are_refused() -> None:
-    async with served() as (st, client):
-        before = await st.state()
-        token = bearer(st.pass_for(0))
-        response = await client.post(
-            "/api/confirm", data="head=1", headers={**token, "Content-Type": "text/plain"}
-        )
-        await refused(response, 415, "web.err.bad_body")
-        response = await client.post(
-            "/api/confirm", data="{nope", headers={**token, "Content-Type": "application/json"}
-        )
-        await refused(response, 400, "web.err.bad_body")
-        response = await client.post("/api/session", json=["init_data"])
-        await refused(response, 400, "web.err.bad_body")
-        response = await client.post(
-            "/api/session", json={"init_data": st.launch_data(0), "room": st.room, "round": "1"}
-        )
-        await refused(response, 400, "web.err.bad_body")
-        assert await st.state() == before
+async def test_bodies_that_are_not_json_are_refused(served_page: Served) -> None:
+    st, client = served_page
+    before = await st.state()
+    token = bearer(st.pass_for(0))
+    response = await client.post(
+        "/api/confirm", data="head=1", headers={**token, "Content-Type": "text/plain"}
+    )
+    await refused(response, 415, "web.err.bad_body")
+    response = await client.post(
+        "/api/confirm", data="{nope", headers={**token, "Content-Type": "application/json"}
+    )
+    await refused(response, 400, "web.err.bad_body")
+    response = await client.post("/api/session", json=["init_data"])
+    await refused(response, 400, "web.err.bad_body")
+    response = await client.post(
+        "/api/session", json={"init_data": st.launch_data(0), "room": st.room, "round": "1"}
+    )
+    await refused(response, 400, "web.err.bad_body")
+    assert await st.state() == before
 
 
-async def test_a_flood_from_one_player_is_slowed_down() -> None:
-    async with served() as (st, client):
-        token = bearer(st.pass_for(0))
-        burst = int(BURST)
-        statuses = [(await client.get("/api/hand", headers=token)).status for _ in range(burst + 5)]
-        assert statuses[:burst] == [200] * burst
-        assert 429 in statuses[burst:]
-        await refused(await client.get("/api/hand", headers=token), 429, "web.err.slow_down")
-        # Another player is not slowed down by it.
-        assert (await client.get("/api/hand", headers=bearer(st.pass_for(1)))).status == 200
+async def test_a_flood_from_one_player_is_slowed_down(served_page: Served) -> None:
+    st, client = served_page
+    token = bearer(st.pass_for(0))
+    burst = int(BURST)
+    statuses = [(await client.get("/api/hand", headers=token)).status for _ in range(burst + 5)]
+    assert statuses[:burst] == [200] * burst
+    assert 429 in statuses[burst:]
+    await refused(await client.get("/api/hand", headers=token), 429, "web.err.slow_down")
+    # Another player is not slowed down by it.
+    assert (await client.get("/api/hand", headers=bearer(st.pass_for(1)))).status == 200
 
 
 # ---------------------------------------------------------------- the page and its words
 
 
-async def test_the_page_is_served_with_a_policy_telegram_can_frame() -> None:
-    async with served() as (st, client):
-        response = await client.get("/app/")
-        assert response.status == 200
-        policy = response.headers["Content-Security-Policy"]
-        assert "frame-ancestors 'self' https://web.telegram.org" in policy
-        assert "script-src 'self' https://telegram.org" in policy
-        assert "unsafe-inline" not in policy
-        html = await response.text()
-        assert "https://telegram.org/js/telegram-web-app.js" in html
-        for path in ("static/app.js", "static/app.css", "static/vendor/Sortable.min.js"):
-            assert path in html
-            file = await client.get(f"/app/{path}")
-            assert file.status == 200, path
-            assert file.headers["Content-Security-Policy"] == policy
-        await refused(await client.get("/app/strings/xx.json"), 404, "web.err.language")
+async def test_the_page_is_served_with_a_policy_telegram_can_frame(served_page: Served) -> None:
+    st, client = served_page
+    response = await client.get("/app/")
+    assert response.status == 200
+    policy = response.headers["Content-Security-Policy"]
+    assert "frame-ancestors 'self' https://web.telegram.org" in policy
+    assert "script-src 'self' https://telegram.org" in policy
+    assert "unsafe-inline" not in policy
+    html = await response.text()
+    assert "https://telegram.org/js/telegram-web-app.js" in html
+    for path in ("static/app.js", "static/app.css", "static/vendor/Sortable.min.js"):
+        assert path in html
+        file = await client.get(f"/app/{path}")
+        assert file.status == 200, path
+        assert file.headers["Content-Security-Policy"] == policy
+    await refused(await client.get("/app/strings/xx.json"), 404, "web.err.language")
 
 
 STATIC = Path(__file__).resolve().parents[2] / "bot" / "web" / "static"
@@ -703,14 +705,12 @@ def test_every_word_the_page_and_server_use_is_in_every_catalog() -> None:
         assert not missing, (language, sorted(missing))
 
 
-async def test_the_strings_route_serves_the_page_s_words_only() -> None:
-    async with served() as (_, client):
-        for language in LANGUAGES:
-            words = await (await client.get(f"/app/strings/{language}.json")).json()
-            assert page_keys() <= set(words)
-            assert all(
-                k.startswith(("web.", "cat.", "special.", "lane.", "moment.")) for k in words
-            )
+async def test_the_strings_route_serves_the_page_s_words_only(served_page: Served) -> None:
+    _, client = served_page
+    for language in LANGUAGES:
+        words = await (await client.get(f"/app/strings/{language}.json")).json()
+        assert page_keys() <= set(words)
+        assert all(k.startswith(("web.", "cat.", "special.", "lane.", "moment.")) for k in words)
 
 
 def test_the_page_itself_holds_no_words() -> None:

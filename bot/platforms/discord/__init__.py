@@ -1,6 +1,9 @@
 """Discord adapter (discord.py 2.x): ``/thirteen`` commands, the table message
-with buttons, ephemeral hands, and DMs on request. See docs/discord.md."""
+with buttons, ephemeral hands, and DMs on request. See docs/discord.md.
 
-from .client import ThirteenClient, build_client, run_discord
+``build_client`` and ``run_discord`` are in ``bot.platforms.discord.client``.
+Importing the package declares Discord's traits (``traits.py``) and nothing
+more: the library is loaded only where the bot is built.
+"""
 
-__all__ = ["ThirteenClient", "build_client", "run_discord"]
+from . import traits as traits

@@ -11,8 +11,7 @@ from bot.i18n import normalize_language
 from bot.table.actions import Actor, Verb
 
 from .render import Rendered
-
-PLATFORM = "discord"
+from .traits import PLATFORM
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:

@@ -2,8 +2,10 @@
 
 app = build_application(settings, manager)       # handlers, AIORateLimiter, outbox
 await run_telegram(settings, manager, stop_event)  # polling, or webhook by setting
+
+(``bot.platforms.telegram.app``.) Importing the package declares Telegram's
+traits (``traits.py``) and nothing more: the library is loaded only where
+the bot is built.
 """
 
-from bot.platforms.telegram.app import adapter_of, build_application, run_telegram
-
-__all__ = ["adapter_of", "build_application", "run_telegram"]
+from . import traits as traits

@@ -21,10 +21,10 @@ import json
 
 from bot.i18n import t
 from bot.platforms.telegram.deeplink import Payload, deep_link
+from bot.platforms.telegram.traits import PLATFORM
 from bot.views.model import Audience, Button, View, ViewKind
 from storage.delivery import DeliveryStore
 
-PLATFORM = "telegram"
 UNREACHABLE = "reach"
 WAITING = "reach:"
 _NAME_CHARS = 64  # a pref's value holds at most 256 characters

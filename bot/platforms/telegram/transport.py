@@ -36,12 +36,12 @@ from bot.platforms.telegram.render import (
     render_markup,
     render_text,
 )
+from bot.platforms.telegram.traits import PLATFORM
 from bot.views.model import Audience, View, ViewKind
 from bot.web.links import PageLinks
 from storage.delivery import DeliveryStore, OutboxRow, SentRef
 
 log = logging.getLogger(__name__)
-PLATFORM = "telegram"
 # A stored fingerprint of a photo message starts with this: the message keeps
 # its photo (and is edited by media or caption) for as long as it lives.
 PHOTO = "p:"
