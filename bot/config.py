@@ -39,7 +39,13 @@ SOLVER_ENV = {
     "solver_cache": "THIRTEEN_SOLVER_CACHE",
 }
 SOLVER_MODEL_HANDS = SOLVER_ENV["solver_model_hands"]
-SECRET_FIELDS = ("telegram_token", "telegram_webhook_secret", "discord_token", "webapp_secret")
+SECRET_FIELDS = (
+    "telegram_token",
+    "telegram_webhook_secret",
+    "discord_token",
+    "discord_client_secret",
+    "webapp_secret",
+)
 # The shapes of the tokens, checked before anything is created: a bot's number,
 # a colon and its key (BotFather); three dot-separated parts (Discord).
 TOKEN_SHAPES = {
@@ -167,6 +173,14 @@ class Settings(BaseSettings):
     webapp_secret: SecretStr | None = None
     # the Mini App's short name from BotFather's /newapp: the group table links to it
     telegram_webapp_name: str | None = None
+    # The arranging page as a Discord Activity (docs/discord.md): the
+    # application's id and OAuth2 secret (Developer Portal, OAuth2), and
+    # Discord's API (tests point it at a local fake). DISCORD_ACTIVITY last:
+    # it is checked against the others.
+    discord_client_id: str | None = None
+    discord_client_secret: SecretStr | None = None
+    discord_api_url: str = "https://discord.com/api/v10"
+    discord_activity: bool = False
 
     # table defaults
     default_language: str = "zh-Hans"
@@ -340,7 +354,40 @@ class Settings(BaseSettings):
             raise ValueError(f"must be {what}")
         return value
 
-    @field_validator("pictures", mode="before")
+    @field_validator("discord_client_id")
+    @classmethod
+    def _client_id(cls, v: str | None) -> str | None:
+        if v is not None and not re.fullmatch(r"[0-9]{5,20}", v.strip()):
+            raise ValueError(
+                "must be the application's id (Developer Portal, General Information: digits)"
+            )
+        return v.strip() if v is not None else None
+
+    @field_validator("discord_api_url")
+    @classmethod
+    def _api_url(cls, v: str) -> str:
+        if not v.startswith(("https://", "http://")):
+            raise ValueError("must be an http:// or https:// URL")
+        return v.rstrip("/")
+
+    @field_validator("discord_activity")
+    @classmethod
+    def _activity_needs(cls, v: bool, info: ValidationInfo) -> bool:
+        """On only with what it runs on: never a silent fall back to the link."""
+        if not v:
+            return v
+        missing = [
+            name.upper()
+            for name in ("discord_token", "discord_client_id", "discord_client_secret")
+            if info.data.get(name) is None
+        ]
+        if info.data.get("webapp_url") is None:
+            missing.append("WEBAPP_URL")
+        if missing:
+            raise ValueError(f"the Discord Activity needs {', '.join(missing)} (docs/discord.md)")
+        return v
+
+    @field_validator("pictures", "discord_activity", mode="before")
     @classmethod
     def _flag(cls, v: Any) -> bool:
         if isinstance(v, bool):

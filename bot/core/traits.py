@@ -48,12 +48,17 @@ class Traits:
     deadline is written as the room's clock time. ``redraws_time_left``:
     a private hand shows the time left as a duration, which the table
     redraws at coarse steps (for a platform without ``live_time`` whose
-    players read their hands in a chat of their own)."""
+    players read their hands in a chat of their own).
+    ``answers_press_apart``: a press on a private hand is answered apart
+    from the hand's redraw (two calls, the answer and the edit), so a
+    redraw nobody waits on is worth leaving out: the last hand confirmed
+    of a round is answered with a toast, and its result redraws it."""
 
     name: str
     command: Callable[[str], str] = _bare
     live_time: Callable[[int], str] | None = None
     redraws_time_left: bool = False
+    answers_press_apart: bool = False
 
 
 PLAIN = Traits(name="")

@@ -167,10 +167,11 @@ class Outbox:
     async def retire_pressed(
         self, chat_id: str, message_id: str, round_now: RoundNow, shown: ShownButtons
     ) -> None:
-        """A press on a group message was refused as stale: the buttons of
-        that message that are themselves of another round go, the others
-        stay; a message the outbox keeps current (the live table) is not
-        touched. Judged from the message (its stored key, and the buttons
+        """A press on a message (in the group, or a private hand of an
+        earlier round) was refused as stale: the buttons of that message
+        that are themselves of another round go, the others stay; a message
+        the outbox keeps current (the live table, the hand of the round
+        being played) is not touched. Judged from the message (its stored key, and the buttons
         ``shown`` reads from it), never from the data pressed."""
         if await kept_current(self.store, self.platform, chat_id, message_id, round_now):
             return
@@ -250,10 +251,16 @@ class Outbox:
             ):
                 found = as_unsure(found)
             raise found from error
-        if known is not None and known.has_buttons and known.message_id != message_id:
-            # Last round's hand keeps its Review button (it answers for any round).
-            await self._retire(known, keep_info=known.key.startswith("hand:"))
         round_tag = view.meta.get("round")
+        if (
+            known is not None
+            and known.has_buttons
+            and known.message_id != message_id
+            and not _last_rounds_hand(known, round_tag)
+        ):
+            # A hand posted anew in its round (My hand pressed in the group)
+            # keeps its Review button (it answers for any round).
+            await self._retire(known, keep_info=known.key.startswith("hand:"))
         # A new round's table (its showdown already where only AI seats play).
         if row.key.startswith("table:") and round_tag and round_tag.isdigit():
             await self._retire_settlement(row, int(round_tag) - 1)
@@ -315,6 +322,20 @@ class Outbox:
         if old is not None and old.has_buttons:
             await self._retire(old, keep_info=True)
             await self.store.put_sent(dataclasses.replace(old, has_buttons=False))
+
+
+def _last_rounds_hand(old: SentRef, round_tag: str | None) -> bool:
+    """Whether ``old`` is a private hand of an earlier round than the one
+    posted for its key (last round's result): it is left as it is. Its
+    Review answers for any round; the owner's Next round (or a game button
+    of that round) is refused as stale when pressed, and taken off then
+    (``retire_pressed``): one call when someone presses it late, instead of
+    one at every deal."""
+    return (
+        old.key.startswith("hand:")
+        and round_tag is not None
+        and old.round_tag not in (None, round_tag)
+    )
 
 
 def _button_count(buttons: list[Any] | None) -> int:

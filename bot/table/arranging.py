@@ -31,6 +31,7 @@ from bot.core.verbs import Verb
 from bot.rules.cards import parse_card
 from bot.rules.options import Rules
 from bot.rules.types import Arrangement
+from bot.views.deadline import answered_apart
 
 from . import hand as H
 from .effects import Effects
@@ -183,4 +184,11 @@ def press(room: Room, key: str, verb: Verb, arg: str | None, ctx: Ctx) -> Effect
         _judge(hand, rules)
     if all(h.done for h in rnd.hands.values()):
         begin_showdown(room, ctx, fx)
+        if verb in (Verb.CONFIRM, Verb.DECLARE) and answered_apart(room):
+            # The last hand confirmed (or declared): the showdown is on, and the result
+            # redraws this hand (its keyboard gone) when the round is paid,
+            # seconds from now; a "confirmed, waiting" edit in between would
+            # be an edit nobody waits on. The press is answered with a toast.
+            fx.hands.remove(key)
+            fx.toast = ("toast.showdown_on", {})
     return fx

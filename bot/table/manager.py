@@ -383,6 +383,11 @@ class TableManager:
         rec = await self.rooms.load(room_id, fresh=True)
         return rec.room.copy() if rec else None
 
+    async def room_in(self, platform: str, chat_id: str) -> str | None:
+        """The id of a chat's open room (None: none is open there); the
+        Discord Activity finds its room by the channel it is launched in."""
+        return await self.rooms.open_in(platform, chat_id)
+
     async def round_settlement(self, room_id: str, round_no: int) -> SettlementRecord | None:
         """The stored settlement of a room's round (None: never paid); what
         the arranging page shows of a round the room has moved past."""

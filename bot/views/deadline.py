@@ -87,6 +87,16 @@ def counts_down(room: Room) -> bool:
     return traits_of(room.platform).redraws_time_left
 
 
+def answered_apart(room: Room) -> bool:
+    """Whether a press on a private hand is answered apart from the hand's
+    redraw (as the room's platform declares: Telegram's answerCallbackQuery
+    and edit are two calls; Discord answers the interaction with the redraw
+    itself). Where it is, the last hand confirmed is not redrawn as
+    confirmed: the showdown begins at once and the result redraws it
+    seconds later."""
+    return traits_of(room.platform).answers_press_apart
+
+
 def time_steps(room: Room) -> tuple[int, ...]:
     """The seconds left at which the hands are redrawn, highest first:
     ``LEFT_STEPS`` below the arranging time, and the reminder's."""

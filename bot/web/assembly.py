@@ -6,12 +6,13 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from bot.config import Settings
 from bot.core.actions import Action
 from bot.core.room import Room
 
+from .activity import Activity, ActivityConfig, Rooms
 from .desk import Desk, Table
 from .links import PageLinks, PageUser
 from .server import WebApp, WebConfig
@@ -47,9 +48,13 @@ class Announcing:
         return await self.table.round_settlement(room_id, round_no)
 
 
+class PageTable(Table, Rooms, Protocol):
+    """The table manager as the page and the Activity read it."""
+
+
 def arranging_page(
     settings: Settings,
-    table: Table,
+    table: PageTable,
     platforms: Iterable[PageUser],
     *,
     deliver: Deliver | None = None,
@@ -64,10 +69,38 @@ def arranging_page(
     if settings.webapp_url is None:
         raise ValueError("the arranging page needs WEBAPP_URL")
     key = settings.webapp_key()
-    links = PageLinks(settings.webapp_url, key, settings.telegram_webapp_name)
+    links = PageLinks(
+        settings.webapp_url, key, settings.telegram_webapp_name, settings.discord_activity
+    )
     for platform in platforms:
         platform.page_links = links
     token = settings.telegram_token.get_secret_value() if settings.telegram_token else None
     acting = table if deliver is None else Announcing(table, deliver)
-    config = WebConfig(token, key, clock=clock, page_url=settings.webapp_url)
+    config = WebConfig(
+        token,
+        key,
+        clock=clock,
+        page_url=settings.webapp_url,
+        activity=activity(settings, table, clock),
+    )
     return WebApp(Desk(acting, clock=clock), config)
+
+
+def activity(settings: Settings, rooms: Rooms, clock: Callable[[], float]) -> Activity | None:
+    """The Discord Activity's check, where DISCORD_ACTIVITY is on (the
+    settings made sure its id, secret and the bot's token are set)."""
+    if not settings.discord_activity:
+        return None
+    if (
+        settings.discord_client_id is None
+        or settings.discord_client_secret is None
+        or settings.discord_token is None
+    ):
+        raise ValueError("the Discord Activity needs DISCORD_CLIENT_ID, _SECRET and DISCORD_TOKEN")
+    config = ActivityConfig(
+        settings.discord_client_id,
+        settings.discord_client_secret.get_secret_value(),
+        settings.discord_token.get_secret_value(),
+        settings.discord_api_url,
+    )
+    return Activity(config, rooms, clock)

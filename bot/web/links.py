@@ -30,6 +30,9 @@ class PageLinks:
     base_url: str  # WEBAPP_URL, without a trailing slash
     key: bytes
     telegram_app_name: str | None = None
+    # The page is also a Discord Activity (DISCORD_ACTIVITY): a hand in the
+    # room's channel launches it instead of carrying the link.
+    activity: bool = False
 
     @property
     def secure(self) -> bool:

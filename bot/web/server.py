@@ -11,6 +11,9 @@ Routes (all under the same origin; no CORS headers are ever sent):
   all read, gzipped and hashed once, when the server is made (see ``Asset``);
 - ``POST /api/session`` Telegram launch data (and the room and round the
   page was opened for) in, a pass out;
+- ``POST /api/activity`` (DISCORD_ACTIVITY on) the Discord Activity's OAuth2
+  code and instance in, checked with Discord (bot/web/activity.py), a pass
+  and the access token (for the SDK's ``authenticate``) out;
 - ``GET /api/hand``, ``POST /api/evaluate``, ``/api/suggest``, ``/api/lay``
   (the draft stored as the page closes), ``/api/confirm``, ``/api/declare``
   with ``Authorization: Bearer <pass>``;
@@ -43,7 +46,9 @@ from aiohttp.web import ContentCoding
 from bot.i18n import LANGUAGES, catalog, normalize_language, t
 
 from . import initdata, passes
+from .activity import Activity, ActivityRefused
 from .desk import Desk, DeskError, Draft
+from .entries import Entries
 from .links import GRACE_SECONDS, room_and_round
 
 log = logging.getLogger(__name__)
@@ -59,12 +64,9 @@ PAGE_PATHS = ("/app/", "/api/")
 SESSION_SECONDS = 15 * 60 + GRACE_SECONDS
 # Per user: a burst of 30 requests, then 5 a second (dragging asks for every drop).
 BURST, PER_SECOND = 30.0, 5.0
-# Telegram's clients frame the page; nothing else may.
-CSP = (
-    "default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; "
-    "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
-    "frame-ancestors 'self' https://web.telegram.org https://*.telegram.org"
-)
+# With Telegram on and no Activity: Telegram's clients frame the page, nothing
+# else may (the policy follows the ways in that are on: bot/web/entries.py).
+CSP = Entries().csp()
 
 # Served under a URL that names their content (``?v=<version>``), the page's
 # files never change: a browser keeps them. Everything else is asked again.
@@ -177,6 +179,10 @@ class WebConfig:
     # The page's public address (WEBAPP_URL): a browser's POST from its
     # origin is the page's, whatever Host the reverse proxy passes on.
     page_url: str | None = None
+    # The ways into the page (None: Telegram's where a Telegram token is set).
+    entries: Entries | None = None
+    # The Discord Activity's check (DISCORD_ACTIVITY on; None: off).
+    activity: Activity | None = None
 
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -235,11 +241,23 @@ class WebApp:
         self.desk = desk
         self.config = config
         self.buckets = _Buckets()
-        self.page_origin = origin_of(config.page_url) if config.page_url else None
+        self.entries = config.entries or Entries(
+            telegram=config.telegram_token is not None,
+            activity_client_id=config.activity.config.client_id if config.activity else None,
+        )
+        self.csp = self.entries.csp()
+        self.origins = {
+            o
+            for o in (
+                origin_of(config.page_url) if config.page_url else None,
+                self.entries.activity_origin,
+            )
+            if o
+        }
         self.assets = load_assets(STATIC / "files")
         self.strings = {language: _words(language) for language in LANGUAGES}
         self.strings_version = version(b"".join(a.body for a in self.strings.values()))
-        html = (STATIC / "index.html").read_text(encoding="utf-8")
+        html = self.entries.page((STATIC / "index.html").read_text(encoding="utf-8"))
         self.page = Asset.of(
             versioned_page(html, self.assets, self.strings_version).encode(),
             "text/html; charset=utf-8",
@@ -250,6 +268,14 @@ class WebApp:
         router.add_get("/app/strings/{language}.json", self._strings)
         router.add_get("/app/static/{name:.+}", self._static)
         router.add_post("/api/session", self._session)
+        router.add_post("/api/activity", self._activity)
+        if config.activity is not None:
+            activity = config.activity
+
+            async def close(_: web.Application) -> None:
+                await activity.close()
+
+            self.application.on_cleanup.append(close)
         router.add_get("/api/hand", self._with_pass(self._hand))
         router.add_post("/api/evaluate", self._with_pass(self._evaluate))
         router.add_post("/api/suggest", self._with_pass(self._suggest))
@@ -264,7 +290,7 @@ class WebApp:
         if not request.path.startswith(PAGE_PATHS):  # another route of the process's server
             return await handler(request)
         response = await self._answer(request, handler)
-        response.headers["Content-Security-Policy"] = CSP
+        response.headers["Content-Security-Policy"] = self.csp
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
         response.headers.setdefault("Cache-Control", NO_STORE)  # only versioned files set it
@@ -287,7 +313,7 @@ class WebApp:
     async def _answer(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         """The handler's answer, or its refusal as the JSON error: an unknown
         path or a wrong method too (aiohttp's own 404 / 405 are plain text)."""
-        if request.method == "POST" and not _same_origin(request, self.page_origin):
+        if request.method == "POST" and not _same_origin(request, self.origins):
             return _error(request, "web.err.origin", 403)
         try:
             return await handler(request)
@@ -389,6 +415,38 @@ class WebApp:
         grant = passes.Pass("telegram", str(user.id), room, round_no, expires)
         return web.json_response({"pass": passes.issue(grant, self.config.secret), "hand": hand})
 
+    async def _activity(self, request: web.Request) -> web.StreamResponse:
+        """The Discord Activity's way in: the SDK's code and the frame's
+        instance, checked with Discord (bot/web/activity.py), then the same
+        pass as the signed link's, for the room of the instance's channel."""
+        body = await self._json(request)
+        if self.config.activity is None:
+            return _error(request, "web.err.activity_off", 404)
+        if not isinstance(body, dict):
+            return _error(request, "web.err.bad_body", 400)
+        try:
+            launch = await self.config.activity.launch(body.get("code"), body.get("instance_id"))
+        except ActivityRefused as refused:
+            log.info("web: activity launch refused (%s)", refused.reason)
+            return _error(request, refused.code, refused.status)
+        if not self.buckets.take(f"discord:{launch.user_id}", time.monotonic()):
+            return _error(request, "web.err.slow_down", 429)
+        now = self.config.clock()
+        grant = passes.Pass(
+            "discord", launch.user_id, launch.room_id, launch.round_no, int(now) + SESSION_SECONDS
+        )
+        hand = await self.desk.hand(grant)  # seated in that round, or refused here
+        deadline = max(float(hand.get("deadline") or now), now)
+        expires = int(min(now + SESSION_SECONDS, deadline + GRACE_SECONDS))
+        grant = passes.Pass("discord", launch.user_id, launch.room_id, launch.round_no, expires)
+        return web.json_response(
+            {
+                "pass": passes.issue(grant, self.config.secret),
+                "access_token": launch.access_token,
+                "hand": hand,
+            }
+        )
+
     async def _hand(self, request: web.Request, grant: passes.Pass) -> web.StreamResponse:
         return web.json_response(await self.desk.hand(grant))
 
@@ -428,14 +486,15 @@ def _words(language: str) -> Asset:
     return Asset.of(body.encode(), "application/json; charset=utf-8")
 
 
-def _same_origin(request: web.Request, page_origin: str | None) -> bool:
+def _same_origin(request: web.Request, page_origins: set[str]) -> bool:
     """A browser names the origin of the page that POSTs: the page's own is
     WEBAPP_URL's (a reverse proxy's Host may have lost its port: nginx's
-    ``$host``), else the host the request was sent to."""
+    ``$host``) or, with the Activity on, Discord's proxy's, else the host the
+    request was sent to."""
     origin = request.headers.get("Origin")
     if origin is None:
         return True  # not a browser's cross-site request (curl, a test client)
-    if page_origin is not None and origin_of(origin) == page_origin:
+    if origin_of(origin) in page_origins:
         return True
     host = request.headers.get("X-Forwarded-Host") or request.host
     return origin.split("://", 1)[-1].lower() == host.lower()

@@ -225,3 +225,22 @@ async def test_an_information_post_is_merged_within_its_window() -> None:
     outbox.engine.now = lambda: old.at + timedelta(minutes=11)  # type: ignore[operator]
     await shown(outbox, rules)  # asked again much later: a new post
     assert screen.calls[2:] == [("post", "m3")]
+
+
+async def test_last_rounds_hand_is_left_up_at_the_next_rounds_hand() -> None:
+    """Where a new round's message is a new post (Telegram): last round's
+    hand (its result) is not edited when the next round's hand is posted;
+    a hand posted anew in its own round still loses its game buttons."""
+    screen, outbox, _store = made()
+    screen.new_round_new_message = True
+    key = f"hand:{ROOM}:u1"
+    result = view(ViewKind.HAND, key, "round 1 result", Verb.REVIEW, Verb.START)
+    await shown(outbox, result)
+    assert screen.calls == [("post", "m1")]
+    await shown(outbox, view(ViewKind.HAND, key, "round 2 hand", Verb.PICK, round_no=2))
+    assert screen.calls[1:] == [("post", "m2")]  # m1 not touched
+    assert len(screen.messages["m1"][1]) == 2  # Review and Next round, until pressed
+    again = view(ViewKind.HAND, key, "round 2 hand", Verb.PICK, round_no=2, fresh=True)
+    await shown(outbox, again)
+    assert screen.calls[2:] == [("post", "m3"), ("strip", "m2")]
+    assert screen.messages["m2"][1] == ()

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
+from simcord.backend import errors
+from simcord.http import router
 
 from bot.rules.cards import parse_cards
 from bot.rules.options import make_rules
@@ -42,3 +46,37 @@ def no_logged_errors(caplog: pytest.LogCaptureFixture):
 def nonces(monkeypatch: pytest.MonkeyPatch) -> Nonces:
     """SimCord drops a repeated post with the same nonce, as Discord does."""
     return honour_nonces(monkeypatch)
+
+
+@pytest.fixture
+def launches() -> Iterator[list[int]]:
+    """SimCord's interaction callback, taught LAUNCH_ACTIVITY: the channels launched in."""
+    launched: list[int] = []
+    routes = router._ROUTES["POST"]
+    (index,) = [i for i, (parts, _) in enumerate(routes) if parts[-1] == "callback"]
+    parts, original = routes[index]
+
+    def callback(ctx: Any) -> Any:
+        if ctx.body().get("type") != 12:
+            return original(ctx)
+        record = ctx.backend.interactions.get(ctx.int_arg("interaction_id"))
+        if record is None or record.token != ctx.args["token"]:
+            raise errors.unknown_interaction()
+        if record.responded:
+            raise errors.already_acknowledged()
+        record.defer_update()  # acknowledged, nothing posted
+        launched.append(record.channel_id)
+        return {
+            "interaction": {
+                "id": str(record.id),
+                "type": record.type,
+                "activity_instance_id": "i-1-gc-1-2",
+            },
+            "resource": {"type": 12, "activity_instance": {"id": "i-1-gc-1-2"}},
+        }
+
+    routes[index] = (parts, callback)
+    try:
+        yield launched
+    finally:
+        routes[index] = (parts, original)

@@ -201,3 +201,12 @@ async def forged_press(
         extra={"message": payload},
         source_message_id=stored.id,
     )
+
+
+def page_buttons(message: Any) -> list[dict[str, Any]]:
+    return [
+        button
+        for row in message.components
+        for button in row.get("components", ())
+        if button.get("url") or str(button.get("custom_id", "")).startswith("dc1|act|")
+    ]

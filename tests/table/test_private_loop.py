@@ -101,3 +101,27 @@ async def test_who_left_during_the_showdown_is_offered_the_next_round(repo, cloc
         p1.user_id: {Verb.REVIEW},
         p2.user_id: {Verb.REVIEW, Verb.JOIN},  # no longer seated: join the next
     }
+
+
+async def test_the_last_confirm_is_redrawn_where_the_redraw_is_the_answer(repo, clock) -> None:
+    """Telegram answers a press apart from the hand's edit: the last confirm
+    is a toast and the hand waits for its result. Discord answers the
+    interaction with the redraw itself: the last hand is still shown
+    confirmed (its ephemeral's answer), with no toast."""
+    from bot.i18n import t
+    from bot.table.actions import Actor
+
+    for platform, redrawn in (("telegram", False), ("discord", True)):
+        mgr, _sink = make_manager(repo, clock)
+        p0, p1 = (Actor(platform, str(100 + n), f"P{n}") for n in range(2))
+        out = await ok(mgr, p0, Verb.NEW, "classic")
+        rid = out.room_id
+        assert rid
+        await ok(mgr, p1, Verb.JOIN)
+        await ok(mgr, p0, Verb.START)
+        first = await press_arrangement(mgr, rid, p0)
+        assert p0.user_id in _hands(first.views) and first.reply is None
+        last = await press_arrangement(mgr, rid, p1)
+        assert (await state_of(mgr, rid))["phase"] == "showdown"
+        assert (p1.user_id in _hands(last.views)) is redrawn
+        assert (last.reply == t("zh-Hans", "toast.showdown_on")) is not redrawn

@@ -10,6 +10,7 @@ from bot.core.hand import Hand
 from bot.core.room import Room
 from bot.core.round import rules_of
 from bot.core.showdown import Showdown
+from bot.i18n import t
 from bot.rules import Arrangement, PlayerHand, settle
 from bot.rules.cards import parse_card
 from bot.solver import suggest
@@ -41,9 +42,12 @@ async def test_no_review_before_the_showdown_then_one_per_person(repo, clock):
     for a in actors:
         out = await press_arrangement(mgr, rid, a)
         confirmed += [v for v in out.views if v.kind is ViewKind.HAND]
-    # the confirm's own edit of the hand (its keyboard closed) brings the
-    # review button, so the hand is not edited again after the showdown
-    assert {v.user_id for v in confirmed if button in str(v.buttons)} == {"100", "101"}
+    # the first confirm's own edit of the hand (its keyboard closed) brings
+    # the review button; the last confirm begins the showdown and is
+    # answered with a toast, its hand not redrawn (the result redraws it)
+    assert {v.user_id for v in confirmed if button in str(v.buttons)} == {"100"}
+    assert out.reply == t("zh-Hans", "toast.showdown_on")
+    assert not [v for v in out.views if v.kind is ViewKind.HAND]
     st = await state_of(mgr, rid)
     assert st["phase"] == "showdown"
     out = await act(mgr, actors[1], Verb.REVIEW, room_id=rid, round_no=1)

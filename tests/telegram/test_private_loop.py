@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.i18n import t
 from bot.table.actions import Verb
 from tests.stored import stored_json
 from tests.telegram.fakebotapi import FakeBotAPI
@@ -86,10 +87,23 @@ async def test_a_late_player_is_counted_down_reminded_once_and_shown_the_result(
         answer = await h.press_verb(ANN, h.private_messages(ANN)[-1], Verb.START)
         assert answer.get("show_alert") != "true", answer
         assert len(h.private_messages(BO)) == 2 and buttons_of(h.hand_message(BO), Verb.PICK)
-        # last round's result keeps its review; its next round went with the deal
+        # last round's result is left as it was at the deal (no call for it)
         old = h.private_messages(ANN)[0]
-        assert buttons_of(old, Verb.REVIEW) and not buttons_of(old, Verb.START)
+        assert buttons_of(old, Verb.REVIEW) and buttons_of(old, Verb.START)
         assert "Round 1 is settled" in old.text
+        # its Next round pressed late is refused, and taken off then: the
+        # review stays, the new hand is not touched
+        start = len(api.calls)
+        answer = await h.press_verb(ANN, old, Verb.START)
+        await h.outbox.drain()
+        assert answer.get("show_alert") == "true"
+        assert answer["text"] == t("en", "err.stale")
+        assert buttons_of(old, Verb.REVIEW) and not buttons_of(old, Verb.START)
+        private = calls_to(api, start, ANN.id)
+        assert [(c.method, str(c.params["message_id"])) for c in private] == [
+            ("editMessageReplyMarkup", str(old.message_id))
+        ]
+        assert buttons_of(h.hand_message(ANN), Verb.PICK)
 
 
 def test_a_mention_marks_the_listed_name_in_utf16_units() -> None:

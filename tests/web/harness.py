@@ -34,6 +34,7 @@ from bot.rules.types import Arrangement
 from bot.table.actions import Actor, Verb
 from bot.table.clock import FakeClock
 from bot.web import initdata, passes
+from bot.web.activity import Activity, ActivityConfig
 from bot.web.desk import Desk
 from bot.web.server import WebApp, WebConfig
 from storage.memory import MemoryRepository
@@ -174,24 +175,33 @@ async def stage(
     options: Sequence[str] = (),
     arrange_seconds: int = 120,
     serve: bool = True,
+    chat: str = CHAT,
+    activity: ActivityConfig | None = None,
+    telegram_token: str | None = TOKEN,
 ) -> AsyncIterator[Stage]:
+    """``activity``: the Discord Activity on, checked with that (fake) Discord;
+    ``chat``: the room's chat (a Discord channel's id, for the Activity)."""
     clock = FakeClock(time.time())
     manager, _ = make_manager(MemoryRepository(), clock, RiggedRandom(hands))
     players = [Actor(platform, str(7000 + i), f"P{i}") for i in range(len(hands))]
-    out = await act(manager, players[0], Verb.NEW, "classic", chat_id=CHAT)
+    out = await act(manager, players[0], Verb.NEW, "classic", chat_id=chat)
     assert out.ok and out.room_id, out.reply
     room = out.room_id
     for p in players[1:]:
-        assert (await act(manager, p, Verb.JOIN, room_id=room)).ok
+        assert (await act(manager, p, Verb.JOIN, room_id=room, chat_id=chat)).ok
     for option in (f"time={arrange_seconds}", *options):
-        out = await act(manager, players[0], Verb.SET_OPTION, option, room_id=room)
+        out = await act(manager, players[0], Verb.SET_OPTION, option, room_id=room, chat_id=chat)
         assert out.ok, (option, out.reply)
     if language:
-        assert (await act(manager, players[0], Verb.LANGUAGE, language, room_id=room)).ok
-    assert (await act(manager, players[0], Verb.START, room_id=room)).ok
+        assert (
+            await act(manager, players[0], Verb.LANGUAGE, language, room_id=room, chat_id=chat)
+        ).ok
+    assert (await act(manager, players[0], Verb.START, room_id=room, chat_id=chat)).ok
     st = await stored_json(manager, room)
     assert st is not None and st["phase"] == "arranging"
-    app = WebApp(Desk(manager, clock=clock.now), WebConfig(TOKEN, SECRET, clock=clock.now))
+    checks = Activity(activity, manager, clock.now) if activity else None
+    config = WebConfig(telegram_token, SECRET, clock=clock.now, activity=checks)
+    app = WebApp(Desk(manager, clock=clock.now), config)
     result = Stage(manager, clock, room, st["round"]["no"], players, "", app)
     if not serve:
         yield result

@@ -24,7 +24,14 @@ from .api import bearer, served
 STATIC = Path(__file__).resolve().parents[2] / "bot" / "web" / "static"
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}
 PLAIN = {"Accept-Encoding": "identity"}
-FILES = ("app.js", "app.css", "vendor/Sortable.min.js")
+FILES = (
+    "app.js",
+    "app.css",
+    "host.js",
+    "vendor/Sortable.min.js",
+    # vendored (tools/discord_sdk/build.sh): CI builds nothing, the file must be there
+    "vendor/discord-sdk.min.js",
+)
 
 
 def secured(response: Any) -> None:

@@ -20,12 +20,14 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import time
 from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
 import discord
 
+from bot.config import MAX_ARRANGE_SECONDS
 from bot.core.verbs import VERBS
 from bot.delivery.engine import DEFAULT_RETENTION, DeliveryEngine
 from bot.delivery.entries import is_durable
@@ -155,6 +157,35 @@ class DiscordAdapter:
                 await self._deliver(view, turn)
         await self.outbox.submit(outcome.views)
         await self._finish(turn, None)
+
+    async def on_activity(
+        self, interaction: discord.Interaction[Any], room_id: str, round_no: int
+    ) -> None:
+        """The hand's page button with the Activity on: Discord launches it in
+        this channel (LAUNCH_ACTIVITY). Where Discord refuses (Activities not
+        turned on for the application: docs/discord.md) the player is told
+        so and gets the signed link instead, and the log says why."""
+        try:
+            await interaction.response.launch_activity()
+            return
+        except discord.HTTPException as error:
+            log.warning(
+                "Discord refused to launch the Activity (HTTP %s, code %s): are Activities "
+                "on for the application? (docs/discord.md); the player gets the link",
+                error.status,
+                error.code,
+            )
+        language = language_of(interaction)
+        links = self.platform.page_links
+        view = discord.ui.View(timeout=None)
+        if links is not None:
+            # No round deadline at hand: the link lives as long as the longest round.
+            until = time.time() + MAX_ARRANGE_SECONDS
+            url = links.discord(str(interaction.user.id), room_id, round_no, until)
+            view.add_item(discord.ui.Button(label=t(language, "dc.activity.link"), url=url))
+        await interaction.response.send_message(
+            t(language, "dc.activity.failed"), view=view, ephemeral=True
+        )
 
     async def sink(self, views: Iterable[View]) -> None:
         """Views produced without an interaction (timers, AI moves)."""

@@ -20,10 +20,26 @@ from storage.delivery import DeliveryStore
 from .adapter import DiscordAdapter
 from .commands import ThirteenGroup
 from .errors import answer_unrouted_press, on_command_error
-from .items import ActionButton, HandDmButton
+from .items import ActionButton, ActivityButton, HandDmButton
 from .translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
+# Discord's PRIMARY_ENTRY_POINT command type (the Activity's launcher) and
+# the fields of it that a bulk overwrite sends back (matched by name and
+# type, as every command of an overwrite is).
+ENTRY_POINT = 4
+ENTRY_POINT_FIELDS = (
+    "type",
+    "name",
+    "name_localizations",
+    "description",
+    "description_localizations",
+    "handler",
+    "integration_types",
+    "contexts",
+    "nsfw",
+    "default_member_permissions",
+)
 
 
 class Wiring(TypedDict, total=False):
@@ -76,7 +92,7 @@ class _Thirteen:
     async def _setup_hook(self, client: discord.Client) -> None:
         # Buttons of every message ever sent (any round, before any restart)
         # route through these two templates; no per-message View is kept.
-        client.add_dynamic_items(ActionButton, HandDmButton)
+        client.add_dynamic_items(ActionButton, HandDmButton, ActivityButton)
         await self.tree.set_translator(CatalogTranslator())
         guild_id = self.settings.discord_guild_id
         if guild_id:
@@ -85,10 +101,36 @@ class _Thirteen:
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
         else:
-            await self.tree.sync()
+            await self._sync_global(client)
         if isinstance(client, discord.AutoShardedClient):
             self.adapter.platform.shard(client.shard_count or 1, client.shard_ids)
         self.adapter.open()
+
+    async def _sync_global(self, client: discord.Client) -> None:
+        """The global commands, bulk overwritten. An application with
+        Activities on (DISCORD_ACTIVITY) has an Entry Point command that
+        Discord made, not the bot: an overwrite without it is refused
+        (error 50240), so it is sent back as Discord has it."""
+        if not self.settings.discord_activity or client.application_id is None:
+            await self.tree.sync()
+            return
+        existing = await client.http.get_global_commands(client.application_id)
+        kept = [
+            {k: v for k, v in command.items() if k in ENTRY_POINT_FIELDS}
+            for command in existing
+            if command.get("type") == ENTRY_POINT
+        ]
+        if not kept:
+            await self.tree.sync()
+            return
+        translator = self.tree.translator
+        payload: list[Any] = [
+            await command.get_translated_payload(self.tree, translator)
+            if translator
+            else command.to_dict(self.tree)
+            for command in self.tree.get_commands()
+        ]
+        await client.http.bulk_upsert_global_commands(client.application_id, payload=payload + kept)
 
 
 class ThirteenClient(_Thirteen, discord.Client):

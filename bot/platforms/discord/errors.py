@@ -19,7 +19,7 @@ from discord import app_commands
 
 from bot.i18n import t
 
-from .items import ACTION_TEMPLATE, HAND_DM_TEMPLATE
+from .items import ACTION_TEMPLATE, ACTIVITY_TEMPLATE, HAND_DM_TEMPLATE
 from .turn import language_of
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,9 @@ def reason_key(error: app_commands.AppCommandError) -> str:
     return "dc.error.internal"
 
 
-ROUTED = tuple(re.compile(template) for template in (ACTION_TEMPLATE, HAND_DM_TEMPLATE))
+ROUTED = tuple(
+    re.compile(template) for template in (ACTION_TEMPLATE, HAND_DM_TEMPLATE, ACTIVITY_TEMPLATE)
+)
 
 
 async def answer_unrouted_press(interaction: discord.Interaction[Any]) -> None:

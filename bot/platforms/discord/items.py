@@ -19,6 +19,8 @@ import discord
 ACTION_TEMPLATE = r"t1\|(?P<room>[0-9A-Za-z]{1,16})\|(?P<round>[0-9]{1,9})\|(?P<verb>[^|]{1,8})(?:\|(?P<arg>[^|]{0,32}))?"
 # Discord-only control: "send my hand by DM" (no table verb needed).
 HAND_DM_TEMPLATE = r"dc1\|dm\|(?P<room>[0-9A-Za-z]{1,16})\|(?P<round>[0-9]{1,9})"
+# "Arrange by dragging" where the page is a Discord Activity: launches it.
+ACTIVITY_TEMPLATE = r"dc1\|act\|(?P<room>[0-9A-Za-z]{1,16})\|(?P<round>[0-9]{1,9})"
 
 
 class PressHandler(Protocol):
@@ -28,6 +30,10 @@ class PressHandler(Protocol):
     async def on_press(self, interaction: discord.Interaction[Any], custom_id: str) -> None: ...
 
     async def on_hand_dm(
+        self, interaction: discord.Interaction[Any], room_id: str, round_no: int
+    ) -> None: ...
+
+    async def on_activity(
         self, interaction: discord.Interaction[Any], room_id: str, round_no: int
     ) -> None: ...
 
@@ -109,3 +115,38 @@ class HandDmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _adapter(interaction).on_hand_dm(interaction, self.room_id, self.round_no)
+
+
+class ActivityButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACTIVITY_TEMPLATE):
+    """The private hand's page button where the page is a Discord Activity
+    (DISCORD_ACTIVITY): a press launches the Activity in the channel (the
+    LAUNCH_ACTIVITY answer); the Activity finds the room by the channel."""
+
+    def __init__(self, button: discord.ui.Button[Any], room_id: str, round_no: int) -> None:
+        super().__init__(button)
+        self.room_id = room_id
+        self.round_no = round_no
+
+    @classmethod
+    def build(
+        cls, room_id: str, round_no: int, *, label: str, row: int | None = None
+    ) -> ActivityButton:
+        custom_id = f"dc1|act|{room_id}|{round_no}"
+        button = discord.ui.Button[Any](
+            label=label, style=discord.ButtonStyle.primary, custom_id=custom_id, row=row
+        )
+        return cls(button, room_id, round_no)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ActivityButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(item, match["room"], int(match["round"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _adapter(interaction).on_activity(interaction, self.room_id, self.round_no)

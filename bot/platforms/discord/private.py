@@ -54,8 +54,13 @@ class PrivateViews:
     async def set_pref(self, user_id: str, name: str, on: bool) -> None:
         await self.store.set_pref(PLATFORM, user_id, name, "1" if on else None)
 
+    def _ephemeral(self, view: View) -> View:
+        """The hand as an ephemeral in the room's channel shows it: its page
+        button launches the Activity where that is on (a DM's is the link,
+        made by the transport)."""
+        return with_page(view, self.platform.page_links, in_channel=True)
+
     async def deliver_to_actor(self, view: View, turn: Turn) -> None:
-        view = with_page(view, self.platform.page_links)
         if turn.pressed is not None and view.key == turn.pressed_key:
             if turn.interaction.guild_id is None:
                 # A press in the DM: acknowledged, and the outbox edits that DM
@@ -66,7 +71,7 @@ class PrivateViews:
                     turn.deferred = True
                 await self.platform.submit_dm([view])
                 return
-            await turn.edit_pressed(await prepare(view))
+            await turn.edit_pressed(await prepare(self._ephemeral(view)))
             assert turn.pressed is not None
             if view.kind is ViewKind.HAND:
                 self.refs.hands[view.key] = HandRef(turn.interaction, None)
@@ -89,7 +94,7 @@ class PrivateViews:
 
     async def new_ephemeral(self, turn: Turn, view: View) -> None:
         """A private view for the actor as a new ephemeral message (DM when that fails)."""
-        rendered = await prepare(view)
+        rendered = await prepare(self._ephemeral(view))
         interaction = turn.interaction
         try:
             if not turn.responded:
@@ -113,7 +118,6 @@ class PrivateViews:
     async def refresh_hand(self, view: View) -> None:
         """Someone's hand changed without them pressing (deal, auto-arrange):
         edit their open ephemeral while its token lives, or their DM."""
-        view = with_page(view, self.platform.page_links)
         if view.user_id is not None and await self.platform.wants_dm(view.user_id):
             await self.platform.submit_dm([view])
             return
@@ -123,7 +127,7 @@ class PrivateViews:
         if ref.interaction.is_expired():
             del self.refs.hands[view.key]
             return
-        rendered = await prepare(view)
+        rendered = await prepare(self._ephemeral(view))
         try:
             if ref.message_id is None:
                 await ref.interaction.edit_original_response(**rendered.kwargs())

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
@@ -24,7 +25,7 @@ from bot.table.actions import Verb
 from bot.views.model import Button, ButtonStyle, View, ViewKind
 from bot.web.links import PageLinks
 
-from .items import ActionButton, HandDmButton
+from .items import ACTIVITY_TEMPLATE, ActionButton, ActivityButton, HandDmButton
 
 log = logging.getLogger(__name__)
 
@@ -124,11 +125,14 @@ def make_embed(view: View) -> discord.Embed:
     )
 
 
-def with_page(view: View, links: PageLinks | None) -> View:
+def with_page(view: View, links: PageLinks | None, *, in_channel: bool = False) -> View:
     """A private hand with its "arrange by dragging" button made a link to
     the page, with this player's pass for the round (Discord has no signed
     launch data); the button goes where the page is off, or where Discord's
-    5 rows of 5 have no room for it."""
+    5 rows of 5 have no room for it. ``in_channel``: the hand is an
+    ephemeral message in the room's channel; where the page is a Discord
+    Activity (DISCORD_ACTIVITY) the button there launches it instead (a DM
+    keeps the link: an Activity launched in a DM is not the room's channel)."""
     page = [b for row in view.buttons for b in row if b.web_app]
     if not page:
         return view
@@ -143,8 +147,12 @@ def with_page(view: View, links: PageLinks | None) -> View:
         and round_no.isdigit()
         and deadline.isdigit()
     ):
-        url = links.discord(str(view.user_id), parts[1], int(round_no), float(deadline))
-        link = dataclasses.replace(page[0], url=url, web_app=False)
+        if links.activity and in_channel:
+            launch = f"dc1|act|{parts[1]}|{int(round_no)}"
+            link = dataclasses.replace(page[0], action_id=launch, web_app=False)
+        else:
+            url = links.discord(str(view.user_id), parts[1], int(round_no), float(deadline))
+            link = dataclasses.replace(page[0], url=url, web_app=False)
         free = next((row for row in rows if len(row) < MAX_PER_ROW), None)
         if free is not None:
             free.append(link)
@@ -159,6 +167,8 @@ def make_item(button: Button, row: int) -> discord.ui.Item[Any] | None:
         return discord.ui.Button(label=label, url=button.url, row=row, disabled=button.disabled)
     if not button.action_id:
         return None
+    if launch := re.fullmatch(ACTIVITY_TEMPLATE, button.action_id):
+        return ActivityButton.build(launch["room"], int(launch["round"]), label=label, row=row)
     return ActionButton.build(
         button.action_id,
         label=label,

@@ -266,11 +266,12 @@ class TelegramAdapter:
             await self._answer(query, outcome.reply)
         else:
             await self._answer(query, outcome.reply or t(language, "tg.refused"), alert=True)
-            if message is not None and not private and outcome.stale:
+            if message is not None and outcome.stale:
                 # Game buttons of an old round may still be up (e.g. a
                 # settlement whose post was never confirmed, so its message
-                # was not known when the next round took its buttons): those
-                # of the pressed message go now. The data pressed says nothing
+                # was not known when the next round took its buttons; last
+                # round's private result, whose Next round is left up at the
+                # deal): those of the pressed message go now. The data pressed says nothing
                 # about the message (any data can be sent for any message):
                 # the live table keeps its buttons.
                 await self.outbox.retire_pressed(

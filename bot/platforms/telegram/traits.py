@@ -1,7 +1,8 @@
 """What Telegram can do, for the neutral layers (``bot.core.traits``):
 its command names (the menu's, ``menu.GROUP_COMMANDS``), no live time
 markup, so a deadline is the room's clock time and a private hand shows
-the time left, redrawn by the table. Imports no Telegram library; declared
+the time left, redrawn by the table; a press is answered apart from the
+hand's redraw. Imports no Telegram library; declared
 when the package is imported."""
 
 from __future__ import annotations
@@ -28,4 +29,12 @@ COMMANDS = {
     "replay": "/replay",
 }
 
-TRAITS = register(Traits(name=PLATFORM, command=COMMANDS.__getitem__, redraws_time_left=True))
+TRAITS = register(
+    Traits(
+        name=PLATFORM,
+        command=COMMANDS.__getitem__,
+        redraws_time_left=True,
+        # answerCallbackQuery, then the hand's edit: two Bot API calls
+        answers_press_apart=True,
+    )
+)

@@ -11,7 +11,9 @@
 (function () {
   "use strict";
 
-  var tg = window.Telegram && window.Telegram.WebApp ? window.Telegram.WebApp : null;
+  // Where the page runs (Telegram, Discord's Activity, a plain link): host.js.
+  var host = window.PageHost || { kind: "link", telegram: null };
+  var tg = host.telegram;
   var SIZES = { head: 3, middle: 5, tail: 5 };
   var LANES = ["head", "middle", "tail"];
   var PLACES = ["hand", "head", "middle", "tail"];
@@ -1183,6 +1185,7 @@
   }
 
   function applySafeArea() {
+    if (!tg) return; // Discord's insets come by CSS (app.css); a plain tab has none
     var outer = (tg && tg.safeAreaInset) || {};
     var inner = (tg && tg.contentSafeAreaInset) || {};
     var style = document.documentElement.style;
@@ -1319,6 +1322,18 @@
 
   // ---------------------------------------------------------------- start
   function launch() {
+    if (host.kind === "discord") {
+      return host.discordSession(function (path, body) { return api("POST", path, body); })
+        .then(function (out) {
+          page.pass = out.pass;
+          return out.hand;
+        }, function (error) {
+          // The server's refusal says why; Discord's (the player declined
+          // authorize, the SDK failed) is the login that did not happen.
+          if (error instanceof ApiError) throw error;
+          throw new ApiError("web.err.activity_login", "", 0);
+        });
+    }
     var initData = tg && typeof tg.initData === "string" ? tg.initData : "";
     if (initData) {
       var query = new URLSearchParams(location.search);
