@@ -24,7 +24,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-LANGUAGES = ("zh-Hans", "zh-Hant", "en")
+from bot.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES
+
 PRESETS = ("classic", "extended")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 # The arranging time a room accepts (the owner's setting and ARRANGE_SECONDS).
@@ -183,7 +184,7 @@ class Settings(BaseSettings):
     discord_activity: bool = False
 
     # table defaults
-    default_language: str = "zh-Hans"
+    default_language: str = DEFAULT_LANGUAGE
     default_preset: str = "classic"
     arrange_seconds: int = 120
     reminder_seconds: int = 30  # remind this long before the deadline

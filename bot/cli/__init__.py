@@ -42,15 +42,15 @@ def command_parser(
 def add_language(parser: argparse.ArgumentParser, words: str) -> None:
     """``--language`` / ``--lang``: the language of the command's ``words``
     ("words at the table", "words in the picture")."""
-    from bot.i18n import LANGUAGES
+    from bot.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES
 
     parser.add_argument(
         "--language",
         "--lang",
         dest="language",
-        default="zh-Hans",
+        default=DEFAULT_LANGUAGE,
         choices=LANGUAGES,
-        help=f"{words}: zh-Hans (default), zh-Hant or en",
+        help=f"{words}: {', '.join(LANGUAGES)} (default {DEFAULT_LANGUAGE})",
     )
 
 

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO, Any, BinaryIO, cast
 
 from bot.rules import CardError, OptionError, make_rules
-from bot.rules.options import EXTRA_OPTIONS, SETTLEMENT_OPTIONS, Rules
+from bot.rules.options import SETTLEMENT_OPTIONS, Rules
 
 from . import command_parser
 
@@ -61,9 +61,7 @@ def rules_from(obj: dict[str, Any], players: int) -> Rules:
     if not isinstance(options, dict):
         raise InputError("options must be an object")
     try:
-        return make_rules(
-            obj["preset"], players, options, allowed=SETTLEMENT_OPTIONS + EXTRA_OPTIONS
-        )
+        return make_rules(obj["preset"], players, options, allowed=SETTLEMENT_OPTIONS)
     except OptionError as e:
         raise InputError(str(e)) from None
 

@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from bot.core.hand import Hand
-from bot.core.options import rules_for, summary
+from bot.core.options import rules_for
 from bot.core.room import Room
 from bot.core.round import Round
 from bot.core.state import Phase
@@ -149,14 +149,13 @@ class Console:
             return False
         if seats_for_you:
             say(t(self.lang, "cli.welcome"))
-        shown = summary(st)
         say(
             t(
                 self.lang,
                 "cli.table_auto" if self.auto else "cli.table",
                 players=len(st.players),
-                preset=t(self.lang, f"preset.{shown.preset}"),
-                seconds=shown.arrange_seconds,
+                preset=t(self.lang, f"preset.{st.preset}"),
+                seconds=st.options.arrange_seconds,
                 ai=t(self.lang, f"ai.{args.ai}"),
             )
         )

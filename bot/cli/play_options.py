@@ -12,6 +12,7 @@ from typing import Any
 from bot.cli import add_language, command_parser
 from bot.config import MAX_ARRANGE_SECONDS, MIN_ARRANGE_SECONDS, check_database_url
 from bot.i18n import normalize_language, t
+from bot.i18n.languages import is_language
 from bot.rules.options import OptionError
 from bot.table import match
 from bot.table.options import RULE_OPTIONS, TABLE_OPTIONS, parse_assignment
@@ -133,11 +134,11 @@ def option_problem(lang: str, option: str) -> str | None:
 
 
 def _language_of(args: argparse.Namespace) -> None:
-    """``-o language=en`` is ``--language en``: the console speaks it too."""
+    """``-o language=X`` is ``--language X``: the console speaks it too."""
     for o in args.option:
         try:
             name, value = parse_assignment(o)
         except OptionError:
             continue
-        if name == "language" and value.lower().startswith(("en", "zh")):
+        if name == "language" and is_language(value):
             args.language = normalize_language(value)

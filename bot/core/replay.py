@@ -63,7 +63,7 @@ class ReplayDetail:
             },
             cards={k: tuple(rnd.hands[k].cards) for k in rnd.seats},
             declared={k: rnd.hands[k].declared for k in rnd.seats},
-            rules=dict(rnd.rules),
+            rules=rnd.rules_json(),
             banker=rnd.banker,
             escaped=tuple(rnd.escaped),
             match=None if m is None else MatchRound(seq=m.seq, no=rnd.no - m.start, of=m.rounds),

@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from bot.rules.options import DealStyle
+from bot.rules.options import DealStyle, RuleOverrides
 
 from .round import Round
 from .state import DEFAULT_TIMEZONE, LIVE_PHASES, Phase
@@ -145,7 +145,7 @@ class RoomOptions:
     ``make_rules`` takes them) and the table's own settings. ``pictures``
     and ``rounds`` are None until first set."""
 
-    rules: dict[str, Any] = field(default_factory=dict)
+    rules: RuleOverrides = field(default_factory=RuleOverrides)
     random_wild_rank: bool = False  # 百变: a wild rank drawn each round
     arrange_seconds: int = 120
     deal_style: DealStyle = DealStyle.ONE
@@ -156,7 +156,7 @@ class RoomOptions:
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> RoomOptions:
         return cls(
-            rules=dict(d["rules"]),
+            rules=RuleOverrides(d["rules"]),
             random_wild_rank=d["random_wild_rank"],
             arrange_seconds=d["arrange_seconds"],
             deal_style=DealStyle(d["deal_style"]),
@@ -167,7 +167,7 @@ class RoomOptions:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "rules": dict(self.rules),
+            "rules": self.rules.to_json(),
             "random_wild_rank": self.random_wild_rank,
             "arrange_seconds": self.arrange_seconds,
             "deal_style": self.deal_style.value,

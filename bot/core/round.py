@@ -74,7 +74,7 @@ class Round:
     deck: tuple[str, ...]
     salt: str
     wild_rank: str | None  # the rank drawn for 百变, when on
-    rules: Mapping[str, Any]  # the Rules it was dealt under, as stored
+    rules: Rules  # the Rules it was dealt under
     banker: str | None  # the banker's key (庄家 mode)
     hands: dict[str, Hand]
     deadline: float  # arranging ends (epoch seconds)
@@ -92,10 +92,21 @@ class Round:
     # down (a room of a platform whose markup counts down by itself).
     left_shown: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # keys of a newer format
+    # The rules as stored, JSON text: written back as they were read (a round
+    # stored by older code may lack an option Rules has now); None until
+    # first written, then ``rules.to_dict()``.
+    stored_rules: str | None = field(default=None, repr=False, compare=False)
 
     def game_rules(self) -> Rules:
         """The Rules this round was dealt under."""
-        return rules_of(self.rules)
+        return self.rules
+
+    def rules_json(self) -> dict[str, Any]:
+        """The rules as stored: the preset, the players and every option."""
+        if self.stored_rules is None:
+            self.stored_rules = json.dumps(self.rules.to_dict())
+        copied: dict[str, Any] = json.loads(self.stored_rules)
+        return copied
 
     @property
     def showdown(self) -> Showdown:
@@ -108,6 +119,7 @@ class Round:
     def from_json(cls, d: Mapping[str, Any]) -> Round:
         result = d["result"]
         review = d.get("review")
+        stored_rules = json.dumps(d["rules"])
         return cls(
             no=d["no"],
             seats=tuple(d["seats"]),
@@ -118,7 +130,7 @@ class Round:
             deck=tuple(d["deck"]),
             salt=d["salt"],
             wild_rank=d["wild_rank"],
-            rules=json.loads(json.dumps(d["rules"])),
+            rules=_rules_cached(stored_rules),
             banker=d["banker"],
             hands={k: Hand.from_json(h) for k, h in d["hands"].items()},
             deadline=d["deadline"],
@@ -135,6 +147,7 @@ class Round:
             else {k: SeatReview.from_json(v) for k, v in review.items()},
             left_shown=d.get("left_shown"),
             extra={k: v for k, v in d.items() if k not in _KEYS},
+            stored_rules=stored_rules,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -148,7 +161,7 @@ class Round:
             "deck": list(self.deck),
             "salt": self.salt,
             "wild_rank": self.wild_rank,
-            "rules": json.loads(json.dumps(self.rules)),
+            "rules": self.rules_json(),
             "banker": self.banker,
             "hands": {k: h.to_json() for k, h in self.hands.items()},
             "deadline": self.deadline,

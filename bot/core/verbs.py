@@ -33,7 +33,7 @@ class Verb(StrEnum):
     ADD_AI = "ai"  # owner: arg "easy|normal|strong"
     REMOVE_AI = "rai"  # owner: arg seat/player id
     REMOVE_PLAYER = "rp"  # owner, before the deal: arg the seated person's user id
-    LANGUAGE = "lang"  # arg: zh-Hans | zh-Hant | en
+    LANGUAGE = "lang"  # arg: a code of bot/i18n/languages.py
     CANCEL = "x"  # owner closes the room
     SETTINGS = "set"  # show the settings panel
     # private arranging

@@ -15,6 +15,7 @@ import logging
 import pickle
 from typing import Any
 
+from bot.i18n.languages import DEFAULT_LANGUAGE
 from bot.pictures.kinds import UnknownPicture, picture_from_json, picture_to_json
 from bot.views.model import Audience, Button, ButtonStyle, Mention, Picture, View, ViewKind
 
@@ -113,7 +114,7 @@ def view_from_payload(data: dict[str, Any]) -> View:
         platform=str(data.get("platform", "")),
         chat_id=str(data.get("chat_id", "")),
         user_id=data.get("user_id"),
-        language=str(data.get("language", "zh-Hans")),
+        language=str(data.get("language", DEFAULT_LANGUAGE)),
         fresh=bool(data.get("fresh", False)),
         meta={str(k): str(v) for k, v in (data.get("meta") or {}).items()},
         picture=picture_from_payload(data["picture"]) if data.get("picture") else None,

@@ -1,9 +1,9 @@
-"""Message catalogs (zh-Hans, zh-Hant, en) and the lookup function.
+"""Message catalogs (one per language of ``languages.py``) and the lookup function.
 
 Every user-facing string lives in ``locales/<language>/<area>.json``
 (``table.json``, ``telegram.json``, ``discord.json``, …): flat objects of
 ``"key": "text with {placeholders}"``. All files of a language are merged;
-a key missing in a language falls back to zh-Hans, then en. A catalog test
+a key missing in a language falls back to ``languages.FALLBACKS``. A catalog test
 checks that every language has every key with the same placeholders.
 """
 
@@ -13,34 +13,11 @@ import json
 from functools import cache
 from pathlib import Path
 
-LANGUAGES: tuple[str, ...] = ("zh-Hans", "zh-Hant", "en")
-DEFAULT_LANGUAGE = "zh-Hans"
+from .languages import DEFAULT_LANGUAGE, FALLBACKS, LANGUAGES, normalize_language
+
+__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "catalog", "normalize_language", "t"]
+
 _LOCALES = Path(__file__).with_name("locales")
-_ALIASES = {
-    "zh": "zh-Hans",
-    "zh-cn": "zh-Hans",
-    "zh-sg": "zh-Hans",
-    "zh-hans": "zh-Hans",
-    "zh-tw": "zh-Hant",
-    "zh-hk": "zh-Hant",
-    "zh-mo": "zh-Hant",
-    "zh-hant": "zh-Hant",
-    "en": "en",
-}
-
-
-def normalize_language(code: str | None) -> str:
-    """Map a client language code (``zh-TW``, ``en-US``, ``zh_CN``) to a catalog."""
-    if not code:
-        return DEFAULT_LANGUAGE
-    c = code.replace("_", "-").lower()
-    if c in _ALIASES:
-        return _ALIASES[c]
-    if c.startswith("en"):
-        return "en"
-    if c.startswith("zh"):
-        return "zh-Hant" if any(x in c for x in ("tw", "hk", "mo", "hant")) else "zh-Hans"
-    return DEFAULT_LANGUAGE
 
 
 @cache
@@ -56,7 +33,7 @@ def catalog(language: str) -> dict[str, str]:
 def t(language: str | None, key: str, /, **params: object) -> str:
     """The text for ``key`` in ``language``, with ``{placeholders}`` filled."""
     lang = language if language in LANGUAGES else normalize_language(language)
-    for source in (lang, DEFAULT_LANGUAGE, "en"):
+    for source in (lang, *FALLBACKS):
         text = catalog(source).get(key)
         if text is not None:
             return text.format(**params) if params else text

@@ -7,28 +7,27 @@ from a preset plus overrides and validated: a forbidden combination raises
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
 from .cards import SUITS, DeckSpec, parse_rank, rank_char
+from .room_options import RULE_NAMES, DealStyle, Kind, Preset, Wheel, declared
 
-
-class Preset(StrEnum):
-    CLASSIC = "classic"  # source A
-    EXTENDED = "extended"  # sources B + C
-
-
-class Wheel(StrEnum):
-    SECOND = "second"  # A-2-3-4-5 is the second highest straight (source A)
-    LOW = "low"  # ordinary poker order: 5-4-3-2-A lowest
-
-
-class DealStyle(StrEnum):
-    ONE = "one"  # 一张一发
-    THREE = "three"  # 三张一发
+__all__ = [
+    "SETTLEMENT_OPTIONS",
+    "DealStyle",
+    "OptionError",
+    "Preset",
+    "RuleOverrides",
+    "Rules",
+    "Wheel",
+    "make_rules",
+    "preset_defaults",
+    "validate",
+]
 
 
 class OptionError(ValueError):
@@ -44,23 +43,8 @@ class OptionError(ValueError):
         self.params = params
 
 
-# Options that change settlement; the judge accepts exactly these (+ extras below).
-SETTLEMENT_OPTIONS = (
-    "jokers",
-    "scoop_double",
-    "draw_counts_as_scoop",
-    "banker",
-    "added_suit",
-    "wheel",
-    "wild_rank",
-    "escape_penalty",
-    "base",
-)
-# Options we add beyond docs/judge.md's list: the 多三张 variant and the house
-# defaults of the special-hand table, which docs/rules.md says must be configurable.
-EXTRA_OPTIONS = ("extra_three", "special_points")
-# Options that only the table uses (dealing, timing, random wild rank).
-TABLE_OPTIONS = ("arrange_seconds", "deal_style", "random_wild_rank", "language")
+# The options of Rules (the settlement reads them; the judge accepts exactly these).
+SETTLEMENT_OPTIONS = RULE_NAMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,9 +79,10 @@ class Rules:
         out: dict[str, Any] = {}
         for f in fields(self):
             v = getattr(self, f.name)
-            if f.name == "wild_rank":
+            kind = declared(f.name).kind if f.name in RULE_NAMES else None
+            if kind is Kind.RANK:
                 v = rank_char(v) if v is not None else None
-            elif f.name == "special_points":
+            elif kind is Kind.POINTS:
                 v = dict(v)
             elif isinstance(v, StrEnum):
                 v = v.value
@@ -105,22 +90,48 @@ class Rules:
         return out
 
 
+class RuleOverrides(Mapping[str, Any]):
+    """The owner's overrides of a preset's rules, as stored (JSON values, a
+    wild rank as its letter) and as :func:`make_rules` takes them: options of
+    ``Rules`` only (a declared one, ``bot.rules.room_options``); an option not
+    here is the preset's. Immutable: ``set`` and ``unset`` return a new one."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values: Mapping[str, Any] | None = None) -> None:
+        # Read as stored: a name no longer declared is kept (and refused by
+        # make_rules with its reason), never dropped.
+        self._values: dict[str, Any] = dict(values or {})
+
+    def __getitem__(self, name: str) -> Any:
+        return self._values[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __repr__(self) -> str:
+        return f"RuleOverrides({self._values!r})"
+
+    def set(self, name: str, value: Any) -> RuleOverrides:
+        """These overrides with option ``name`` (declared in Rules) set to ``value``."""
+        if name not in RULE_NAMES:
+            raise OptionError(f"unknown option {name!r}", "unknown_option", name=name)
+        return RuleOverrides({**self._values, name: value})
+
+    def unset(self, name: str) -> RuleOverrides:
+        """These overrides with ``name`` back to the preset's."""
+        return RuleOverrides({k: v for k, v in self._values.items() if k != name})
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self._values)
+
+
 def preset_defaults(preset: Preset | str) -> dict[str, Any]:
     """The option values a preset starts from."""
-    p = Preset(preset)
-    return {
-        "jokers": 0,
-        "scoop_double": True,
-        "draw_counts_as_scoop": p is Preset.EXTENDED,
-        "banker": False,
-        "added_suit": None,
-        "wheel": Wheel.SECOND,
-        "wild_rank": None,
-        "escape_penalty": p is Preset.EXTENDED,
-        "base": 1,
-        "extra_three": False,
-        "special_points": {},
-    }
+    return {name: declared(name).default_in(preset) for name in RULE_NAMES}
 
 
 def _as_bool(name: str, v: Any) -> bool:
@@ -130,47 +141,47 @@ def _as_bool(name: str, v: Any) -> bool:
 
 
 def _coerce(name: str, v: Any) -> Any:
-    if name in ("scoop_double", "draw_counts_as_scoop", "banker", "escape_penalty", "extra_three"):
+    kind = declared(name).kind if name in RULE_NAMES else None
+    if kind is Kind.SWITCH:
         return _as_bool(name, v)
-    if name == "jokers":
-        if isinstance(v, bool) or v not in (0, 1, 2):
-            raise OptionError(f"option jokers must be 0, 1 or 2, not {v!r}", "jokers", value=v)
+    if kind is Kind.COUNT:
+        allowed = declared(name).values
+        if isinstance(v, bool) or v not in allowed:
+            among = ", ".join(map(str, allowed[:-1])) + f" or {allowed[-1]}"
+            raise OptionError(f"option {name} must be {among}, not {v!r}", name, value=v)
         return int(v)
-    if name == "base":
+    if kind is Kind.STAKE:
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise OptionError(
-                f"option base must be a whole number of at least 1, not {v!r}", "base", value=v
+                f"option {name} must be a whole number of at least 1, not {v!r}", name, value=v
             )
         return v
-    if name == "added_suit":
+    if kind is Kind.SUIT:
         if v is None:
             return None
         s = str(v).strip().lower()
         s = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}.get(s, s)
         if s not in SUITS:
-            raise OptionError(
-                f"option added_suit must be one of s h d c, not {v!r}", "added_suit", value=v
-            )
+            raise OptionError(f"option {name} must be one of s h d c, not {v!r}", name, value=v)
         return s
-    if name == "wheel":
-        try:
-            return Wheel(v)
-        except ValueError:
-            raise OptionError(
-                f"option wheel must be 'second' or 'low', not {v!r}", "wheel", value=v
-            ) from None
-    if name == "wild_rank":
+    if kind is Kind.CHOICE:
+        for value in declared(name).values:
+            if v == value:
+                return value
+        among = " or ".join(repr(str(x)) for x in declared(name).values)
+        raise OptionError(f"option {name} must be {among}, not {v!r}", name, value=v)
+    if kind is Kind.RANK:
         if v is None:
             return None
         try:
             return parse_rank(str(v))
         except ValueError:
             raise OptionError(
-                f"option wild_rank must be a rank such as 6 or null, not {v!r}",
-                "wild_rank",
+                f"option {name} must be a rank such as 6 or null, not {v!r}",
+                name,
                 value=v,
             ) from None
-    if name == "special_points":
+    if kind is Kind.POINTS:
         from .types import SpecialHand
 
         if not isinstance(v, Mapping):
@@ -201,7 +212,7 @@ def make_rules(
     players: int = 4,
     options: Mapping[str, Any] | None = None,
     *,
-    allowed: tuple[str, ...] = SETTLEMENT_OPTIONS + EXTRA_OPTIONS,
+    allowed: tuple[str, ...] = RULE_NAMES,
 ) -> Rules:
     """Build and validate the rules of a table. Raises :class:`OptionError`."""
     try:
@@ -217,7 +228,9 @@ def make_rules(
         if name not in allowed:
             raise OptionError(f"unknown option {name!r}", "unknown_option", name=name)
         values[name] = _coerce(name, v)
-    values["special_points"] = MappingProxyType(dict(values["special_points"]))
+    for name in RULE_NAMES:
+        if declared(name).kind is Kind.POINTS:  # a copy of its own, read-only
+            values[name] = MappingProxyType(dict(values[name]))
     rules = Rules(preset=p, players=players, **values)
     validate(rules)
     return rules

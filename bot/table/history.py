@@ -107,9 +107,9 @@ def judge_line(info: ReplayDetail) -> str:
 
 def judge_options(rules: dict[str, Any]) -> dict[str, Any]:
     """The stored Rules (``Rules.to_dict``) as the judge's ``options``."""
-    from bot.rules.options import EXTRA_OPTIONS, SETTLEMENT_OPTIONS
+    from bot.rules.options import SETTLEMENT_OPTIONS
 
-    return {k: v for k, v in rules.items() if k in SETTLEMENT_OPTIONS + EXTRA_OPTIONS}
+    return {k: v for k, v in rules.items() if k in SETTLEMENT_OPTIONS}
 
 
 async def replay(repo: Repository, action: Action, lang: str) -> Outcome:

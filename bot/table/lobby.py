@@ -9,10 +9,11 @@ from typing import Any
 from bot.core.room import Room, Seat
 from bot.core.state import Phase
 from bot.i18n import normalize_language
+from bot.i18n.languages import DEFAULT_LANGUAGE, is_language
 from bot.rules.options import OptionError, Preset
 from bot.views import render
 from bot.views.deadline import DEFAULT_TIMEZONE
-from bot.views.render_common import option_name, option_reason, option_value
+from bot.views.render_common import language_choices, option_name, option_reason, option_value
 
 from .actions import Action, Actor, Verb
 from .effects import Effects
@@ -149,8 +150,10 @@ def _option_toast(room: Room, name: str, value: Any) -> tuple[str, dict[str, Any
 
 def set_language(room: Room, actor: Actor, arg: str | None) -> Effects:
     _owner(room, actor)
-    if not arg or not arg.lower().startswith(("en", "zh")):
-        raise Refused("err.bad_language", value=(arg or "")[:24])
+    if not arg or not is_language(arg):
+        raise Refused(
+            "err.bad_language", value=(arg or "")[:24], choices=language_choices(room.language)
+        )
     room.language = normalize_language(arg)
     return Effects(table=True, toast=_option_toast(room, "language", room.language))
 
@@ -236,4 +239,4 @@ def close(room: Room, actor: Actor, arg: str | None = None) -> Effects:
 
 
 def _reason(room: Room, error: OptionError) -> str:
-    return option_reason(room.language or "zh-Hans", error)
+    return option_reason(room.language or DEFAULT_LANGUAGE, error)

@@ -34,6 +34,7 @@ from bot.core.state import Phase
 from bot.core.verbs import VERBS
 from bot.delivery.entries import Durable
 from bot.i18n import t
+from bot.i18n.languages import DEFAULT_LANGUAGE
 from bot.rules.options import OptionError
 from bot.views import render
 from bot.views.deadline import DEFAULT_TIMEZONE
@@ -72,7 +73,7 @@ class TableManager:
         arrange_seconds: int = 120,
         reminder_seconds: float = 30,
         showdown_step_seconds: float = 1.5,
-        default_language: str = "zh-Hans",
+        default_language: str = DEFAULT_LANGUAGE,
         *,
         default_preset: str = "classic",
         timezone: str = DEFAULT_TIMEZONE,

@@ -14,36 +14,25 @@ from bot.config import MAX_ARRANGE_SECONDS, MIN_ARRANGE_SECONDS
 from bot.core.options import RULE_OPTIONS, rules_for
 from bot.core.room import Room, RoomOptions
 from bot.i18n import normalize_language
+from bot.i18n.languages import LANGUAGES, is_language
 from bot.rules.cards import parse_rank, rank_char
 from bot.rules.options import DealStyle, OptionError, Preset
+from bot.rules.room_options import ALIASES, OWNER_TABLE_NAMES, Kind, declared
 
 __all__ = [
+    "ALIASES",
     "RULE_OPTIONS",
+    "TABLE_OPTIONS",
     "apply_option",
     "check_possible",
     "default_options",
     "rules_for",
-    "rules_for",
 ]
 
 
-# Rule options the owner may set, with their short aliases (action args are
-# at most 32 characters).
-TABLE_OPTIONS = ("preset", "arrange_seconds", "deal_style", "language", "pictures", "rounds")
-ALIASES = {
-    "draw_scoop": "draw_counts_as_scoop",
-    "scoop": "scoop_double",
-    "escape": "escape_penalty",
-    "suit": "added_suit",
-    "wild": "wild_rank",
-    "time": "arrange_seconds",
-    "deal": "deal_style",
-    "lang": "language",
-    "extra3": "extra_three",
-    "pics": "pictures",
-    "match": "rounds",
-}
-BOOL_OPTIONS = ("scoop_double", "draw_counts_as_scoop", "banker", "escape_penalty", "extra_three")
+# The table's own options the owner may set; an option's short names
+# (action args are at most 32 characters) are declared with it.
+TABLE_OPTIONS = OWNER_TABLE_NAMES
 
 _TRUE = {"on", "true", "yes", "1", "y", "开", "開"}
 _FALSE = {"off", "false", "no", "0", "n", "关", "關"}
@@ -65,6 +54,26 @@ def _bool(name: str, text: str) -> bool:
     )
 
 
+def _rule_value(name: str, value: str) -> object:
+    """What the owner typed for a rule option, as its overrides keep it
+    (``make_rules`` judges it)."""
+    kind = declared(name).kind
+    if kind is Kind.SWITCH:
+        return _bool(name, value)
+    if kind in (Kind.COUNT, Kind.STAKE):
+        if not value.isdigit():
+            raise OptionError(
+                f"option {name} must be a whole number, not {value!r}",
+                "whole_number",
+                name=name,
+                value=value,
+            )
+        return int(value)
+    if kind is Kind.SUIT:
+        return None if value.lower() in ("none", "off", "") else value
+    return value.lower()
+
+
 def parse_assignment(arg: str | None) -> tuple[str, str]:
     if not arg or "=" not in arg:
         raise OptionError("write an option as name=value, e.g. jokers=2", "assignment")
@@ -83,25 +92,25 @@ def check_possible(room: Room, seated: int) -> None:
     raise the reason at the count the options themselves ask for (banker: 4,
     added suit: 5, 多三张: 3) when that is still reachable, else at the count
     seated, which names the real conflict."""
-    r = room.options.rules
+    overrides = room.options.rules
     low = min(5, max(2, seated))
     errors: dict[int, OptionError] = {}
     for n in range(low, 6):
         trial = room
-        if n == 5 and not r.get("added_suit"):
+        if n == 5 and not overrides.get("added_suit"):
             # The suit is still to be chosen; the deal asks for it.
-            options = dataclasses.replace(room.options, rules={**r, "added_suit": "s"})
+            options = dataclasses.replace(room.options, rules=overrides.set("added_suit", "s"))
             trial = dataclasses.replace(room, options=options)
         try:
             rules_for(trial, n)
             return
         except OptionError as e:
             errors[n] = e
-    if r.get("banker"):
+    if overrides.get("banker"):
         wanted = 4
-    elif r.get("added_suit"):
+    elif overrides.get("added_suit"):
         wanted = 5
-    elif r.get("extra_three"):
+    elif overrides.get("extra_three"):
         wanted = 3
     else:
         wanted = low
@@ -121,9 +130,9 @@ def apply_option(room: Room, arg: str | None, current_players: int) -> tuple[str
                 f"unknown preset {value!r}: use classic or extended", "unknown_preset", value=value
             ) from None
     elif name == "language":
-        if not value.lower().startswith(("en", "zh")):
+        if not is_language(value):
             raise OptionError(
-                f"unknown language {value!r}: use zh-Hans, zh-Hant or en", "language", value=value
+                f"unknown language {value!r}: use {', '.join(LANGUAGES)}", "language", value=value
             )
         room.language = normalize_language(value)
         return name, room.language
@@ -158,10 +167,10 @@ def apply_option(room: Room, arg: str | None, current_players: int) -> tuple[str
         low = value.lower()
         if low in ("random", "rand", "百变", "百變"):
             opts.random_wild_rank = True
-            opts.rules.pop("wild_rank", None)
+            opts.rules = opts.rules.unset(name)
         elif low in ("none", "off", "null", ""):
             opts.random_wild_rank = False
-            opts.rules.pop("wild_rank", None)
+            opts.rules = opts.rules.unset(name)
         else:
             try:
                 rank = parse_rank(value)
@@ -172,21 +181,8 @@ def apply_option(room: Room, arg: str | None, current_players: int) -> tuple[str
                     value=value,
                 ) from None
             opts.random_wild_rank = False
-            opts.rules["wild_rank"] = rank_char(rank)
-    elif name in BOOL_OPTIONS:
-        opts.rules[name] = _bool(name, value)
-    elif name in ("jokers", "base"):
-        if not value.isdigit():
-            raise OptionError(
-                f"option {name} must be a whole number, not {value!r}",
-                "whole_number",
-                name=name,
-                value=value,
-            )
-        opts.rules[name] = int(value)
-    elif name == "added_suit":
-        opts.rules[name] = None if value.lower() in ("none", "off", "") else value
-    elif name == "wheel":
-        opts.rules[name] = value.lower()
+            opts.rules = opts.rules.set(name, rank_char(rank))
+    else:
+        opts.rules = opts.rules.set(name, _rule_value(name, value))
     check_possible(room, current_players)
     return name, value

@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
 from bot.core.hand import Hand, Special
 from bot.core.presses import as_special, special_of
@@ -90,8 +89,6 @@ def start_round(room: Room, ctx: Ctx) -> Effects:
     no = room.round_no
     deadline = ctx.now + opts.arrange_seconds
     remind = ctx.reminder_seconds
-    stored_rules: dict[str, Any] = {"preset": rules.preset.value, **rules.to_dict()}
-    stored_rules["players"] = n
     rnd = Round(
         no=no,
         seats=tuple(seats),
@@ -102,7 +99,7 @@ def start_round(room: Room, ctx: Ctx) -> Effects:
         deck=tuple(deal.deck),
         salt=deal.salt,
         wild_rank=deal.wild_rank,
-        rules=stored_rules,
+        rules=rules,
         banker=banker,
         hands={},
         deadline=deadline,
@@ -132,7 +129,7 @@ def start_round(room: Room, ctx: Ctx) -> Effects:
         salt=deal.salt,
         deck_hash=deal.hash,
         seats=tuple(seats),
-        options=dict(rnd.rules),
+        options=rnd.rules_json(),
         started_at=datetime.fromtimestamp(ctx.now, UTC),
     )
     if all(h.done for h in rnd.hands.values()):

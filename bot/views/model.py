@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.core.actions import ActionIdError, Verb, decode
+from bot.i18n.languages import DEFAULT_LANGUAGE
 
 
 class ButtonStyle(StrEnum):
@@ -99,7 +100,7 @@ class View:
     platform: str = ""
     chat_id: str = ""  # the group chat / channel id
     user_id: str | None = None  # the player, for PLAYER views
-    language: str = "zh-Hans"
+    language: str = DEFAULT_LANGUAGE
     # New message instead of an edit (e.g. the settlement of each round).
     fresh: bool = False
     meta: dict[str, str] = field(default_factory=dict, compare=False)

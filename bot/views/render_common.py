@@ -11,9 +11,11 @@ from bot.core.actions import Verb, encode
 from bot.core.room import Room
 from bot.core.traits import COMMAND_NAMES, traits_of
 from bot.i18n import t
+from bot.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES, REGISTRY
 from bot.rules.cards import BIG_JOKER, Card, parse_card, sort_by_count
 from bot.rules.cards import rank_char as card_rank_char
-from bot.rules.options import DealStyle, OptionError
+from bot.rules.options import OptionError
+from bot.rules.room_options import OPTIONS, Kind
 
 from .model import Button, ButtonStyle
 
@@ -62,7 +64,7 @@ def suit_text(suit: str) -> str:
     return SUIT_EMOJI.get(suit, suit)
 
 
-def lang_of(room: Room | None, default: str = "zh-Hans") -> str:
+def lang_of(room: Room | None, default: str = DEFAULT_LANGUAGE) -> str:
     return room.language if room else default
 
 
@@ -163,9 +165,23 @@ def grid(
     return out
 
 
+def language_codes(lang: str) -> str:
+    """The languages' codes as one of them is asked for (``a, b or c``)."""
+    *rest, last = LANGUAGES
+    return t(lang, "fmt.or", rest=t(lang, "fmt.list").join(rest), last=last) if rest else last
+
+
+def language_choices(lang: str) -> str:
+    """Each language's code with its button's name, listed (``a (A), b (B)``)."""
+    return t(lang, "fmt.list").join(
+        t(lang, "fmt.note", text=language.code, note=language.short) for language in REGISTRY
+    )
+
+
 def option_reason(lang: str, error: OptionError) -> str:
     """Why an option was refused, in the room's language (echoed values clipped)."""
     params = {k: _clip(v) for k, v in error.params.items()}
+    params.setdefault("languages", language_codes(lang))
     try:
         return t(lang, f"opterr.{error.key}", **params)
     except (KeyError, IndexError):
@@ -180,49 +196,56 @@ def _clip(value: object, limit: int = 24) -> str:
 def option_name(lang: str, option: str) -> str:
     """An option's name as players say it (``鬼牌``, ``Jokers``), never the
     internal ``jokers`` / ``arrange_seconds``."""
+    declared = OPTIONS.get(option)
     try:
-        return t(lang, f"optname.{option}")
+        return t(lang, declared.label) if declared else option
     except KeyError:
         return option
 
 
 def option_value(lang: str, option: str, value: Any) -> str:
-    """An option's value in words: on/off, the preset's name, a suit symbol,
-    seconds, a language's own name."""
+    """An option's value in words, by the kind its declaration gives
+    (``bot.rules.room_options``): on/off, a choice's words from the catalog
+    (the preset's name, the wheel's place), a suit symbol, seconds, a
+    language's own name; a number as it is."""
+    try:
+        return _option_words(lang, option, value)
+    except TypeError:  # a value that cannot be a cache key
+        return _option_words.__wrapped__(lang, option, value)
+
+
+@lru_cache(maxsize=2048, typed=True)
+def _option_words(lang: str, option: str, value: Any) -> str:
     text = str(value).strip().lower() if value is not None else "none"
-    if option in BOOL_OPTION_NAMES:
+    declared = OPTIONS.get(option)
+    kind = declared.kind if declared else None
+    if kind is Kind.SWITCH:
         truthy = text in ("on", "true", "yes", "1", "y", "开", "開")
         return t(lang, "opt.on" if truthy else "opt.off")
-    if option == "preset":
-        return t(lang, f"preset.{text}") if text in ("classic", "extended") else str(value)
-    if option == "wheel":
-        return t(lang, f"opt.wheel_{text}") if text in ("second", "low") else str(value)
-    if option == "deal_style":
-        return t(lang, f"opt.deal_{text}") if text in {*DealStyle} else str(value)
-    if option == "wild_rank":
+    if declared and declared.words:
+        known = text in declared.values
+        return t(lang, declared.words.format(value=text)) if known else str(value)
+    if kind is Kind.RANK:
         if text == "random":
             return t(lang, "opt.wild_random")
         return t(lang, "opt.off") if text in ("none", "off", "") else str(value).upper()
-    if option == "added_suit":
+    if kind is Kind.SUIT:
         if text in ("none", "off", ""):
             return t(lang, "opt.off")
         suit = parse_suit(text)
         return suit_text(suit) if suit else str(value)
-    if option == "arrange_seconds":
+    if kind is Kind.SECONDS:
         return t(lang, "set.time", value=value)
-    if option == "language":
+    if kind is Kind.LANGUAGE:
         return LANGUAGE_NAMES.get(str(value), str(value))
-    if option == "rounds":
+    if kind is Kind.ROUNDS:
         if text in ("0", "off", "none", ""):
             return t(lang, "opt.off")
         return t(lang, "match.rounds_value", n=value)
     return str(value)
 
 
-BOOL_OPTION_NAMES = frozenset(
-    {"scoop_double", "draw_counts_as_scoop", "banker", "escape_penalty", "extra_three", "pictures"}
-)
-LANGUAGE_NAMES = {"zh-Hans": "简体中文", "zh-Hant": "繁體中文", "en": "English"}
+LANGUAGE_NAMES = {language.code: language.name for language in REGISTRY}
 
 
 def parse_suit(text: str) -> str | None:

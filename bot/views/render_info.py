@@ -9,7 +9,9 @@ from bot.core.actions import Actor, Verb
 from bot.core.options import rules_for, summary
 from bot.core.room import Room
 from bot.i18n import t
-from bot.rules.options import DealStyle, OptionError, Preset, Rules, make_rules
+from bot.i18n.languages import REGISTRY
+from bot.rules.options import OptionError, Preset, Rules, make_rules
+from bot.rules.room_options import DECLARED, Kind, RoomOption
 from bot.rules.specials import special_points
 from bot.rules.types import SpecialHand
 
@@ -249,7 +251,18 @@ def _remove_buttons(room: Room, lang: str) -> list[Button]:
     return out
 
 
-TIMES = (60, 120, 180, 300)  # the arranging times the panel cycles through
+def _next(option: RoomOption, current: Any) -> str:
+    """What a tap on the option's panel button sets: the value after the
+    current one in its declared cycle (the first when it is not in it)."""
+    if option.kind is Kind.ROUNDS:
+        return str(render_match.next_rounds(int(current)) or "off")
+    if option.kind is Kind.SWITCH:
+        current = "on" if current else "off"
+    elif current is None:
+        current = "none"
+    cycle = [str(v) for v in option.panel or ()]
+    now = str(current)
+    return cycle[(cycle.index(now) + 1) % len(cycle)] if now in cycle else cycle[0]
 
 
 def settings_view(room: Room, actor: Actor) -> View:
@@ -259,60 +272,23 @@ def settings_view(room: Room, actor: Actor) -> View:
     24 buttons (Discord allows 25 a message)."""
     lang = lang_of(room)
     rid, no = room.id, room.round_no
-    s = summary(room)
-    on, off = t(lang, "opt.on"), t(lang, "opt.off")
+    shown = summary(room)
 
-    def cycle(option: str, arg: str, current: Any) -> Button:
-        label = t(lang, "set.current", name=option_name(lang, option), value=current)
-        return button(label, rid, no, Verb.SET_OPTION, arg)
-
-    def toggle(option: str, arg_name: str, current: bool) -> Button:
-        value = bool(current)
-        return cycle(option, f"{arg_name}={'off' if value else 'on'}", on if value else off)
+    def cycle(option: RoomOption) -> Button:
+        current = shown[option.name]
+        value = option_value(lang, option.name, current)
+        label = t(lang, "set.current", name=option_name(lang, option.name), value=value)
+        return button(label, rid, no, Verb.SET_OPTION, f"{option.typed}={_next(option, current)}")
 
     def choice(label: str, current: bool, verb: Verb, arg: str) -> Button:
         style = ButtonStyle.PRIMARY if current else ButtonStyle.SECONDARY
         return button(("✓ " if current else "") + label, rid, no, verb, arg, style=style)
 
-    other = "extended" if s.preset == "classic" else "classic"
-    jokers = (int(s.jokers) + 1) % 3
-    suits = [None, "s", "h", "d", "c"]
-    nxt_suit = (
-        suits[(suits.index(s.added_suit) + 1) % len(suits)] if s.added_suit in suits else None
-    )
-    wild_next = "none" if s.wild_rank == "random" else "random"
-    base_next = {1: 2, 2: 5, 5: 10}.get(int(s.base), 1)
-    deal_next = DealStyle.THREE if s.deal_style == DealStyle.ONE else DealStyle.ONE
-    wheel_next = "low" if s.wheel == "second" else "second"
-    seconds = int(s.arrange_seconds)
-    match_next = render_match.next_rounds(int(s.rounds))
     buttons = [
-        cycle("preset", f"preset={other}", option_value(lang, "preset", s.preset)),
-        cycle("jokers", f"jokers={jokers}", s.jokers),
-        toggle("scoop_double", "scoop", s.scoop_double),
-        toggle("draw_counts_as_scoop", "draw_scoop", s.draw_counts_as_scoop),
-        toggle("banker", "banker", s.banker),
-        cycle("wheel", f"wheel={wheel_next}", option_value(lang, "wheel", s.wheel)),
-        cycle("wild_rank", f"wild={wild_next}", option_value(lang, "wild_rank", s.wild_rank)),
-        toggle("escape_penalty", "escape", s.escape_penalty),
-        toggle("extra_three", "extra3", s.extra_three),
-        toggle("pictures", "pics", s.pictures),
-        cycle("deal_style", f"deal={deal_next}", option_value(lang, "deal_style", s.deal_style)),
-        cycle(
-            "arrange_seconds",
-            f"time={TIMES[(TIMES.index(seconds) + 1) % len(TIMES)] if seconds in TIMES else 60}",
-            option_value(lang, "arrange_seconds", seconds),
-        ),
-        cycle(
-            "added_suit",
-            f"suit={nxt_suit or 'none'}",
-            option_value(lang, "added_suit", s.added_suit),
-        ),
-        cycle("base", f"base={base_next}", s.base),
-        cycle("rounds", f"rounds={match_next or 'off'}", option_value(lang, "rounds", s.rounds)),
+        *(cycle(o) for o in DECLARED if o.owner_sets and o.panel is not None),
         *(
-            choice(label, room.language == code, Verb.LANGUAGE, code)
-            for code, label in (("zh-Hans", "简体"), ("zh-Hant", "繁體"), ("en", "English"))
+            choice(language.short, room.language == language.code, Verb.LANGUAGE, language.code)
+            for language in REGISTRY
         ),
         button(t(lang, "btn.add_ai_easy"), rid, no, Verb.ADD_AI, "easy"),
         button(t(lang, "btn.add_ai_normal"), rid, no, Verb.ADD_AI, "normal"),

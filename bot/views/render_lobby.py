@@ -10,58 +10,37 @@ leaderboard and review)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.core import match
 from bot.core.actions import Verb
 from bot.core.options import summary
 from bot.core.room import Room, Seat
 from bot.i18n import t
+from bot.rules.room_options import OPTIONS
 
 from . import render_match
 from .model import Button, ButtonStyle
-from .render_common import button, labelled, lang_of, listed, name, noted, signed, suit_text
+from .render_common import (
+    button,
+    labelled,
+    lang_of,
+    listed,
+    name,
+    noted,
+    option_value,
+    signed,
+)
 
 
 def options_lines(room: Room) -> list[str]:
+    """The options as the three summary lines (``table.options1``-``3``):
+    each option declared with a place there (``shown_as``) in its words."""
     lang = lang_of(room)
-    s = summary(room)
-    on, off = t(lang, "opt.on"), t(lang, "opt.off")
-
-    def yn(v: Any) -> str:
-        return on if v else off
-
-    suit = s.added_suit
-    wild = s.wild_rank
-    wild_text = t(lang, "opt.wild_random") if wild == "random" else (wild or off)
-    return [
-        t(
-            lang,
-            "table.options1",
-            preset=t(lang, f"preset.{s.preset}"),
-            jokers=s.jokers,
-            scoop=yn(s.scoop_double),
-            draw=yn(s.draw_counts_as_scoop),
-            banker=yn(s.banker),
-        ),
-        t(
-            lang,
-            "table.options2",
-            suit=suit_text(suit) if suit else off,
-            wheel=t(lang, f"opt.wheel_{s.wheel}"),
-            wild=wild_text,
-            escape=yn(s.escape_penalty),
-            base=s.base,
-        ),
-        t(
-            lang,
-            "table.options3",
-            seconds=s.arrange_seconds,
-            deal=t(lang, f"opt.deal_{s.deal_style}"),
-            extra=yn(s.extra_three),
-            pictures=yn(s.pictures),
-        ),
-    ]
+    shown = {
+        declared.shown_as: option_value(lang, name, value)
+        for name, value in summary(room).items()
+        if (declared := OPTIONS[name]).shown_as
+    }
+    return [t(lang, f"table.options{n}", **shown) for n in (1, 2, 3)]
 
 
 def seat_line(room: Room, p: Seat) -> str:

@@ -32,6 +32,8 @@ from bot.core.refused import Refused
 from bot.core.room import Room
 from bot.core.state import LANE_NAMES, Phase
 from bot.i18n import t
+from bot.i18n.languages import DEFAULT_LANGUAGE
+from bot.rules.cards import rank_char
 from bot.views.render_common import category, clauses
 from bot.views.render_common import lane as lane_word
 
@@ -68,11 +70,14 @@ class Table(Protocol):
 class DeskError(Exception):
     """A request the page cannot have: ``code`` is a catalog key (``web.err.*``)."""
 
-    def __init__(self, code: str, status: int = 400, reply: str | None = None) -> None:
+    def __init__(
+        self, code: str, status: int = 400, reply: str | None = None, language: str | None = None
+    ) -> None:
         super().__init__(code)
         self.code = code
         self.status = status
         self.reply = reply  # the table's own words for a refused action, when it gave some
+        self.language = language  # the room's, once known: the refusal's words are in it
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +116,11 @@ class Desk:
     clock: Callable[[], float] = time.time
 
     # ---- reading ------------------------------------------------------------------
+    async def language_of(self, grant: Pass) -> str | None:
+        """The language of the pass's room (None when there is no room)."""
+        room = await self.table.room(grant.room_id)
+        return room.language if room is not None else None
+
     async def _seat(self, grant: Pass) -> tuple[Room, Hand]:
         """The room (read once a request) and this player's hand; DeskError
         when the pass does not (or no longer) open one."""
@@ -128,9 +138,10 @@ class Desk:
 
     def _hand_json(self, room: Room, hand: Hand) -> dict[str, Any]:
         rnd = room.rnd
-        language = room.language or "zh-Hans"
+        language = room.language or DEFAULT_LANGUAGE
         head, middle, tail = hand.lanes()
         hands = rnd.hands
+        wild = rnd.rules.wild_rank
         out: dict[str, Any] = {
             "room": room.id,
             "round": rnd.no,
@@ -142,8 +153,8 @@ class Desk:
             "keep": KEEP,
             # The round's rules hold the wild rank whether the room fixed it or
             # it was drawn for this round (rnd.wild_rank is only the drawn one).
-            "wild_rank": rnd.rules.get("wild_rank"),
-            "added_suit": rnd.rules.get("added_suit"),
+            "wild_rank": None if wild is None else rank_char(wild),
+            "added_suit": rnd.rules.added_suit,
             "done": hand.done,
             "declared": bool(hand.declared),  # done by declaring the special
             "suggestions": _suggestions_json(hand),
@@ -164,7 +175,7 @@ class Desk:
         keeps): the rules engine's answer for a draft, nothing stored."""
         room, hand = await self._seat(grant)
         self._check_cards(hand, draft)
-        language = room.language or "zh-Hans"
+        language = room.language or DEFAULT_LANGUAGE
         out = self._evaluate(room, hand, draft, language)
         if not hand.extra_cards():
             out["special"] = _special_json(language, hand.special)  # whatever the split
@@ -202,7 +213,7 @@ class Desk:
         room = await self.table.room(grant.room_id)
         if room is None:
             raise DeskError("web.err.no_room", 404)
-        language = room.language or "zh-Hans"
+        language = room.language or DEFAULT_LANGUAGE
         rnd = room.round
         source: showdown.Source | None
         if rnd is not None and rnd.no == grant.round_no:

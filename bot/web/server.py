@@ -37,7 +37,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from aiohttp import web
@@ -77,6 +77,10 @@ NO_STORE = "no-store"
 COMPRESS_ABOVE = 512
 
 # aiohttp's own refusals (no route, another method) as the page's error codes.
+# The launching player's language (their Telegram's), on the request: a
+# refusal before the room is known is in it.
+PLAYER_LANGUAGE = web.RequestKey("player_language", str)
+T = TypeVar("T")
 HTTP_CODES = {404: "web.err.not_found", 405: "web.err.method"}
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -125,6 +129,13 @@ def load_assets(folder: Path) -> dict[str, Asset]:
 
 
 _ASSET_URL = re.compile(r'((?:src|href)=")static/([^"?#]+)"')
+
+
+def page_in(html: str, language: str) -> str:
+    """index.html with ``<html lang>`` naming ``language``."""
+    if '<html lang=""' not in html:
+        raise ValueError('index.html has no <html lang=""> to fill')
+    return html.replace('<html lang=""', f'<html lang="{language}"', 1)
 
 
 def versioned_page(html: str, assets: dict[str, Asset], strings: str) -> str:
@@ -226,12 +237,24 @@ class _Buckets:
         return True
 
 
+def asked_language(request: web.Request) -> str:
+    """The language the browser asks for (its Accept-Language's first)."""
+    return normalize_language(request.headers.get("Accept-Language", "")[:16] or None)
+
+
 def _error(
-    request: web.Request, code: str, status: int, message: str | None = None
+    request: web.Request,
+    code: str,
+    status: int,
+    message: str | None = None,
+    language: str | None = None,
 ) -> web.Response:
-    language = normalize_language(request.headers.get("Accept-Language", "")[:16] or None)
+    """A refusal as the page reads it, in ``language`` (the room's, when
+    the refusal knows the room), else the launching player's, else the
+    browser's; the answer names the language its words are in."""
+    language = language or request.get(PLAYER_LANGUAGE) or asked_language(request)
     text = message or t(language, code)
-    return web.json_response({"error": code, "message": text}, status=status)
+    return web.json_response({"error": code, "message": text, "language": language}, status=status)
 
 
 class WebApp:
@@ -257,11 +280,15 @@ class WebApp:
         self.assets = load_assets(STATIC / "files")
         self.strings = {language: _words(language) for language in LANGUAGES}
         self.strings_version = version(b"".join(a.body for a in self.strings.values()))
-        html = self.entries.page((STATIC / "index.html").read_text(encoding="utf-8"))
-        self.page = Asset.of(
-            versioned_page(html, self.assets, self.strings_version).encode(),
-            "text/html; charset=utf-8",
+        html = versioned_page(
+            self.entries.page((STATIC / "index.html").read_text(encoding="utf-8")),
+            self.assets,
+            self.strings_version,
         )
+        self.pages = {
+            language: Asset.of(page_in(html, language).encode(), "text/html; charset=utf-8")
+            for language in LANGUAGES
+        }
         self.application = web.Application(client_max_size=MAX_BODY, middlewares=[self._guard])
         router = self.application.router
         router.add_get("/app/", self._page)
@@ -320,7 +347,7 @@ class WebApp:
         except web.HTTPRequestEntityTooLarge:
             return _error(request, "web.err.too_large", 413)
         except DeskError as error:
-            return _error(request, error.code, error.status, error.reply)
+            return _error(request, error.code, error.status, error.reply, error.language)
         except web.HTTPException as error:
             if not 400 <= error.status < 500:
                 raise
@@ -342,9 +369,18 @@ class WebApp:
                 return _error(request, "web.err.pass", 401)
             if not self.buckets.take(grant.actor_key, time.monotonic()):
                 return _error(request, "web.err.slow_down", 429)
-            return await handler(request, grant)
+            return await self._in_room_language(grant, handler(request, grant))
 
         return checked
+
+    async def _in_room_language(self, grant: passes.Pass, answer: Awaitable[T]) -> T:
+        """The answer; a refusal in the language of the pass's room."""
+        try:
+            return await answer
+        except DeskError as error:
+            if error.language is None:
+                error.language = await self.desk.language_of(grant)
+            raise
 
     async def _json(self, request: web.Request) -> Any:
         if request.content_type != "application/json":
@@ -358,7 +394,13 @@ class WebApp:
 
     # ---- the page -------------------------------------------------------------------
     async def _page(self, request: web.Request) -> web.StreamResponse:
-        return _send(request, self.page, NO_STORE)  # it names the files' versions
+        """index.html in the browser's language (``<html lang>``): the words
+        the page asks for before its session names the room's."""
+        response = _send(request, self.pages[asked_language(request)], NO_STORE)
+        response.headers["Vary"] = ", ".join(
+            filter(None, (response.headers.get("Vary"), "Accept-Language"))
+        )
+        return response  # it names the files' versions
 
     def _cache(self, request: web.Request, current: str) -> str:
         """Kept for a year when asked for under the content's version; a URL
@@ -390,6 +432,8 @@ class WebApp:
         except initdata.InitDataError as error:
             log.info("web: launch data refused (%s)", error)
             return _error(request, "web.err.launch", 401)
+        if user.language_code:
+            request[PLAYER_LANGUAGE] = normalize_language(user.language_code)
         if not self.buckets.take(f"telegram:{user.id}", time.monotonic()):
             return _error(request, "web.err.slow_down", 429)
         room, round_no = body.get("room"), body.get("round")
@@ -407,7 +451,8 @@ class WebApp:
         ):
             return _error(request, "web.err.bad_body", 400)  # no pass for another room
         grant = passes.Pass("telegram", str(user.id), room, round_no, int(now) + SESSION_SECONDS)
-        hand = await self.desk.hand(grant)  # seated in that round, or refused here
+        # seated in that round, or refused here
+        hand = await self._in_room_language(grant, self.desk.hand(grant))
         # Until some minutes after the deadline (or after now, for a round
         # already shown): long enough to see the showdown and the review.
         deadline = max(float(hand.get("deadline") or now), now)
@@ -435,7 +480,8 @@ class WebApp:
         grant = passes.Pass(
             "discord", launch.user_id, launch.room_id, launch.round_no, int(now) + SESSION_SECONDS
         )
-        hand = await self.desk.hand(grant)  # seated in that round, or refused here
+        # seated in that round, or refused here (in the room's language)
+        hand = await self._in_room_language(grant, self.desk.hand(grant))
         deadline = max(float(hand.get("deadline") or now), now)
         expires = int(min(now + SESSION_SECONDS, deadline + GRACE_SECONDS))
         grant = passes.Pass("discord", launch.user_id, launch.room_id, launch.round_no, expires)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bot.core.room import Room
+from bot.rules.options import OptionError, Preset, RuleOverrides, Rules, Wheel
 from bot.table.actions import Verb
 from bot.table.clock import FakeClock
 from storage.memory import MemoryRepository
@@ -52,3 +53,26 @@ async def test_a_room_stored_before_plays_on(
     st = await play_round(mgr, clock, rid, actors)  # the next round
     assert st["round_no"] == (1 if phase == "lobby" else 2)
     await mgr.stop()
+
+
+def test_the_rules_read_typed_and_written_back_as_stored() -> None:
+    """A room's overrides read as RuleOverrides and its round's rules as
+    Rules; both are written back exactly as stored, also a round stored
+    before an option existed (no ``extra_three`` key: the preset's)."""
+    data = copy.deepcopy(STORED["arranging"])
+    data["options"]["rules"] = {"jokers": 1, "wild_rank": "Q", "added_suit": None}
+    del data["round"]["rules"]["extra_three"]
+    data["round"]["rules"]["wheel"] = "low"
+    room = Room.from_json(copy.deepcopy(data))
+    assert isinstance(room.options.rules, RuleOverrides)
+    assert room.options.rules.get("jokers") == 1 and "banker" not in room.options.rules
+    rules = room.rnd.rules
+    assert isinstance(rules, Rules) and rules.wheel is Wheel.LOW and not rules.extra_three
+    assert rules.players == 3 and rules.preset is Preset.CLASSIC
+    assert Room.from_json(copy.deepcopy(data)).to_json() == data
+    # An override set is a new value; the stored one is unchanged.
+    changed = room.options.rules.set("banker", True).unset("jokers")
+    assert dict(changed) == {"wild_rank": "Q", "added_suit": None, "banker": True}
+    assert room.options.to_json()["rules"] == data["options"]["rules"]
+    with pytest.raises(OptionError):
+        room.options.rules.set("colour", 1)

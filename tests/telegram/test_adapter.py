@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from telegram import Update
 
+from bot.i18n.languages import LANGUAGES, REGISTRY
 from bot.table.actions import Verb, encode
 from tests.fakes import FakeManager
 from tests.telegram.fakebotapi import BOT_USERNAME, FakeBotAPI
@@ -23,12 +24,15 @@ async def test_startup_registers_menu_in_chinese_and_english(api: FakeBotAPI) ->
     menus = {
         c.params.get("language_code"): c.params["commands"] for c in api.calls_of("setMyCommands")
     }
-    assert set(menus) == {None, "zh"}
+    # The default menu (English) and one per prefix the registry gives a menu ("zh").
+    assert set(menus) == {None} | {x.prefix for x in REGISTRY if x.telegram_menu}
+    assert {None, "zh"} <= set(menus)
     names = [c["command"] for c in menus[None]]
     assert names[:4] == ["newgame", "join", "leave", "startgame"] and "verify" in names
     en = {c["command"]: c["description"] for c in menus[None]}
     zh = {c["command"]: c["description"] for c in menus["zh"]}
     assert en["join"] == "Join the game" and zh["join"] == "加入牌局"
+    assert en["language"] == f"Language ({'/'.join(LANGUAGES)})"  # zh-Hans/zh-Hant/en
 
 
 async def test_table_message_is_edited_in_place_with_a_join_deep_link(api: FakeBotAPI) -> None:

@@ -9,6 +9,8 @@ from typing import Any
 
 from aiohttp.test_utils import TestClient, TestServer
 
+from bot.i18n import LANGUAGES
+
 from .harness import HAND, Stage, stage
 
 GOOD = {  # a legal split of HAND: pair of eights, a straight, a spade flush
@@ -43,6 +45,7 @@ async def refused(response: Any, status: int, code: str) -> dict[str, Any]:
     body = await response.json()
     assert body["error"] == code, body
     assert isinstance(body["message"], str) and body["message"]
+    assert body["language"] in LANGUAGES, body  # the language of its words
     return body
 
 

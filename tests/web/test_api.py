@@ -74,6 +74,38 @@ async def test_launch_data_that_is_not_telegram_s_is_refused(
     assert await st.state() == before
 
 
+async def test_a_refusal_is_in_the_rooms_language_else_the_players_else_the_browsers() -> None:
+    """Each refusal names the language its words are in: the pass's room's
+    once the room is known, before that the launching player's Telegram
+    language, else the browser's."""
+    english = {"Accept-Language": "en-US"}
+    async with served(language="zh-Hant") as (st, client):
+        response = await client.get(
+            "/api/hand", headers={**english, **bearer(st.pass_for(0, user_id="9999"))}
+        )
+        body = await refused(response, 403, "web.err.not_seated")
+        assert (body["language"], body["message"]) == (
+            "zh-Hant",
+            t("zh-Hant", "web.err.not_seated"),
+        )
+        response = await client.post(
+            "/api/session",
+            json={"init_data": st.launch_data(0), "room": st.room, "round": st.round_no + 1},
+            headers=english,
+        )
+        body = await refused(response, 403, "web.err.not_seated")
+        assert body["language"] == "zh-Hant"
+        response = await client.post(
+            "/api/session",
+            json={"init_data": st.launch_data(0, language_code="zh-tw"), "room": "nosuch"},
+            headers=english,
+        )
+        body = await refused(response, 400, "web.err.bad_body")
+        assert body["language"] == "zh-Hant"  # no room: the player's
+        body = await refused(await client.get("/api/hand", headers=english), 401, "web.err.pass")
+        assert (body["language"], body["message"]) == ("en", t("en", "web.err.pass"))
+
+
 async def test_a_telegram_user_who_is_not_seated_gets_no_session(served_page: Served) -> None:
     st, client = served_page
     before = await st.state()

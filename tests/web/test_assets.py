@@ -94,7 +94,7 @@ async def test_the_page_s_files_come_gzipped_and_are_kept_under_their_version() 
 async def test_the_words_are_kept_under_their_version_too() -> None:
     async with served() as (_, client):
         html = await (await client.get("/app/")).text()
-        found = re.search(r'<html data-strings="([0-9a-f]{16})">', html)
+        found = re.search(r'<html lang="zh-Hans" data-strings="([0-9a-f]{16})">', html)
         assert found, html
         for language in LANGUAGES:
             path = f"/app/strings/{language}.json?v={found[1]}"
@@ -110,6 +110,24 @@ async def test_the_words_are_kept_under_their_version_too() -> None:
             response = await client.get(f"/app/strings/{language}.json")
             assert response.headers["Cache-Control"] == "no-store"
             assert await response.json() == words
+
+
+@pytest.mark.parametrize(
+    ("asked", "language"),
+    [(None, "zh-Hans"), ("en-US,en;q=0.9", "en"), ("zh-TW", "zh-Hant"), ("fr-FR", "zh-Hans")],
+)
+async def test_the_page_speaks_the_language_the_browser_asks_for(
+    asked: str | None, language: str
+) -> None:
+    """The server reads Accept-Language (the page has no copy of that
+    rule): index.html names it on <html lang>, the words the page asks for
+    before its session answers."""
+    async with served() as (_, client):
+        response = await client.get("/app/", headers={"Accept-Language": asked} if asked else {})
+        html = await response.text()
+        assert re.search(rf'<html lang="{language}" data-strings="[0-9a-f]{{16}}">', html), html
+        assert "Accept-Language" in response.headers["Vary"]
+        assert "normalizeLanguage" not in (await (await client.get("/app/static/app.js")).text())
 
 
 async def test_long_api_answers_are_gzipped_and_none_is_stored() -> None:

@@ -155,8 +155,9 @@ async def test_a_confirmed_hand_is_refused_before_any_action() -> None:
         assert table.actions == [Verb.CONFIRM]
 
 
-def test_the_desk_imports_neither_the_rules_nor_the_table() -> None:
-    """It asks ``bot.core.presses``: no foul or lane of its own, no table internals."""
+def test_the_desk_imports_no_judging_and_no_table() -> None:
+    """It asks ``bot.core.presses``: no foul, lane or special of its own, no
+    table internals."""
     imported = set()
     for node in ast.walk(ast.parse(DESK.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.module:
@@ -164,4 +165,5 @@ def test_the_desk_imports_neither_the_rules_nor_the_table() -> None:
         elif isinstance(node, ast.Import):
             imported.update(a.name for a in node.names)
     assert "bot.core.presses" in imported
-    assert not [m for m in imported if m.startswith(("bot.rules", "bot.table", "bot.solver"))]
+    judging = ("bot.rules.foul", "bot.rules.lanes", "bot.rules.specials", "bot.table", "bot.solver")
+    assert not [m for m in imported if m.startswith(judging)]

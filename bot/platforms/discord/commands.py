@@ -12,6 +12,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.i18n.languages import REGISTRY
 from bot.table.actions import Verb
 
 from .translator import cmd
@@ -34,9 +35,8 @@ PERIODS = [
     Choice(name=cmd("dc.cmd.period.skill"), value="skill"),
 ]
 LANGUAGES = [
-    Choice(name=cmd("dc.cmd.language.zh-Hans"), value="zh-Hans"),
-    Choice(name=cmd("dc.cmd.language.zh-Hant"), value="zh-Hant"),
-    Choice(name=cmd("dc.cmd.language.en"), value="en"),
+    Choice(name=cmd(f"dc.cmd.language.{language.code}"), value=language.code)
+    for language in REGISTRY
 ]
 
 

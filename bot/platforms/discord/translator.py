@@ -11,18 +11,19 @@ import discord
 from discord import app_commands
 
 from bot.i18n import catalog
+from bot.i18n.languages import COMMAND_LANGUAGE, REGISTRY
 
 LOCALES: dict[discord.Locale, str] = {
-    discord.Locale.chinese: "zh-Hans",  # zh-CN
-    discord.Locale.taiwan_chinese: "zh-Hant",  # zh-TW
-    discord.Locale.american_english: "en",  # en-US
-    discord.Locale.british_english: "en",
+    discord.Locale(locale): language.code
+    for language in REGISTRY
+    for locale in language.discord_locales
 }
 
 
 def cmd(key: str) -> app_commands.locale_str:
-    """A command string: the English catalog text, translated per locale."""
-    return app_commands.locale_str(catalog("en")[key], key=key)
+    """A command string: the default language's catalog text (English),
+    translated per locale."""
+    return app_commands.locale_str(catalog(COMMAND_LANGUAGE)[key], key=key)
 
 
 class CatalogTranslator(app_commands.Translator):

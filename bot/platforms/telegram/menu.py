@@ -1,12 +1,13 @@
 """The command menu: which slash command becomes which table verb, and the
-menu registered with set_my_commands (Chinese for ``zh`` clients, English
-for everyone else)."""
+menu registered with set_my_commands (per ``MENU_LANGUAGES``: a language's
+for the clients of its prefix, the default language's for everyone else)."""
 
 from __future__ import annotations
 
 from telegram import Bot, BotCommand
 
 from bot.i18n import t
+from bot.i18n.languages import COMMAND_LANGUAGE, LANGUAGES, REGISTRY
 from bot.table.actions import Verb
 
 # group command -> verb; the command's first word (if any) is the verb's arg
@@ -27,13 +28,20 @@ GROUP_COMMANDS: dict[str, Verb] = {
     "help": Verb.HELP,
 }
 
-# Telegram menus have one language per language_code; "zh" covers every
-# Chinese client, so the simplified catalog is the menu for all of them.
-MENU_LANGUAGES: tuple[tuple[str | None, str], ...] = ((None, "en"), ("zh", "zh-Hans"))
+# Telegram menus have one language per language_code (a prefix: "zh"
+# covers every Chinese client, so one catalog of a prefix is the menu for all
+# of them); a client whose code has no menu gets the default one.
+MENU_LANGUAGES: tuple[tuple[str | None, str], ...] = (
+    (None, COMMAND_LANGUAGE),
+    *((language.prefix, language.code) for language in REGISTRY if language.telegram_menu),
+)
 
 
 def menu(language: str) -> list[BotCommand]:
-    return [BotCommand(name, t(language, f"tg.cmd.{name}")) for name in GROUP_COMMANDS]
+    codes = "/".join(LANGUAGES)  # the language command's: zh-Hans/zh-Hant/en
+    return [
+        BotCommand(name, t(language, f"tg.cmd.{name}", languages=codes)) for name in GROUP_COMMANDS
+    ]
 
 
 async def register_menu(bot: Bot) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 
 from bot.i18n import t
+from bot.i18n.languages import DEFAULT_LANGUAGE
 from bot.platforms.telegram.deeplink import Payload, deep_link
 from bot.platforms.telegram.traits import PLATFORM
 from bot.views.model import Audience, Button, View, ViewKind
@@ -121,5 +122,5 @@ def _entry(value: str) -> dict[str, str]:
     return {
         "name": str(entry.get("name") or "?"),
         "chat": str(entry.get("chat") or ""),
-        "language": str(entry.get("language") or "zh-Hans"),
+        "language": str(entry.get("language") or DEFAULT_LANGUAGE),
     }

@@ -25,13 +25,12 @@
   var SUIT_SYMBOL = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
   var SUIT_ORDER = { j: 0, s: 1, h: 2, d: 3, c: 4 };
   var RANK_VALUE = { T: 10, J: 11, Q: 12, K: 13, A: 14 };
-  var LANGUAGES = ["zh-Hans", "zh-Hant", "en"];
 
   var page = {
     pass: null,
     hand: null, // the server's last answer (GET /api/hand and friends)
     words: {},
-    language: "zh-Hans",
+    language: document.documentElement.lang, // the server's reading of Accept-Language
     mode: "loading", // arranging | done | over | error
     lanes: { hand: [], head: [], middle: [], tail: [] }, // card indexes
     history: [],
@@ -102,15 +101,6 @@
       if (kind === "impact") w.HapticFeedback.impactOccurred(style);
       else w.HapticFeedback.notificationOccurred(style);
     });
-  }
-
-  function normalizeLanguage(code) {
-    var c = String(code || "").replace("_", "-").toLowerCase();
-    if (c.indexOf("en") === 0) return "en";
-    if (c.indexOf("zh") === 0) {
-      return /tw|hk|mo|hant/.test(c) ? "zh-Hant" : "zh-Hans";
-    }
-    return "zh-Hans";
   }
 
   function copyLanes(lanes) {
@@ -308,10 +298,14 @@
   }
 
   // ---------------------------------------------------------------- talking to the server
-  function ApiError(code, message, status) {
+  // An answer refused: its catalog key, the server's words and the language
+  // they are in (the room's, the player's or the browser's, as the server
+  // read them).
+  function ApiError(code, message, status, language) {
     this.code = code;
     this.message = message || "";
     this.status = status || 0;
+    this.language = language || "";
   }
 
   function api(method, path, body) {
@@ -329,7 +323,12 @@
           function () { return null; }
         ).then(function (data) {
           if (!response.ok) {
-            throw new ApiError((data && data.error) || "web.err.network", data && data.message, response.status);
+            throw new ApiError(
+              (data && data.error) || "web.err.network",
+              data && data.message,
+              response.status,
+              data && data.language
+            );
           }
           return data;
         });
@@ -347,14 +346,9 @@
     return error.message || word("web.err.network");
   }
 
-  function knownLanguage(language) {
-    return LANGUAGES.indexOf(language) >= 0 ? language : "zh-Hans";
-  }
-
   // The words' URL names their version (index.html's data-strings, set by
   // the server), so the browser keeps them until they change.
-  function fetchWords(language) {
-    var lang = knownLanguage(language);
+  function fetchWords(lang) {
     var version = document.documentElement.getAttribute("data-strings");
     var url = "strings/" + lang + ".json" + (version ? "?v=" + encodeURIComponent(version) : "");
     return fetch(url, { credentials: "same-origin" })
@@ -1359,16 +1353,13 @@
     telegram(function (w) { w.ready(); });
     telegram(function (w) { w.expand(); });
     bind();
-    var guess = normalizeLanguage(
-      (tg && tg.initDataUnsafe && tg.initDataUnsafe.user && tg.initDataUnsafe.user.language_code) ||
-        navigator.language
-    );
     // The words are asked for while the session is: in the language the
-    // player's Telegram (or browser) uses, most often the room's. The hand
-    // names the room's; a wrong guess asks again.
+    // server read from the browser's Accept-Language (index.html's lang),
+    // most often the room's. The hand names the room's, a refusal the
+    // language its words are in; a wrong guess asks again.
+    var guess = page.language;
     var early = fetchWords(guess).catch(function () { return null; });
-    function loadWords(language) {
-      var lang = knownLanguage(language);
+    function loadWords(lang) {
       return early
         .then(function (got) { return got && got.language === lang ? got : fetchWords(lang); })
         .then(useWords);
@@ -1383,7 +1374,8 @@
         });
       },
       function (error) {
-        return loadWords(guess).then(function () { fatal(error); });
+        var language = (error instanceof ApiError && error.language) || guess;
+        return loadWords(language).then(function () { fatal(error); });
       }
     ).catch(function (error) {
       fatal(error);
