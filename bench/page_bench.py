@@ -82,6 +82,7 @@ from aiohttp.web import ContentCoding  # noqa: E402
 from bot.rules.cards import parse_card  # noqa: E402
 from bot.rules.options import Rules, make_rules  # noqa: E402
 from bot.web import passes  # noqa: E402
+from tests.stored import cached_json  # noqa: E402
 from tests.table.helpers import lane_indexes, ok, open_table, quick_split  # noqa: E402
 
 PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -227,7 +228,7 @@ async def serve(args: argparse.Namespace) -> None:
             people = [Actor("telegram", str(first_user + 4 * n + k), f"P{k}") for k in range(4)]
             room_id, _ = await open_table(manager, 4, actors=people, chat_id=chat)
             await ok(manager, people[0], Verb.START, chat_id=chat)
-            state = manager.peek(room_id)
+            state = cached_json(manager, room_id)
             assert state is not None and state["phase"] == "arranging"
             seats.extend((room_id, state["round_no"], p.user_id) for p in people)
 

@@ -34,6 +34,7 @@ from bot.rules.cards import parse_card  # noqa: E402
 from bot.table.actions import Action, Actor, Verb  # noqa: E402
 from bot.table.clock import RealClock  # noqa: E402
 from bot.table.manager import TableManager  # noqa: E402
+from tests.stored import cached_json, cached_phase  # noqa: E402
 from tests.table.helpers import lane_indexes, quick_split  # noqa: E402
 
 PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -80,7 +81,7 @@ class Driver:
         return out
 
     async def player(self, rid: str, actor: Actor, round_no: int) -> None:
-        state = self.mgr.peek(rid)
+        state = cached_json(self.mgr, rid)
         assert state is not None
         rnd = state["round"]
         taps = taps_for(rnd["hands"][actor.key], rules_of(rnd["rules"]))
@@ -102,11 +103,11 @@ class Driver:
         for _ in range(rounds):
             await self.pause()
             await self.handle(Action(people[0], Verb.START, chat_id=chat))
-            state = self.mgr.peek(rid)
+            state = cached_json(self.mgr, rid)
             assert state is not None and state["phase"] == "arranging"
             no = state["round_no"]
             await asyncio.gather(*(self.player(rid, p, no) for p in people))
-            while self.mgr.phase(rid) not in (None, Phase.LOBBY):
+            while cached_phase(self.mgr, rid) not in (None, Phase.LOBBY):
                 await asyncio.sleep(0.1)
         await self.handle(Action(people[0], Verb.CANCEL, chat_id=chat))
 

@@ -23,12 +23,12 @@ from bot.core.breakdown import Item, Result, item_text, result
 from bot.core.moments import moments
 from bot.core.replay import ReplayDetail
 from bot.core.room import Room
+from bot.core.round import rules_of
 from bot.core.showdown import Settlement
 from bot.core.state import LANE_NAMES, Phase
 from bot.i18n import t
 from bot.rules.cards import parse_card
 from bot.rules.lanes import evaluate_lane
-from bot.table.round import replay_detail, rules_of
 from bot.views.render_common import category
 
 # The review's "your split was the best": what the chat's review says too.
@@ -40,7 +40,7 @@ class Source:
     """One round's result as the table stored it."""
 
     settlement: dict[str, Any]  # players, pairs, home_run, totals (docs/judge.md)
-    info: ReplayDetail  # seats, names, hands, declared, rules (round.replay_detail)
+    info: ReplayDetail  # seats, names, hands, declared, rules (ReplayDetail.of)
     reviews: dict[str, Any]  # per person; empty until the round is paid
     revealed: tuple[str, ...]  # the showdown's steps shown so far
     reveal: dict[str, list[str]]  # who each step shows
@@ -66,7 +66,7 @@ def from_state(room: Room) -> Source | None:
     reviews = {k: v.to_json() for k, v in (rnd.review or {}).items()}
     return Source(
         settlement=result.settlement.to_json(),
-        info=replay_detail(room),
+        info=ReplayDetail.of(room),
         reviews=reviews if settled else {},
         revealed=tuple(shown),
         reveal={

@@ -20,6 +20,7 @@ from bot.table.clock import FakeClock
 from bot.table.deal import deal_order
 from bot.table.manager import TableManager
 from bot.views.model import View
+from tests.stored import stored_json
 
 CHAT = "chat-1"
 
@@ -153,7 +154,7 @@ async def open_table(
 
 
 async def state_of(mgr: TableManager, rid: str) -> dict[str, Any]:
-    st = await mgr.room_state(rid)
+    st = await stored_json(mgr, rid)
     assert st is not None
     return st
 

@@ -24,7 +24,7 @@ from urllib.parse import urlencode
 
 from aiohttp import web
 
-from bot.core.lanes import arrangement_tokens
+from bot.core.hand import Hand
 from bot.i18n import t
 from bot.rules import make_rules
 from bot.rules.cards import parse_card
@@ -38,6 +38,7 @@ from bot.web.activity import Activity, ActivityConfig
 from bot.web.desk import Desk
 from bot.web.server import WebApp, WebConfig
 from storage.memory import MemoryRepository
+from tests.stored import stored_json
 from tests.table.helpers import CHAT, RiggedRandom, act, make_manager, open_table
 
 TOKEN = "123456:TEST-web-token"
@@ -174,7 +175,7 @@ class Stage:
 
     # ---- the stored room --------------------------------------------------------------
     async def state(self) -> dict[str, Any]:
-        st = await self.manager.room_state(self.room)
+        st = await stored_json(self.manager, self.room)
         assert st is not None
         return st
 
@@ -184,7 +185,7 @@ class Stage:
 
     async def lanes(self, player: int = 0) -> dict[str, list[str]]:
         """The stored hand's lanes as card tokens."""
-        return arrangement_tokens(await self.hand(player))
+        return Hand.from_json(await self.hand(player)).arrangement_tokens()
 
 
 @asynccontextmanager
@@ -217,7 +218,7 @@ async def stage(
             await act(manager, players[0], Verb.LANGUAGE, language, room_id=room, chat_id=chat)
         ).ok
     assert (await act(manager, players[0], Verb.START, room_id=room, chat_id=chat)).ok
-    st = await manager.room_state(room)
+    st = await stored_json(manager, room)
     assert st is not None and st["phase"] == "arranging"
     checks = Activity(activity, manager, clock.now) if activity else None
     config = WebConfig(telegram_token, SECRET, clock=clock.now, activity=checks)
