@@ -72,7 +72,6 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -80,11 +79,11 @@ sys.path.insert(0, str(ROOT))
 from aiohttp import ClientSession, TCPConnector, web  # noqa: E402
 from aiohttp.web import ContentCoding  # noqa: E402
 
-from bot.rules.cards import parse_card, sort_by_count, sort_by_rank, sort_by_suit  # noqa: E402
-from bot.rules.foul import check_foul  # noqa: E402
+from bot.rules.cards import parse_card  # noqa: E402
 from bot.rules.options import Rules, make_rules  # noqa: E402
-from bot.rules.types import Arrangement  # noqa: E402
-from bot.web import initdata, passes  # noqa: E402
+from bot.web import passes  # noqa: E402
+from tests.stored import cached_json  # noqa: E402
+from tests.table.helpers import lane_indexes, ok, open_table, quick_split  # noqa: E402
 
 PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 TOKEN = "123456:BENCH-page-token"
@@ -193,7 +192,7 @@ def prepare_solver(rules: Rules) -> str:
 async def serve(args: argparse.Namespace) -> None:
     """Open the rooms, serve the page, print one JSON line (port, seats,
     the in-process baseline), serve until stdin closes."""
-    from bot.table.actions import Action, Actor, Verb
+    from bot.table.actions import Actor, Verb
     from bot.table.clock import RealClock
     from bot.table.manager import TableManager
     from bot.web.desk import Desk, Draft
@@ -227,14 +226,11 @@ async def serve(args: argparse.Namespace) -> None:
         async with gate:
             chat = f"page-{tag}-{n}"
             people = [Actor("telegram", str(first_user + 4 * n + k), f"P{k}") for k in range(4)]
-            out = await manager.handle(Action(people[0], Verb.NEW, chat_id=chat, arg="classic"))
-            assert out.ok and out.room_id, out.reply
-            for p in people[1:]:
-                assert (await manager.handle(Action(p, Verb.JOIN, chat_id=chat))).ok
-            assert (await manager.handle(Action(people[0], Verb.START, chat_id=chat))).ok
-            state = manager.peek(out.room_id)
+            room_id, _ = await open_table(manager, 4, actors=people, chat_id=chat)
+            await ok(manager, people[0], Verb.START, chat_id=chat)
+            state = cached_json(manager, room_id)
             assert state is not None and state["phase"] == "arranging"
-            seats.extend((out.room_id, state["round_no"], p.user_id) for p in people)
+            seats.extend((room_id, state["round_no"], p.user_id) for p in people)
 
     await asyncio.gather(*(room(n) for n in range(args.rooms)))
     opened = time.perf_counter() - began
@@ -266,7 +262,7 @@ async def serve(args: argparse.Namespace) -> None:
     async def cpu(request: web.Request) -> web.StreamResponse:
         return web.json_response({"cpu": time.process_time()})
 
-    from tests.web.harness import STUB
+    from tests.web.harness import STUB, serve_local
 
     stub = STUB.read_bytes()
 
@@ -282,11 +278,7 @@ async def serve(args: argparse.Namespace) -> None:
     page.application.router.add_get("/bench/cpu", cpu)
     page.application.router.add_get(LOCAL_TELEGRAM_JS.decode(), telegram_js)
     page.application.middlewares.append(local_telegram)
-    runner = web.AppRunner(page.application, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = runner.addresses[0][1]
+    runner, port = await serve_local(page.application)
     ready = {
         "port": port,
         "seats": seats,
@@ -362,21 +354,8 @@ def machine() -> str:
 def cheap_split(cards: Sequence[str], rules: Rules) -> list[list[int]] | None:
     """A legal split as a quick player makes one (grouped, by suit, by rank:
     the first that does not foul), as card indexes; None when all foul."""
-    parsed = [parse_card(t) for t in cards]
-    for order in (sort_by_count(parsed), sort_by_suit(parsed), sort_by_rank(parsed)):
-        arr = Arrangement.of(order[10:], order[5:10], order[:5])
-        if check_foul(arr, rules) is None:
-            taken: set[int] = set()
-            lanes = []
-            for lane in (arr.head, arr.middle, arr.tail):
-                out = []
-                for card in lane:
-                    i = next(j for j, c in enumerate(parsed) if j not in taken and c == card)
-                    taken.add(i)
-                    out.append(i)
-                lanes.append(out)
-            return lanes
-    return None
+    arrangement = quick_split(cards, rules)
+    return None if arrangement is None else lane_indexes(cards, arrangement)
 
 
 class Load:
@@ -548,15 +527,11 @@ async def pg_reachable(url: str) -> bool:
 
 # ---------------------------------------------------------------- the first load
 def launch_data(user: str) -> str:
-    fields = {
-        "auth_date": str(int(time.time())),
-        "query_id": "AAHdF6IQAAAAAN0XohDhrOrc",
-        "user": json.dumps(
-            {"id": int(user), "first_name": "P", "language_code": "zh-hans"},
-            separators=(",", ":"),
-        ),
-    }
-    return urlencode({**fields, "hash": initdata.sign(fields, TOKEN)})
+    from tests.web.harness import telegram_launch_data
+
+    return telegram_launch_data(
+        int(user), "P", now=time.time(), token=TOKEN, language_code="zh-hans"
+    )
 
 
 def kind_of(url: str) -> str:

@@ -103,7 +103,7 @@ def main() -> None:
         given: dict[bool, list[float]] = {True: [], False: []}
         for rnd in rounds:
             for i, key in enumerate(rnd.seats):
-                cards = H.cards_of(rnd.hands[key])
+                cards = rnd.hands[key].card_list()
                 t0 = time.perf_counter()
                 suggest(cards, rules, players=players, top=1)
                 base.append(1000 * (time.perf_counter() - t0))

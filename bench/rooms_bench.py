@@ -30,12 +30,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.core.round import rules_of  # noqa: E402
 from bot.core.state import Phase  # noqa: E402
-from bot.rules.cards import parse_card, sort_by_count, sort_by_rank, sort_by_suit  # noqa: E402
-from bot.rules.foul import check_foul  # noqa: E402
-from bot.rules.types import Arrangement  # noqa: E402
+from bot.rules.cards import parse_card  # noqa: E402
 from bot.table.actions import Action, Actor, Verb  # noqa: E402
 from bot.table.clock import RealClock  # noqa: E402
 from bot.table.manager import TableManager  # noqa: E402
+from tests.stored import cached_json, cached_phase  # noqa: E402
+from tests.table.helpers import lane_indexes, quick_split  # noqa: E402
 
 PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
@@ -45,24 +45,13 @@ def taps_for(hand: dict[str, Any], rules: Any) -> list[int]:
     own machines, so the driver keeps its own CPU small: the first legal
     one of three cheap splits (groups, suits, ranks to the tail), the
     solver only when all three foul."""
-    cards = [parse_card(t) for t in hand["cards"]]
-    arr = None
-    for order in (sort_by_count(cards), sort_by_suit(cards), sort_by_rank(cards)):
-        candidate = Arrangement.of(order[10:], order[5:10], order[:5])
-        if check_foul(candidate, rules) is None:
-            arr = candidate
-            break
+    arr = quick_split(hand["cards"], rules)
     if arr is None:
         from bot.solver import auto_arrange
 
-        arr = auto_arrange(cards, rules)
-    taken: set[int] = set()
-    out = []
-    for card in arr.head + arr.middle:
-        i = next(j for j, c in enumerate(cards) if j not in taken and c == card)
-        taken.add(i)
-        out.append(i)
-    return out
+        arr = auto_arrange([parse_card(t) for t in hand["cards"]], rules)
+    head, middle, _tail = lane_indexes(hand["cards"], arr)
+    return head + middle
 
 
 class Driver:
@@ -92,7 +81,7 @@ class Driver:
         return out
 
     async def player(self, rid: str, actor: Actor, round_no: int) -> None:
-        state = self.mgr.peek(rid)
+        state = cached_json(self.mgr, rid)
         assert state is not None
         rnd = state["round"]
         taps = taps_for(rnd["hands"][actor.key], rules_of(rnd["rules"]))
@@ -114,11 +103,11 @@ class Driver:
         for _ in range(rounds):
             await self.pause()
             await self.handle(Action(people[0], Verb.START, chat_id=chat))
-            state = self.mgr.peek(rid)
+            state = cached_json(self.mgr, rid)
             assert state is not None and state["phase"] == "arranging"
             no = state["round_no"]
             await asyncio.gather(*(self.player(rid, p, no) for p in people))
-            while self.mgr.phase(rid) not in (None, Phase.LOBBY):
+            while cached_phase(self.mgr, rid) not in (None, Phase.LOBBY):
                 await asyncio.sleep(0.1)
         await self.handle(Action(people[0], Verb.CANCEL, chat_id=chat))
 

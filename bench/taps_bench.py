@@ -32,12 +32,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from telegram import Update  # noqa: E402
 
 from bot.table.actions import Verb  # noqa: E402
-from bot.table.clock import FakeClock  # noqa: E402
-from bot.table.manager import TableManager  # noqa: E402
 from storage.memory import MemoryRepository  # noqa: E402
 from tests.telegram.fakebotapi import FakeBotAPI  # noqa: E402
 from tests.telegram.harness import Harness, TgUser, buttons_of  # noqa: E402
-from tests.telegram.play import alerted, arrange_by_suggestion, open_room, reveal  # noqa: E402
+from tests.telegram.play import (  # noqa: E402
+    arrange_by_picking,
+    deal_again,
+    open_room,
+    reveal,
+    start_round,
+    table,
+)
+from tests.telegram.play import players as seated  # noqa: E402
 
 
 class Counted:
@@ -83,15 +89,10 @@ async def _tap(h: Harness, counted: Counted, user: TgUser, message: Any, data: s
 async def measure(players: int, rounds: int, seed: int) -> dict[str, Any]:
     api = FakeBotAPI()
     await api.start()
-    users = [TgUser(100 + i, f"P{i}") for i in range(players)]
+    users = seated(players)
     api.opened |= {u.id for u in users}
     repo = MemoryRepository()
-    await repo.init()
     counted = Counted(repo)
-    clock = FakeClock(start=1_700_000_000)
-    manager = TableManager(
-        repo, clock=clock, default_language="en", rng=random.Random(seed * 1000 + players)
-    )
     taps: collections.Counter[str] = collections.Counter()
     by_method: dict[str, collections.Counter[str]] = {
         "pick": collections.Counter(),
@@ -107,8 +108,12 @@ async def measure(players: int, rounds: int, seed: int) -> dict[str, Any]:
         by_method[kind].update(counted.calls - before)
         taps[kind] += 1
 
-    async with Harness(api, manager) as h:
-        await manager.start()
+    async def picking(user: TgUser, hand: Any, datas: list[str]) -> None:
+        for data in datas:
+            await tap("pick", user, hand, data)
+
+    rng = random.Random(seed * 1000 + players)
+    async with table(api, repo, rng=rng) as (h, _manager, clock):
         await open_room(h, users[0], *users[1:])
         for n in range(rounds):
             # The owner's settings panel, in private: a tap on an option.
@@ -117,20 +122,12 @@ async def measure(players: int, rounds: int, seed: int) -> dict[str, Any]:
             option = buttons_of(panel, Verb.SET_OPTION)[0]["callback_data"]
             await tap("panel", users[0], panel, option)
             if n == 0:
-                await h.command(users[0], "/startgame")
+                await start_round(h, users[0])
             else:
-                settle = [m for m in h.group_messages() if buttons_of(m, Verb.START)][-1]
-                await h.press_verb(users[0], settle, Verb.START)
+                await deal_again(h, users[0])
             for user in users:
-                picks = [b["callback_data"] for b in buttons_of(h.hand_message(user), Verb.PICK)]
-                for data in picks[:8]:
-                    await tap("pick", user, h.hand_message(user), data)
-                answer = await h.press_verb(user, h.hand_message(user), Verb.CONFIRM)
-                if alerted(answer):
-                    await h.press_verb(user, h.hand_message(user), Verb.RESET)
-                    await arrange_by_suggestion(h, user)
+                await arrange_by_picking(h, user, picking)
             await reveal(h, clock)
-        await manager.stop()
     await api.stop()
     return {
         kind: {

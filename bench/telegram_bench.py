@@ -44,41 +44,26 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from telegram import Update  # noqa: E402
-
 from bot.table.actions import Verb  # noqa: E402
 from bot.table.clock import FakeClock  # noqa: E402
 from bot.table.manager import TableManager  # noqa: E402
-from storage.memory import MemoryRepository  # noqa: E402
 from tests.telegram.fakebotapi import FakeBotAPI  # noqa: E402
 from tests.telegram.harness import TOKEN, Harness, TgUser, buttons_of  # noqa: E402
-from tests.telegram.play import alerted, arrange_by_suggestion, open_room, reveal  # noqa: E402
+from tests.telegram.play import (  # noqa: E402
+    arrange_by_picking,
+    deal_again,
+    open_room,
+    reveal,
+    start_round,
+    table,
+)
+from tests.telegram.play import (
+    players as seated,
+)
+from tests.web.harness import telegram_launch_data  # noqa: E402
 
 STARTUP = {"getMe", "setMyCommands", "deleteWebhook"}
 SENDS = {"sendMessage", "sendPhoto"}  # new messages (a hand or a showdown is a photo)
-
-
-async def _burst(h: Harness, user: TgUser, datas: list[str], message: Any) -> None:
-    """Presses processed back to back, delivery not awaited in between."""
-    for data in datas:
-        update = h.press_update(user, message, data)
-        await h.app.process_update(Update.de_json(update, h.app.bot))
-    await h.outbox.drain()
-
-
-def launch_data(user: TgUser, now: float) -> str:
-    """Telegram's signed launch data of the Mini App, for ``user``."""
-    import json
-    from urllib.parse import urlencode
-
-    from bot.web import initdata
-
-    fields = {
-        "auth_date": str(int(now)),
-        "query_id": f"AAH{user.id}",
-        "user": json.dumps({"id": user.id, "first_name": user.first_name}),
-    }
-    return urlencode({**fields, "hash": initdata.sign(fields, TOKEN)})
 
 
 async def play_round_in_page(
@@ -94,7 +79,8 @@ async def play_round_in_page(
     for user in users:
         hand = h.hand_message(user)
         room, round_no = (button_room_round(b) for b in buttons_of(hand, Verb.PICK)[:1]).__next__()
-        launch = {"init_data": launch_data(user, clock.now()), "room": room, "round": round_no}
+        signed = telegram_launch_data(user.id, user.first_name, now=clock.now(), token=TOKEN)
+        launch = {"init_data": signed, "room": room, "round": round_no}
         session = await page.post("/api/session", json=launch)
         assert session.status == 200, await session.text()
         auth = {"Authorization": f"Bearer {(await session.json())['pass']}"}
@@ -148,17 +134,7 @@ async def play_round(
             for _ in range(10):
                 await clock.advance(10 / len(users))
                 await h.outbox.drain()
-        hand = h.hand_message(user)
-        picks = [b["callback_data"] for b in buttons_of(hand, Verb.PICK)][:8]
-        if burst:
-            await _burst(h, user, picks, hand)
-        else:
-            for data in picks:
-                await h.press(user, hand, data)
-        answer = await h.press_verb(user, hand, Verb.CONFIRM)
-        if alerted(answer):
-            await h.press_verb(user, hand, Verb.RESET)
-            await arrange_by_suggestion(h, user)
+        await arrange_by_picking(h, user, h.burst if burst else None)
     await reveal(h, clock)
 
 
@@ -167,31 +143,22 @@ async def measure(
 ) -> tuple[dict[str, float], dict[str, float]]:
     api = FakeBotAPI()
     await api.start()
-    users = [TgUser(100 + i, f"P{i}") for i in range(players)]
+    users = seated(players)
     api.opened |= {u.id for u in users}
-    repo = MemoryRepository()
-    await repo.init()
-    clock = FakeClock(start=1_700_000_000)
-    manager = TableManager(
-        repo,
-        clock=clock,
-        showdown_step_seconds=1.5,
-        default_language="en",
-        rng=random.Random(seed * 1000 + players),
-    )
     produced = collections.Counter()
-    original_handle = manager.handle
-
-    async def counting_handle(action):  # type: ignore[no-untyped-def]
-        outcome = await original_handle(action)
-        produced["views"] += len(outcome.views)
-        return outcome
-
-    manager.handle = counting_handle  # type: ignore[method-assign]
     window = 0.3 if mode in ("coalesce", "late", "page") else 0.0
     # the platform is built with the page's links where the page is on
     page_on = PAGE if mode == "page" else {}
-    async with Harness(api, manager, coalesce_seconds=window, **page_on) as h:
+    rng = random.Random(seed * 1000 + players)
+    async with table(api, rng=rng, coalesce_seconds=window, **page_on) as (h, manager, clock):
+        original_handle = manager.handle
+
+        async def counting_handle(action):  # type: ignore[no-untyped-def]
+            outcome = await original_handle(action)
+            produced["views"] += len(outcome.views)
+            return outcome
+
+        manager.handle = counting_handle  # type: ignore[method-assign]
         sink = manager._sink
 
         async def counting_sink(views):  # type: ignore[no-untyped-def]
@@ -202,17 +169,15 @@ async def measure(
         page = serve_page(h, manager, sink, clock) if mode == "page" else None
         if page is not None:
             await page.start_server()
-        await manager.start()
         await open_room(h, users[0], *users[1:])
         start_calls = len(api.calls)
         start_views = produced["views"]
         presses_before = len(api.calls_of("answerCallbackQuery"))
         for n in range(rounds):
             if n == 0:
-                await h.command(users[0], "/startgame")
+                await start_round(h, users[0])
             else:
-                settle = [m for m in h.group_messages() if buttons_of(m, Verb.START)][-1]
-                await h.press_verb(users[0], settle, Verb.START)
+                await deal_again(h, users[0])
             if page is not None:
                 await play_round_in_page(h, users, clock, page, think)
             else:
@@ -223,7 +188,6 @@ async def measure(
         presses = len(api.calls_of("answerCallbackQuery")) - presses_before
         if page is not None:
             await page.close()
-        await manager.stop()
     await api.stop()
     per = rounds * players
     group = [c for c in calls if str(c.params.get("chat_id", "")).startswith("-")]

@@ -4,16 +4,19 @@ seats, names, hands as played, the cards dealt, the declared specials, the
 rules, the banker, who escaped, and the match round it was.
 
 ``ReplayDetail.from_json`` / ``to_json`` read and write exactly the stored
-object (``bot.table.round.replay_detail`` builds it).
+object (``ReplayDetail.of`` builds it from a room).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .review import LaneTokens
+
+if TYPE_CHECKING:
+    from .room import Room
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +46,28 @@ class ReplayDetail:
     banker: str | None
     escaped: tuple[str, ...]
     match: MatchRound | None
+
+    @classmethod
+    def of(cls, room: Room) -> ReplayDetail:
+        """What a replay and the judge line need of the room's round, kept
+        with its settlement: the hands as played, the rules, seats, names,
+        banker and escapes, and the match round it was."""
+        rnd = room.rnd
+        m = room.match
+        return cls(
+            seats=tuple(rnd.seats),
+            names={k: room.name_of(k) for k in rnd.seats},
+            hands={
+                k: {lane: tuple(c) for lane, c in rnd.hands[k].arrangement_tokens().items()}
+                for k in rnd.seats
+            },
+            cards={k: tuple(rnd.hands[k].cards) for k in rnd.seats},
+            declared={k: rnd.hands[k].declared for k in rnd.seats},
+            rules=rnd.rules_json(),
+            banker=rnd.banker,
+            escaped=tuple(rnd.escaped),
+            match=None if m is None else MatchRound(seq=m.seq, no=rnd.no - m.start, of=m.rounds),
+        )
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> ReplayDetail:

@@ -48,8 +48,8 @@ class Verb(StrEnum):
     DECLARE = (
         "d"  # declare the special hand (报道); the page with 16 cards: the kept split, laid at once
     )
-    CONFIRM = "c"  # the keyboard: no arg; the arranging page: hand.lay_arg's lanes, laid at once
-    LAY = "ly"  # the arranging page's draft placed at once; arg: hand.lay_arg's lanes
+    CONFIRM = "c"  # the keyboard: no arg; the arranging page: presses.lay_arg's lanes, laid at once
+    LAY = "ly"  # the arranging page's draft placed at once; arg: presses.lay_arg's lanes
     # information
     RULES = "ru"
     LEADERBOARD = "lb"  # arg: all | week | month
@@ -131,7 +131,7 @@ VERBS: Mapping[Verb, VerbInfo] = MappingProxyType(
         Verb.APPLY: VerbInfo(number=19, slow=True, private=Private.HAND),
         Verb.DECLARE: VerbInfo(slow=True, private=Private.HAND),
         # arg=False: a typed command passes none; the page's confirm carries
-        # its split (hand.lay_arg), laid and confirmed in one transition.
+        # its split (presses.lay_arg), laid and confirmed in one transition.
         Verb.CONFIRM: VerbInfo(slow=True, private=Private.HAND),
         Verb.LAY: _ARRANGE,
         Verb.RULES: _ASK,

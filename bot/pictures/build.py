@@ -8,11 +8,11 @@ text view; face-down lanes carry no cards.
 from __future__ import annotations
 
 from bot.core.hand import Hand
+from bot.core.presses import judge_hand
 from bot.core.room import Room
 from bot.core.round import Round as RoomRound
 from bot.core.state import LANE_NAMES, Phase
 from bot.rules.cards import Card
-from bot.rules.lanes import evaluate_lane
 from bot.rules.options import Rules
 from bot.rules.types import SpecialHand
 
@@ -51,9 +51,11 @@ def hand_picture(room: Room, key: str) -> HandPicture:
     lanes: Lanes = (_cards(hand, head), _cards(hand, middle), _cards(hand, tail))
     taken = set(head) | set(middle) | set(tail)
     unplaced = _cards(hand, [i for i in hand.order if i not in taken])
+    # The split's judgement: the one the table made of it (presses.judge's cache).
+    judged = judge_hand(hand, rules, (head, middle, tail))
     cats = tuple(
-        evaluate_lane(cards, rules).category if len(cards) == size and not hand.declared else None
-        for cards, size in zip(lanes, (3, 5, 5), strict=True)
+        value.category if value is not None and not hand.declared else None
+        for value in judged.values
     )
     offer = hand.special
     return HandPicture(

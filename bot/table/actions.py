@@ -7,7 +7,7 @@ The action-id codec, ``Actor`` and ``Action`` live in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.core.actions import (
     ACTION_PREFIX,
@@ -22,6 +22,7 @@ from bot.core.actions import (
     encode,
     small_number,
 )
+from bot.core.room import Room
 from bot.core.verbs import VERBS, VerbInfo
 from bot.views.model import View
 
@@ -44,7 +45,10 @@ class Outcome:
     reason for the actor alone (Telegram answerCallbackQuery alert, Discord
     ephemeral), ``refused`` its catalog key, and nothing changed.
     ``views`` are the messages that changed and must be sent or edited, in
-    order; ``file`` a file to send with the answer.
+    order; ``file`` a file to send with the answer. ``room`` is the room as
+    an accepted action stored it (the stored object itself, never changed
+    in place: read it, do not change it), so a caller that shows the result
+    (the arranging page) need not read it again.
     """
 
     ok: bool
@@ -53,6 +57,7 @@ class Outcome:
     room_id: str | None = None
     refused: str | None = None
     file: Attachment | None = None
+    room: Room | None = field(default=None, compare=False, repr=False)
 
     @property
     def stale(self) -> bool:

@@ -1,8 +1,10 @@
 """A player's presses on their own hand while the round is arranged: pick,
-lane (which lane the next taps go to), lay, undo, reset, sort, suggest, apply, declare, confirm (the page's with
-its split, laid and confirmed at once) — one function each,
-found by the verb (``PRESSES``). Pure transitions on the typed room (plus
-solver calls), like round.py's."""
+lane (which lane the next taps go to), lay, undo, reset, sort, suggest,
+apply, declare, confirm (the page's with its split, laid and confirmed at
+once) — one function each, found by the verb (``PRESSES``). Each asks the
+press's ``check_*`` of ``bot.core.presses`` before it changes anything (the
+same question the views and the arranging page ask with ``can_*``). Pure
+transitions on the typed room (plus solver calls), like round.py's."""
 
 from __future__ import annotations
 
@@ -11,6 +13,18 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from bot.core.hand import Hand, Refusal
+from bot.core.presses import (
+    FROM_PAGE,
+    Confirmed,
+    Declared,
+    as_special,
+    check_apply,
+    check_confirm,
+    check_declare,
+    check_suggest,
+    judge_hand,
+    split_of,
+)
 from bot.core.room import Room
 from bot.core.state import LANE_NAMES, Phase
 from bot.core.verbs import Verb
@@ -20,8 +34,6 @@ from bot.rules.types import Arrangement
 from bot.views.deadline import answered_apart
 
 from . import hand as H
-from . import solving
-from .actions import small_number
 from .effects import Effects
 from .refused import Refused
 from .round import Ctx, begin_showdown, declare_hand, opponents_of, round_rules
@@ -53,11 +65,6 @@ def my_hand(room: Room, key: str) -> Hand:
     return hand
 
 
-def _open(hand: Hand) -> None:
-    if hand.done:
-        raise Refused("err.already_done")
-
-
 def _pick(p: Pressed) -> None:
     H.pick(p.hand, p.arg)
 
@@ -82,14 +89,8 @@ def _sort(p: Pressed) -> None:
     H.sort(p.hand, p.arg)
 
 
-# SUGGEST's argument from the arranging page: the suggestions are stored
-# (the page shows them; the chat's hand shows them with its next change) but
-# the chat's hand is not redrawn for them: the player is in the page.
-FROM_PAGE = "page"
-
-
 def _suggest(p: Pressed) -> None:
-    _open(p.hand)
+    check_suggest(p.hand)
     if p.arg == FROM_PAGE:
         p.fx.hands.clear()
     rnd = p.room.rnd
@@ -103,48 +104,39 @@ def _suggest(p: Pressed) -> None:
 
 
 def _apply(p: Pressed) -> None:
-    _open(p.hand)
-    items = p.hand.suggestions or []
-    n = small_number(p.arg, len(items) - 1)
-    if n is None:
-        raise Refused("err.no_suggestion")
-    s = items[n]
+    s = check_apply(p.hand, p.arg)
     arr = Arrangement.of(*([parse_card(t) for t in s.lane(lane)] for lane in LANE_NAMES))
     H.set_arrangement(p.hand, arr)
 
 
-def _declare(p: Pressed) -> None:
+def _declare(p: Pressed) -> Declared:
     """Declare the hand's special (报道); with an argument (the arranging
     page's, 多三张), lay that split first in the same transition: the
     special is of the 13 cards it keeps, and a refusal stores nothing."""
-    _open(p.hand)
+    check_declare(p.hand, p.rules, p.arg)
     if p.arg is not None:
         H.lay(p.hand, p.arg)
-        _judge(p.hand, p.rules)
     declare_hand(p.hand, p.rules)
     p.fx.table = True
+    assert p.hand.special is not None
+    return Declared(p.key, p.hand.special)
 
 
-def _confirm(p: Pressed) -> None:
+def _confirm(p: Pressed) -> Confirmed:
     """Confirm the hand's split; with an argument (the arranging page's),
-    lay that split first (``hand.lay_arg``'s lanes) and confirm it in the
+    lay that split first (``presses.lay_arg``'s lanes) and confirm it in the
     same transition: a tap in between cannot change what is confirmed, and
     a refusal (a foul, cards not the hand's) stores nothing of it."""
-    _open(p.hand)
+    judged = check_confirm(p.hand, p.rules, p.arg)
     if p.arg is not None:
         H.lay(p.hand, p.arg)
         _judge(p.hand, p.rules)
-    if not p.hand.complete():
-        h, m, t = p.hand.lanes()
-        raise Refused("err.incomplete", placed=len(h) + len(m) + len(t))
-    foul = solving.foul_lanes(p.hand.arrangement(), p.rules)
-    if foul:
-        raise Refused("err.foul", pairs=foul)
     p.hand.done = True
     p.fx.table = True
+    return Confirmed(p.key, split_of(p.hand), judged)
 
 
-PRESSES: Mapping[Verb, Callable[[Pressed], None]] = MappingProxyType(
+PRESSES: Mapping[Verb, Callable[[Pressed], Confirmed | Declared | None]] = MappingProxyType(
     {
         Verb.PICK: _pick,
         Verb.LANE: _lane,
@@ -163,21 +155,23 @@ _MOVES = frozenset({Verb.PICK, Verb.LAY, Verb.UNDO, Verb.RESET, Verb.APPLY})
 
 
 def _judge(hand: Hand, rules: Rules) -> None:
-    """After the cards moved: the split is judged again."""
-    complete = hand.complete()
+    """After the cards moved: what the split's judgement marks on the hand."""
+    judged = judge_hand(hand, rules)
     if hand.extra_cards():
         # 多三张: a special is judged on the 13 kept cards, once all are placed.
-        hand.special = solving.special_of(hand.kept_cards(), rules) if complete else None
+        hand.special = as_special(judged.special)
     # A complete split that fouls says so at once, in the words a refused
     # confirm would use: the player sees it before pressing, and the
     # refusal then changes nothing on the hand (no second edit).
-    foul = solving.foul_lanes(hand.arrangement(), rules) if complete else []
+    foul = judged.foul_pairs() if judged.complete else []
     hand.refused = Refusal("err.foul", {"pairs": foul}) if foul else None
 
 
 def press(room: Room, key: str, verb: Verb, arg: str | None, ctx: Ctx) -> Effects:
-    """Player ``key`` presses ``verb`` on their hand; the last hand done
-    begins the showdown."""
+    """Player ``key`` presses ``verb`` on their hand (the press's check of
+    ``bot.core.presses`` first: a refusal changes nothing); the last hand
+    done begins the showdown. A confirm or a declaration is recorded in
+    ``Effects.pressed``."""
     step = PRESSES.get(verb)
     if step is None:
         raise Refused("err.unknown")
@@ -185,7 +179,7 @@ def press(room: Room, key: str, verb: Verb, arg: str | None, ctx: Ctx) -> Effect
     rnd = room.rnd
     rules = round_rules(rnd)
     fx = Effects(hands=[key])
-    step(Pressed(room, key, hand, rules, arg, fx, ctx.solved))
+    fx.pressed = step(Pressed(room, key, hand, rules, arg, fx, ctx.solved))
     if verb in _MOVES:
         _judge(hand, rules)
     if all(h.done for h in rnd.hands.values()):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.core.presses import Confirmed, Declared
 from bot.views.model import View
 from storage.api import RoundRecord, SettlementRecord
 
@@ -22,3 +23,4 @@ class Effects:
     views: list[View] = field(default_factory=list)  # views rendered already
     round_record: RoundRecord | None = None
     settlement_record: SettlementRecord | None = None
+    pressed: Confirmed | Declared | None = None  # what a confirm or a declaration did

@@ -11,37 +11,32 @@ the middle. With 13 cards, once two lanes are full the last takes the rest
 by itself. With 多三张 (16 cards) every lane is tapped and the 3 cards left
 over are discarded.
 
-Refusals raise :class:`Refused` with a catalog key (the manager localizes it).
+Each press asks its ``check_*`` of ``bot.core.presses`` first: a refusal
+raises :class:`Refused` with a catalog key (the manager localizes it) and
+changes nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core.actions import small_number
-from bot.core.hand import Hand, LaneIndexes
+from bot.core.hand import Hand
 from bot.core.lanes import card_of, order_of
-from bot.rules.cards import Card
+from bot.core.presses import (
+    check_lane,
+    check_lay,
+    check_pick,
+    check_reset,
+    check_sort,
+    check_undo,
+)
 from bot.rules.types import Arrangement
 
 from .refused import Refused
 
-__all__ = [
-    "Refused",
-    "arrangement",
-    "arrangement_tokens",
-    "cards_of",
-    "complete",
-    "extra_cards",
-    "kept_cards",
-    "kept_tokens",
-    "lanes",
-    "new_hand",
-    "placed",
-]
+__all__ = ["Refused", "aim", "lay", "new_hand", "pick", "reset", "set_arrangement", "sort", "undo"]
 
 UNDO_DEPTH = 20
-SORTS = ("rank", "suit", "count")
 LANE_SIZES = {"head": 3, "middle": 5, "tail": 5}
 # Where the aim goes when its lane is full: to the middle first (it lies
 # between the other two), then on in the direction the player went.
@@ -60,11 +55,6 @@ def new_hand(tokens: Sequence[str]) -> Hand:
 def _push_undo(hand: Hand) -> None:
     hand.undo.append((list(hand.head), list(hand.middle), list(hand.tail)))
     del hand.undo[:-UNDO_DEPTH]
-
-
-def _check_open(hand: Hand) -> None:
-    if hand.done:
-        raise Refused("err.already_done")
 
 
 def _explicit(hand: Hand) -> dict[str, list[int]]:
@@ -98,10 +88,7 @@ def _fill_last(hand: Hand) -> None:
 def pick(hand: Hand, arg: str | None) -> None:
     """Tap card ``arg`` (an index into the dealt cards): a placed card comes
     back, an unplaced one goes to the aimed lane."""
-    _check_open(hand)
-    i = small_number(arg, len(hand.cards) - 1)
-    if i is None:
-        raise Refused("err.bad_card")
+    i = check_pick(hand, arg)
     if i in hand.placed() and not any(i in lane for lane in (hand.head, hand.middle, hand.tail)):
         # The rest a lane took by itself (placed_lanes): written out, so
         # the card can come back like any other.
@@ -114,9 +101,6 @@ def pick(hand: Hand, arg: str | None) -> None:
             _push_undo(hand)
             _take_back(hand, i)
             return
-    if not hand.open_lanes():
-        # 多三张, every lane full: the cards left are the discards.
-        raise Refused("err.lane_full")
     _push_undo(hand)
     _aim_on(hand)
     _explicit(hand)[hand.aim].append(i)
@@ -138,29 +122,18 @@ def _take_back(hand: Hand, i: int) -> None:
 def aim(hand: Hand, arg: str | None) -> None:
     """Aim at lane ``arg`` (0 head, 1 middle, 2 tail): the next tapped
     cards go there. A full lane cannot be aimed at."""
-    _check_open(hand)
-    n = small_number(arg, 2)
-    if n is None:
-        raise Refused("err.bad_lane")
-    name = ("head", "middle", "tail")[n]
-    if name not in hand.open_lanes():
-        raise Refused("err.lane_full")
-    hand.aim = name
+    hand.aim = check_lane(hand, arg)
 
 
 def undo(hand: Hand) -> None:
-    _check_open(hand)
-    if not hand.undo:
-        raise Refused("err.nothing_to_undo")
+    check_undo(hand)
     hand.head, hand.middle, hand.tail = hand.undo.pop()
     _aim_on(hand)
     hand.refused = None
 
 
 def reset(hand: Hand) -> None:
-    _check_open(hand)
-    if not hand.placed():
-        raise Refused("err.nothing_to_reset")
+    check_reset(hand)
     _push_undo(hand)
     hand.head, hand.middle, hand.tail = [], [], []
     hand.aim = "head"  # as dealt: the aim had moved on with the lanes it filled
@@ -169,10 +142,8 @@ def reset(hand: Hand) -> None:
 
 def sort(hand: Hand, how: str | None) -> None:
     """Re-order the cards as shown (lanes keep their cards)."""
-    if how not in SORTS:
-        raise Refused("err.bad_sort", value=(how or "")[:24])
-    hand.sort = how
-    hand.order = order_of(hand.cards, how)
+    hand.sort = check_sort(hand, how)
+    hand.order = order_of(hand.cards, hand.sort)
 
 
 def indexes_for(hand: Hand, tokens: Sequence[str], taken: set[int]) -> list[int]:
@@ -191,31 +162,12 @@ def indexes_for(hand: Hand, tokens: Sequence[str], taken: set[int]) -> list[int]
     return out
 
 
-LAY_DIGITS = "0123456789abcdefghij"  # a card index as one character (20 cards at most)
-
-
-def lay_arg(head: Sequence[int], middle: Sequence[int], tail: Sequence[int]) -> str:
-    """The argument of a LAY action: each lane's card indexes, one character
-    a card, lanes joined by ``-`` (``012-34567-89abc``)."""
-    return "-".join("".join(LAY_DIGITS[i] for i in lane) for lane in (head, middle, tail))
-
-
 def lay(hand: Hand, arg: str | None) -> None:
-    """Place the whole draft at once (the arranging page's lanes): what the
-    taps would have placed, in one action, any lane first. With 13 cards a
-    whole split keeps its tail as "the rest" (as taps of head and middle
-    leave it)."""
-    _check_open(hand)
-    parts = (arg or "").split("-")
-    dealt = len(hand.cards)
-    if len(parts) != 3 or any(ch not in LAY_DIGITS[:dealt] for part in parts for ch in part):
-        raise Refused("err.bad_card")
-    head, middle, tail = ([LAY_DIGITS.index(ch) for ch in part] for part in parts)
-    every = head + middle + tail
-    if len(set(every)) != len(every) or len(head) > 3 or len(middle) > 5 or len(tail) > 5:
-        raise Refused("err.bad_card")
-    if not hand.extra_cards() and len(every) == 13:
-        tail = []
+    """Place the whole draft at once (the arranging page's lanes,
+    ``presses.lay_arg``): what the taps would have placed, in one action,
+    any lane first. With 13 cards a whole split keeps its tail as "the
+    rest" (as taps of head and middle leave it)."""
+    head, middle, tail = check_lay(hand, arg)
     _push_undo(hand)
     hand.head, hand.middle, hand.tail = head, middle, tail
     _aim_on(hand)
@@ -233,42 +185,3 @@ def set_arrangement(hand: Hand, arr: Arrangement, *, undoable: bool = True) -> N
     hand.tail = tail if hand.extra_cards() else []
     _aim_on(hand)
     hand.refused = None
-
-
-# Readings of a hand by name, as the table's modules and tests call them.
-
-
-def cards_of(hand: Hand) -> list[Card]:
-    return hand.card_list()
-
-
-def lanes(hand: Hand) -> LaneIndexes:
-    return hand.lanes()
-
-
-def placed(hand: Hand) -> set[int]:
-    return hand.placed()
-
-
-def complete(hand: Hand) -> bool:
-    return hand.complete()
-
-
-def extra_cards(hand: Hand) -> int:
-    return hand.extra_cards()
-
-
-def arrangement(hand: Hand) -> Arrangement:
-    return hand.arrangement()
-
-
-def arrangement_tokens(hand: Hand) -> dict[str, list[str]]:
-    return hand.arrangement_tokens()
-
-
-def kept_cards(hand: Hand) -> list[Card]:
-    return hand.kept_cards()
-
-
-def kept_tokens(hand: Hand) -> list[str]:
-    return hand.kept_tokens()

@@ -29,7 +29,6 @@ import dataclasses
 import logging
 import random
 import time
-from typing import Any
 
 from bot.core.room import Room
 from bot.core.state import Phase
@@ -330,7 +329,9 @@ class TableManager:
                     fresh = True
                     continue
                 reply = t(saved.room.language, fx.toast[0], **fx.toast[1]) if fx.toast else None
-                return Outcome(ok=True, reply=reply, views=tuple(views), room_id=room_id)
+                return Outcome(
+                    ok=True, reply=reply, views=tuple(views), room_id=room_id, room=saved.room
+                )
             return Outcome(ok=False, reply=t(self.default_language, "err.busy"), room_id=room_id)
 
     async def _answer(self, rec: Held, action: Action, verb: Verb) -> Outcome:
@@ -392,19 +393,7 @@ class TableManager:
             self.rooms.forget(room_id)
         await self.timed.fire(room_id)
 
-    # ------------------------------------------------------------ helpers for tests / console
-
-    def peek(self, room_id: str) -> dict[str, Any] | None:
-        """The cached room of this manager as stored (no I/O). For drivers
-        such as the console and benchmarks."""
-        rec = self.rooms.cached(room_id)
-        return rec.room.to_json() if rec else None
-
-    def phase(self, room_id: str) -> Phase | None:
-        """The cached room's phase (no I/O, no copy): for drivers that wait
-        for a round to end, as benchmarks do for a thousand rooms at once."""
-        rec = self.rooms.cached(room_id)
-        return rec.room.phase if rec else None
+    # ------------------------------------------------------------ reading a room
 
     async def room(self, room_id: str) -> Room | None:
         """The room as stored now (a copy: changing it changes nothing)."""
@@ -415,11 +404,6 @@ class TableManager:
         """The id of a chat's open room (None: none is open there); the
         Discord Activity finds its room by the channel it is launched in."""
         return await self.rooms.open_in(platform, chat_id)
-
-    async def room_state(self, room_id: str) -> dict[str, Any] | None:
-        """The room as stored now, as its JSON."""
-        rec = await self.rooms.load(room_id, fresh=True)
-        return rec.room.to_json() if rec else None
 
     async def round_settlement(self, room_id: str, round_no: int) -> SettlementRecord | None:
         """The stored settlement of a room's round (None: never paid); what

@@ -1,18 +1,8 @@
-"""``Refused``: an action that changes nothing, and why."""
+"""``Refused``: an action that changes nothing, and why (``bot.core.refused``,
+where the arranging presses' checks raise it too)."""
 
 from __future__ import annotations
 
-from typing import Any
+from bot.core.refused import STALE, Refused
 
-# The reason of a button of an older round (nothing changed).
-STALE = "err.stale"
-
-
-class Refused(Exception):
-    """An action that changes nothing: ``key`` names the catalog reason,
-    ``params`` fill it in."""
-
-    def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(key)
-        self.key = key
-        self.params = params
+__all__ = ["STALE", "Refused"]

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from bot.core.hand import Hand, Special
-from bot.core.replay import MatchRound, ReplayDetail
+from bot.core.presses import as_special, special_of
+from bot.core.replay import ReplayDetail
 from bot.core.room import Room, Seat
 from bot.core.round import Round, rules_of
 from bot.core.showdown import SPECIALS_STEP, Showdown
@@ -107,7 +108,8 @@ def start_round(room: Room, ctx: Ctx) -> Effects:
     for seat, key in enumerate(seats):
         hand = H.new_hand(deal.hands[seat])
         if hand.extra_cards() == 0:
-            hand.special = solving.special_of(hand.card_list(), rules)
+            # The cards sorted: the answer the judgements of its splits share.
+            hand.special = as_special(special_of(sorted(hand.cards), rules))
         rnd.hands[key] = hand
     room.round = rnd
     room.phase = Phase.ARRANGING
@@ -157,8 +159,10 @@ def _ai_arrange(
 
 
 def declare_hand(hand: Hand, rules: Rules) -> None:
-    """Declare the hand's special (报道): it is arranged and done."""
-    special = solving.detect(hand.kept_cards(), rules)
+    """Declare the hand's special (报道): it is arranged as the special lays
+    it out, and done."""
+    kept = [hand.cards[i] for i in sorted(hand.placed())] if hand.extra_cards() else hand.cards
+    special = special_of(kept, rules)
     if special is None:
         raise Refused("err.no_special")
     arr = special.arrangement or hand.arrangement()
@@ -326,7 +330,7 @@ def finish_round(room: Room, ctx: Ctx, fx: Effects) -> None:
             "deck_hash": rnd.hash,
             "salt": rnd.salt,
             "deck": list(rnd.deck),
-            "round": replay_detail(room).to_json(),
+            "round": ReplayDetail.of(room).to_json(),
             "review": {k: v.to_json() for k, v in (rnd.review or {}).items()},
         },
     )
@@ -338,28 +342,6 @@ def finish_round(room: Room, ctx: Ctx, fx: Effects) -> None:
     if gone:
         room.players = [p for p in room.players if p.key not in gone]
         fix_owner(room)
-
-
-def replay_detail(room: Room) -> ReplayDetail:
-    """What a replay and the judge line need of a round, kept with its
-    settlement: the hands as played, the rules, seats, names, banker and
-    escapes, and the match round it was."""
-    rnd = room.rnd
-    m = room.match
-    return ReplayDetail(
-        seats=tuple(rnd.seats),
-        names={k: room.name_of(k) for k in rnd.seats},
-        hands={
-            k: {lane: tuple(c) for lane, c in rnd.hands[k].arrangement_tokens().items()}
-            for k in rnd.seats
-        },
-        cards={k: tuple(rnd.hands[k].cards) for k in rnd.seats},
-        declared={k: rnd.hands[k].declared for k in rnd.seats},
-        rules=rnd.rules_json(),
-        banker=rnd.banker,
-        escaped=tuple(rnd.escaped),
-        match=None if m is None else MatchRound(seq=m.seq, no=rnd.no - m.start, of=m.rounds),
-    )
 
 
 def fix_owner(room: Room) -> None:

@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from bot.core.hand import Special, Suggestion
+from bot.core.hand import Suggestion
 from bot.core.round import Round
 from bot.core.showdown import Settlement
 from bot.core.state import LANE_NAMES
@@ -31,11 +31,6 @@ def detect(cards: Sequence[Card], rules: Rules) -> SpecialResult | None:
     from bot.rules.specials import detect_special
 
     return detect_special(list(cards), rules)
-
-
-def special_of(cards: Sequence[Card], rules: Rules) -> Special | None:
-    s = detect(cards, rules)
-    return Special(s.hand.value, s.points) if s else None
 
 
 def foul_lanes(arr: Arrangement, rules: Rules) -> list[list[str]]:

@@ -8,10 +8,13 @@ from typing import Any
 
 from bot.core.actions import Verb
 from bot.core.hand import Hand, Suggestion
+from bot.core.presses import can_declare, can_lane, check_confirm
+from bot.core.refused import Refused
 from bot.core.room import Room
 from bot.core.state import LANE_NAMES, Phase
 from bot.i18n import t
 from bot.rules.cards import parse_card
+from bot.rules.options import Rules
 
 from .deadline import counts_down, deadline_text, time_left_text
 from .keys import KeyKind, ViewKey
@@ -148,7 +151,7 @@ def hand_view(
         lines.append("⚠️ " + reason_text(lang, *refused))
     buttons: tuple[tuple[Button, ...], ...] = ()
     if not done and room.phase == Phase.ARRANGING:
-        buttons = _buttons(hand, lang, rid, no)
+        buttons = _buttons(hand, rnd.game_rules(), lang, rid, no)
     elif settled and room.phase != Phase.CLOSED:
         buttons = result_buttons(room, key)
     elif done and room.phase != Phase.CLOSED:
@@ -188,9 +191,10 @@ def lane_lines(hand: Hand, lang: str, *, aiming: bool) -> list[str]:
 
 
 def _lane_buttons(hand: Hand, lang: str, rid: str, no: int) -> list[Button]:
-    """The lanes a tapped card can go to, the aimed one marked ▶; none when
-    only one is left (it takes the taps, or the rest by itself)."""
-    lanes = hand.open_lanes()
+    """The lanes a tapped card can go to (the table's ``can_lane``), the
+    aimed one marked ▶; none when only one is left (it takes the taps, or
+    the rest by itself)."""
+    lanes = [name for n, name in enumerate(LANE_NAMES) if can_lane(hand, str(n))]
     if len(lanes) < 2:
         return []
     return [
@@ -206,17 +210,18 @@ def _lane_buttons(hand: Hand, lang: str, rid: str, no: int) -> list[Button]:
     ]
 
 
-def _confirm_button(hand: Hand, lang: str, rid: str, no: int) -> Button:
-    """Confirm, saying what stops it before it is pressed: the cards still
-    to place (disabled: Telegram cannot grey a button out, so the label
-    tells), or a foul (a fouled split is never accepted, docs/rules.md §3;
-    pressed, it answers which lanes are out of order and changes nothing)."""
-    head, middle, tail = hand.lanes()
-    if not hand.complete():
-        missing = 13 - len(head) - len(middle) - len(tail)
-        label = t(lang, "btn.confirm_wait", count=missing)
-        return button(label, rid, no, Verb.CONFIRM, disabled=True)
-    if hand.refused and hand.refused.key == "err.foul":
+def _confirm_button(hand: Hand, rules: Rules, lang: str, rid: str, no: int) -> Button:
+    """Confirm, saying what stops it before it is pressed (the table's
+    ``check_confirm``): the cards still to place (disabled: Telegram cannot
+    grey a button out, so the label tells), or a foul (a fouled split is
+    never accepted, docs/rules.md §3; pressed, it answers which lanes are out
+    of order and changes nothing)."""
+    try:
+        check_confirm(hand, rules)
+    except Refused as refused:
+        if refused.key == "err.incomplete":
+            label = t(lang, "btn.confirm_wait", count=13 - refused.params["placed"])
+            return button(label, rid, no, Verb.CONFIRM, disabled=True)
         label = t(lang, "btn.confirm_foul")
         return button(label, rid, no, Verb.CONFIRM, style=ButtonStyle.DANGER)
     return button(t(lang, "btn.confirm"), rid, no, Verb.CONFIRM, style=ButtonStyle.SUCCESS)
@@ -236,7 +241,9 @@ def _time_line(room: Room, lang: str, done: bool, now: float | None) -> str | No
     return deadline_text(room, lang, rnd.deadline, warn=rnd.reminded and not done)
 
 
-def _buttons(hand: Hand, lang: str, rid: str, no: int) -> tuple[tuple[Button, ...], ...]:
+def _buttons(
+    hand: Hand, rules: Rules, lang: str, rid: str, no: int
+) -> tuple[tuple[Button, ...], ...]:
     head, middle, tail = hand.lanes()
     where = {i: "head" for i in head} | {i: "middle" for i in middle} | {i: "tail" for i in tail}
     card_buttons = []
@@ -253,12 +260,12 @@ def _buttons(hand: Hand, lang: str, rid: str, no: int) -> tuple[tuple[Button, ..
     # suggestions still fit Discord's 25 buttons.
     lanes = _lane_buttons(hand, lang, rid, no)
     controls = [
-        *(lanes or [_confirm_button(hand, lang, rid, no)]),
+        *(lanes or [_confirm_button(hand, rules, lang, rid, no)]),
         button(t(lang, "btn.undo"), rid, no, Verb.UNDO),
         button(t(lang, "btn.reset"), rid, no, Verb.RESET),
         button(t(lang, f"btn.sort_{nxt}"), rid, no, Verb.SORT, nxt),
     ]
-    if hand.special:
+    if can_declare(hand, rules):
         controls.append(
             button(t(lang, "btn.declare"), rid, no, Verb.DECLARE, style=ButtonStyle.PRIMARY)
         )

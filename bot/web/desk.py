@@ -13,24 +13,27 @@ showdown, as far as revealed, and this player's review (``showdown``).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.core.actions import Action, Actor, Verb
 from bot.core.hand import Hand, Special
+from bot.core.presses import (
+    FROM_PAGE,
+    Judgement,
+    as_special,
+    check_confirm,
+    check_open,
+    judge,
+    lay_arg,
+)
+from bot.core.refused import Refused
 from bot.core.room import Room
-from bot.core.round import Round
 from bot.core.state import LANE_NAMES, Phase
 from bot.i18n import t
 from bot.i18n.languages import DEFAULT_LANGUAGE
-from bot.rules.cards import parse_card, rank_char
-from bot.rules.foul import check_foul
-from bot.rules.lanes import evaluate_lane
-from bot.rules.types import Arrangement, LaneValue
-from bot.table.arranging import FROM_PAGE
-from bot.table.hand import lay_arg
-from bot.table.solving import special_of
+from bot.rules.cards import rank_char
 from bot.views.render_common import category, clauses
 from bot.views.render_common import lane as lane_word
 
@@ -44,12 +47,20 @@ _MOVED_ON = {
     "err.already_done": "web.err.already_done",
     "err.not_arranging": "web.err.not_arranging",
 }
+# The table's answers (bot.core.presses' checks) the page asks for before it
+# calls, as the page's codes and statuses. Any other refusal is the table's
+# to give, with its own words and its redrawn hand in the chat.
+_ASKED = {
+    "err.already_done": ("web.err.already_done", 409),
+    "err.incomplete": ("web.err.incomplete", 400),
+    "err.foul": ("web.err.fouled", 400),
+}
 
 
 class Table(Protocol):
     """What the page needs of the table manager."""
 
-    async def handle(self, action: Action) -> Any: ...
+    async def handle(self, action: Action) -> Any: ...  # an Outcome, with the room it stored
 
     async def room(self, room_id: str) -> Room | None: ...
 
@@ -111,16 +122,15 @@ class Desk:
         return room.language if room is not None else None
 
     async def _seat(self, grant: Pass) -> tuple[Room, Hand]:
-        """The room and this player's hand; DeskError when the pass does not
-        (or no longer) open one."""
-        room = await self.table.room(grant.room_id)
-        if room is None:
-            raise DeskError("web.err.no_room", 404)
-        rnd = room.round
-        hand = rnd.hands.get(grant.actor_key) if rnd else None
-        if rnd is None or rnd.no != grant.round_no or hand is None:
-            raise DeskError("web.err.not_seated", 403)
-        return room, hand
+        """The room (read once a request) and this player's hand; DeskError
+        when the pass does not (or no longer) open one."""
+        return _seated(grant, await self.table.room(grant.room_id))
+
+    def _after(self, grant: Pass, outcome: Any) -> dict[str, Any]:
+        """The hand as the action stored it (the room its outcome carries:
+        nothing read again)."""
+        room, hand = _seated(grant, outcome.room)
+        return self._hand_json(room, hand)
 
     async def hand(self, grant: Pass) -> dict[str, Any]:
         room, hand = await self._seat(grant)
@@ -155,9 +165,7 @@ class Desk:
                 "seated": len(hands),
             },
         }
-        out.update(
-            self._evaluate(rnd, hand.cards, Draft(*map(tuple, (head, middle, tail))), language)
-        )
+        out.update(self._evaluate(room, hand, Draft(*map(tuple, (head, middle, tail))), language))
         out["special"] = _special_json(language, hand.special)  # the stored hand's
         return out
 
@@ -168,44 +176,33 @@ class Desk:
         room, hand = await self._seat(grant)
         self._check_cards(hand, draft)
         language = room.language or DEFAULT_LANGUAGE
-        out = self._evaluate(room.rnd, hand.cards, draft, language)
+        out = self._evaluate(room, hand, draft, language)
         if not hand.extra_cards():
             out["special"] = _special_json(language, hand.special)  # whatever the split
         return out
 
-    def _evaluate(
-        self, rnd: Round, tokens: Sequence[str], draft: Draft, language: str
-    ) -> dict[str, Any]:
-        rules = rnd.game_rules()
-        cards = [parse_card(x) for x in tokens]
-        labels: dict[str, str | None] = {}
-        values: dict[str, LaneValue | None] = {}
-        for lane, indexes in zip(LANE_NAMES, (draft.head, draft.middle, draft.tail), strict=True):
-            full = len(indexes) == SIZES[lane]
-            value = evaluate_lane([cards[i] for i in indexes], rules) if full else None
-            values[lane] = value
-            labels[lane] = category(language, value.category.slug) if value else None
+    def _evaluate(self, room: Room, hand: Hand, draft: Draft, language: str) -> dict[str, Any]:
+        """The table's judgement of the draft (``presses.judge``, shared
+        with the transition and the chat's views), in the page's words."""
+        judged = _judged(room, hand, draft)
+        labels = {
+            lane: category(language, value.category.slug) if value else None
+            for lane, value in zip(LANE_NAMES, judged.values, strict=True)
+        }
         # A pair of full lanes out of order fouls whatever the third lane
-        # holds: said at once (the rules engine's order of check_foul's pairs).
-        pairs = [
-            (a, b)
-            for a, b in (("head", "middle"), ("middle", "tail"), ("head", "tail"))
-            if (x := values[a]) is not None and (y := values[b]) is not None and x > y
-        ]
+        # holds: said at once (in the order of the rules engine's pairs).
         foul = None
-        if pairs:
+        if judged.foul:
             foul = clauses(
                 language,
                 (
                     t(language, "err.foul_pair", a=lane_word(language, a), b=lane_word(language, b))
-                    for a, b in pairs
+                    for a, b in judged.foul
                 ),
             )
         # 多三张: which special the 13 kept cards make is the draft's to say
         # (the stored hand knows it only once laid).
-        special = None
-        if len(tokens) > KEEP and draft.complete:
-            special = special_of([cards[i] for i in draft.indexes()], rules)
+        special = as_special(judged.special) if hand.extra_cards() else None
         return {"labels": labels, "foul": foul, "special": _special_json(language, special)}
 
     async def showdown(self, grant: Pass) -> dict[str, Any]:
@@ -242,6 +239,17 @@ class Desk:
         if len(set(indexes)) != len(indexes) or any(not 0 <= i < dealt for i in indexes):
             raise DeskError("web.err.bad_cards")
 
+    def _ask(self, check: Callable[..., object], *args: Any) -> None:
+        """Ask the table before calling it (a ``presses`` check): a refusal
+        the page has its own code for is said so; any other is left to the
+        table's action."""
+        try:
+            check(*args)
+        except Refused as refused:
+            asked = _ASKED.get(refused.key)
+            if asked is not None:
+                raise DeskError(*asked) from None
+
     async def _act(self, grant: Pass, verb: Verb, arg: str | None = None) -> Any:
         actor = Actor(grant.platform, grant.user_id)
         action = Action(actor, verb, room_id=grant.room_id, round_no=grant.round_no, arg=arg)
@@ -256,77 +264,78 @@ class Desk:
         return outcome
 
     async def suggest(self, grant: Pass) -> dict[str, Any]:
-        _, hand = await self._seat(grant)
-        if hand.done:
-            raise DeskError("web.err.already_done", 409)
+        room, hand = await self._seat(grant)
+        self._ask(check_open, hand)
         if hand.suggestions is None:
-            await self._act(grant, Verb.SUGGEST, FROM_PAGE)  # no chat edit for them
-        return await self.hand(grant)
+            # no chat edit for them
+            return self._after(grant, await self._act(grant, Verb.SUGGEST, FROM_PAGE))
+        return self._hand_json(room, hand)
 
     async def confirm(self, grant: Pass, draft: Draft) -> dict[str, Any]:
         """Lay the draft on the stored hand and confirm it, in one table
         action (CONFIRM with the split): accepted once, refused as a whole,
         and a keyboard tap meanwhile cannot change what is confirmed. The
-        stored hand then shows it in the chat too."""
+        table is asked first (``presses.check_confirm``: the same judgement
+        the transition makes, once). The stored hand then shows it in the
+        chat too."""
         room, hand = await self._seat(grant)
-        if hand.done:
-            raise DeskError("web.err.already_done", 409)
+        self._ask(check_open, hand)
         if room.phase != Phase.ARRANGING:
             raise DeskError("web.err.not_arranging", 409)
         self._check_cards(hand, draft)
         if not draft.complete:
             raise DeskError("web.err.incomplete")
-        rules = room.rnd.game_rules()
-        cards = [parse_card(x) for x in hand.cards]
-        split = Arrangement.of(
-            *([cards[i] for i in lane] for lane in (draft.head, draft.middle, draft.tail))
-        )
-        if check_foul(split, rules) is not None:
-            raise DeskError("web.err.fouled")
-        await self._act(grant, Verb.CONFIRM, _lay_arg(hand, draft))
-        return await self.hand(grant)
+        arg = _lay_arg(hand, draft)
+        self._ask(check_confirm, hand, room.rnd.game_rules(), arg)
+        return self._after(grant, await self._act(grant, Verb.CONFIRM, arg))
 
     async def lay(self, grant: Pass, draft: Draft) -> dict[str, Any]:
         """Store the page's draft on the hand (partial lanes too), as the
         page closes: the private hand in the chat then shows it. A draft the
         hand already shows changes nothing (no action, no view)."""
         room, hand = await self._seat(grant)
-        if hand.done:
-            raise DeskError("web.err.already_done", 409)
+        self._ask(check_open, hand)
         if room.phase != Phase.ARRANGING:
             raise DeskError("web.err.not_arranging", 409)
         self._check_cards(hand, draft)
-        if await self._lay(grant, hand, draft):
-            return await self.hand(grant)
-        return self._hand_json(room, hand)
+        head, middle, tail = hand.lanes()
+        sixteen = hand.extra_cards() > 0
+        if (head, middle) == (list(draft.head), list(draft.middle)) and (
+            not sixteen or tail == list(draft.tail)
+        ):
+            return self._hand_json(room, hand)
+        return self._after(grant, await self._act(grant, Verb.LAY, _lay_arg(hand, draft)))
 
     async def declare(self, grant: Pass, draft: Draft | None = None) -> dict[str, Any]:
         """Declare the hand's special. With 16 cards (多三张) the special is of
         the 13 the draft keeps: the draft is laid and declared in one table
         action, so it must be complete."""
         _, hand = await self._seat(grant)
-        if hand.done:
-            raise DeskError("web.err.already_done", 409)
+        self._ask(check_open, hand)
+        arg = None
         if hand.extra_cards():
             if draft is None or not draft.complete:
                 raise DeskError("web.err.incomplete")
             self._check_cards(hand, draft)
-            await self._act(grant, Verb.DECLARE, _lay_arg(hand, draft))
-        else:
-            await self._act(grant, Verb.DECLARE)
-        return await self.hand(grant)
+            arg = _lay_arg(hand, draft)
+        return self._after(grant, await self._act(grant, Verb.DECLARE, arg))
 
-    async def _lay(self, grant: Pass, hand: Hand, draft: Draft) -> bool:
-        """Place the draft on the stored hand in one action (the table's
-        LAY), unless the hand already shows it (False: nothing done)."""
-        head, middle, tail = hand.lanes()
-        sixteen = hand.extra_cards() > 0
-        if (head, middle) == (list(draft.head), list(draft.middle)) and (
-            not sixteen or tail == list(draft.tail)
-        ):
-            return False
-        await self._act(grant, Verb.LAY, _lay_arg(hand, draft))
-        return True
+
+def _seated(grant: Pass, room: Room | None) -> tuple[Room, Hand]:
+    if room is None:
+        raise DeskError("web.err.no_room", 404)
+    rnd = room.round
+    hand = rnd.hands.get(grant.actor_key) if rnd else None
+    if rnd is None or rnd.no != grant.round_no or hand is None:
+        raise DeskError("web.err.not_seated", 403)
+    return room, hand
+
+
+def _judged(room: Room, hand: Hand, draft: Draft) -> Judgement:
+    """The table's judgement of a draft of this hand's cards."""
+    c = hand.cards
+    split = tuple(tuple(c[i] for i in lane) for lane in (draft.head, draft.middle, draft.tail))
+    return judge((split[0], split[1], split[2]), room.rnd.game_rules())
 
 
 def _lay_arg(hand: Hand, draft: Draft) -> str:

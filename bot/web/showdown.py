@@ -24,13 +24,13 @@ from bot.core.moments import moments
 from bot.core.replay import ReplayDetail
 from bot.core.review import LaneTokens, SeatReview
 from bot.core.room import Room
+from bot.core.round import rules_of
 from bot.core.showdown import Settlement
 from bot.core.state import LANE_NAMES, Phase
 from bot.i18n import t
 from bot.rules.cards import parse_card
 from bot.rules.lanes import evaluate_lane
 from bot.rules.options import Rules
-from bot.table.round import replay_detail, rules_of
 from bot.views.render_common import category
 
 # The review's "your split was the best": what the chat's review says too.
@@ -42,7 +42,7 @@ class Source:
     """One round's result as the table stored it."""
 
     settlement: Settlement  # players, pairs, home run, totals, escapes
-    info: ReplayDetail  # seats, names, hands, declared, rules (round.replay_detail)
+    info: ReplayDetail  # seats, names, hands, declared, rules (ReplayDetail.of)
     reviews: Mapping[str, SeatReview]  # per person; empty until the round is paid
     revealed: tuple[str, ...]  # the showdown's steps shown so far
     reveal: dict[str, list[str]]  # who each step shows
@@ -68,7 +68,7 @@ def from_state(room: Room) -> Source | None:
     reviews = dict(rnd.review or {})
     return Source(
         settlement=result.settlement,
-        info=replay_detail(room),
+        info=ReplayDetail.of(room),
         reviews=reviews if settled else {},
         revealed=tuple(shown),
         reveal={

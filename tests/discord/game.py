@@ -23,6 +23,7 @@ from bot.table.manager import TableManager
 from bot.table.solving import auto_arrange, parse_tokens
 from storage.memory import MemoryRepository
 from storage.sql import SqlRepository
+from tests.stored import stored_json
 
 from .harness import Table, action_ids, button_id, embed_text, open_env, verbs
 
@@ -84,7 +85,7 @@ class Game:
             )
             if open_room is not None:
                 self.table.extra["room"] = open_room.room_id
-        state = await self.manager.room_state(self.room_id())
+        state = await stored_json(self.manager, self.room_id())
         assert state is not None
         return state
 

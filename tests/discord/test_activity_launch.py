@@ -22,6 +22,7 @@ from bot.platforms.discord.client import ThirteenClient
 from bot.table.actions import Verb
 from bot.table.clock import FakeClock
 from storage.memory import MemoryRepository
+from tests.stored import stored_json
 
 from .game import START, Game, make_manager, open_game
 from .harness import button_id, client_for, page_buttons, settings
@@ -67,7 +68,7 @@ async def test_the_hand_s_button_launches_the_activity_in_the_channel(
     hand = await game.open_hand(alice)
     (button,) = page_buttons(hand)
     room = game.room_id()
-    state = await game.manager.room_state(room)
+    state = await stored_json(game.manager, room)
     assert state is not None
     assert button["custom_id"] == f"dc1|act|{room}|{state['round']['no']}"
     assert "url" not in button or not button["url"]  # no pass in a launch

@@ -19,7 +19,7 @@ from aiohttp import web
 from playwright.async_api import expect
 
 from bot.config import Settings
-from bot.core.lanes import arrangement_tokens
+from bot.core.hand import Hand
 from bot.i18n import t
 from bot.table.actions import Verb
 from storage.memory import MemoryRepository
@@ -124,7 +124,7 @@ async def test_a_round_arranged_in_the_activity_launched_from_the_hand(
     await expect(frame.locator("[data-status]")).to_have_text(t(EN, "web.confirmed"))
     stored = await game.hand_state(alice)
     assert stored["done"] is True
-    laid = arrangement_tokens(stored)
+    laid = Hand.from_json(stored).arrangement_tokens()
     assert {lane: sorted(laid[lane]) for lane in LANES} == {
         lane: sorted(split[lane]) for lane in LANES
     }

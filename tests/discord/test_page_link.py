@@ -17,7 +17,7 @@ import pytest
 from aiohttp import web
 from playwright.async_api import expect
 
-from bot.core.lanes import arrangement_tokens
+from bot.core.hand import Hand
 from bot.i18n import t
 from bot.table.actions import Verb
 from bot.views.render_common import sym
@@ -117,7 +117,7 @@ async def test_a_discord_player_arranges_in_the_page_from_the_hands_link(
     await expect(page.locator("[data-status]")).to_have_text(t(EN, "web.confirmed"))
     stored = await game.hand_state(alice)
     assert stored["done"] is True
-    laid = arrangement_tokens(stored)
+    laid = Hand.from_json(stored).arrangement_tokens()
     assert {lane: sorted(laid[lane]) for lane in LANES} == {
         lane: sorted(chosen[lane]) for lane in LANES
     }

@@ -34,6 +34,7 @@ from bot.table.solving import suggestions
 from bot.views.model import Audience, View, ViewKind
 from storage.delivery import Shards
 from storage.sql import SqlRepository
+from tests.stored import stored_json
 
 from .game import START, Game, make_manager, seat_everyone
 from .harness import POLL_SECONDS, Table, button_id, client_for, settings, simulated_clock, verbs
@@ -112,7 +113,7 @@ async def _shard(shard_id: int, url: str) -> dict[str, Any]:
             for r in env.http_requests
             if r.path.startswith("/channels/") and not r.path.startswith(f"/channels/{channel.id}")
         ]
-        state = await manager.room_state(game.room_id())
+        state = await stored_json(manager, game.room_id())
         assert state is not None
         return {
             "channel": channel.id,

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
 import os
 import signal
 import socket
@@ -17,11 +16,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 from bot.i18n import t
 from bot.table.actions import Verb
-from bot.web.initdata import sign
 from storage.sql import SqlRepository
 from tests.telegram.fakebotapi import FakeBotAPI, StoredMessage
 from tests.telegram.harness import (
@@ -30,8 +27,10 @@ from tests.telegram.harness import (
     TgUser,
     button_verb,
     buttons_of,
+    command_json,
     press_update,
 )
+from tests.web.harness import telegram_launch_data
 
 HANG_GUARD = 30.0  # seconds: a hang guard, never a speed limit
 ANN, BO, CY = TgUser(41, "Ann"), TgUser(42, "Bo"), TgUser(43, "Cy")
@@ -196,25 +195,8 @@ class Players:
 
     # ---- what users do -----------------------------------------------------------
     def command(self, user: TgUser, text: str, private: bool = False) -> None:
-        if private:
-            self.api.opened.add(user.id)
-            chat = {"id": user.id, "type": "private", "first_name": user.first_name}
-        else:
-            chat = {"id": self.group_id, "type": "supergroup", "title": "g"}
-        command = text.split()[0]
-        self.send(
-            {
-                "update_id": self.api.next_update_id(),
-                "message": {
-                    "message_id": next(self._message_ids),
-                    "date": 1_700_000_000,
-                    "chat": chat,
-                    "from": user.json(),
-                    "text": text,
-                    "entities": [{"type": "bot_command", "offset": 0, "length": len(command)}],
-                },
-            }
-        )
+        chat_id = user.id if private else self.group_id
+        self.send(command_json(self.api, user, text, chat_id, next(self._message_ids)))
 
     def newgame(self, owner: TgUser, preset: str = "") -> None:
         """``owner`` opens a room in the group (``/newgame [preset]``)."""
@@ -309,12 +291,7 @@ def page_button(message: StoredMessage) -> dict[str, Any]:
 
 def launch_data(user: TgUser) -> str:
     """Launch data as Telegram signs it for ``user`` with the test bot's token."""
-    fields = {
-        "auth_date": str(int(time.time())),
-        "query_id": f"q{user.id}",
-        "user": json.dumps({"id": user.id, "first_name": user.first_name}),
-    }
-    return urlencode({**fields, "hash": sign(fields, TOKEN)})
+    return telegram_launch_data(user.id, user.first_name, now=time.time(), token=TOKEN)
 
 
 class RoundRobinProxy:

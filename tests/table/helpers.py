@@ -11,12 +11,16 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from bot.rules.cards import parse_card
+from bot.rules.cards import parse_card, sort_by_count, sort_by_rank, sort_by_suit
+from bot.rules.foul import check_foul
+from bot.rules.options import Rules
+from bot.rules.types import Arrangement
 from bot.table.actions import Action, Actor, Outcome, Verb
 from bot.table.clock import FakeClock
 from bot.table.deal import deal_order
 from bot.table.manager import TableManager
 from bot.views.model import View
+from tests.stored import stored_json
 
 CHAT = "chat-1"
 
@@ -140,22 +144,29 @@ async def open_table(
     preset: str = "classic",
     options: Sequence[str] = (),
     ai_level: str = "normal",
+    *,
+    actors: Sequence[Actor] | None = None,
+    chat_id: str = CHAT,
 ) -> tuple[str, list[Actor]]:
-    actors = [human(i) for i in range(humans)]
-    out = await ok(mgr, actors[0], Verb.NEW, preset)
+    """A room in ``chat_id`` opened by the first of ``humans`` people
+    (``actors``, by default ``human(0)``, ``human(1)``, …), the others
+    joined, ``ais`` AI seats added, ``options`` set; not dealt."""
+    actors = list(actors) if actors is not None else [human(i) for i in range(humans)]
+    assert len(actors) == humans
+    out = await ok(mgr, actors[0], Verb.NEW, preset, chat_id=chat_id)
     rid = out.room_id
     assert rid
     for a in actors[1:]:
-        await ok(mgr, a, Verb.JOIN)
+        await ok(mgr, a, Verb.JOIN, chat_id=chat_id)
     for _ in range(ais):
-        await ok(mgr, actors[0], Verb.ADD_AI, ai_level)
+        await ok(mgr, actors[0], Verb.ADD_AI, ai_level, chat_id=chat_id)
     for o in options:
-        await ok(mgr, actors[0], Verb.SET_OPTION, o)
+        await ok(mgr, actors[0], Verb.SET_OPTION, o, chat_id=chat_id)
     return rid, actors
 
 
 async def state_of(mgr: TableManager, rid: str) -> dict[str, Any]:
-    st = await mgr.room_state(rid)
+    st = await stored_json(mgr, rid)
     assert st is not None
     return st
 
@@ -171,16 +182,38 @@ async def press_arrangement(mgr: TableManager, rid: str, actor: Actor) -> Outcom
     hand = rnd["hands"][actor.key]
     rules = rules_of(rnd["rules"])
     arr = auto_arrange([parse_card(t) for t in hand["cards"]], rules)
-    taken: set[int] = set()
-    lanes = [arr.head, arr.middle] + ([arr.tail] if len(hand["cards"]) > 13 else [])
-    for lane in lanes:
-        for card in lane:
-            i = next(
-                j for j, t in enumerate(hand["cards"]) if j not in taken and parse_card(t) == card
-            )
-            taken.add(i)
-            await ok(mgr, actor, Verb.PICK, str(i), room_id=rid, round_no=rnd["no"])
+    head, middle, tail = lane_indexes(hand["cards"], arr)
+    for i in head + middle + (tail if len(hand["cards"]) > 13 else []):
+        await ok(mgr, actor, Verb.PICK, str(i), room_id=rid, round_no=rnd["no"])
     return await ok(mgr, actor, Verb.CONFIRM, room_id=rid, round_no=rnd["no"])
+
+
+def lane_indexes(cards: Sequence[str], arrangement: Arrangement) -> list[list[int]]:
+    """Where each lane's cards of ``arrangement`` stand in the dealt
+    ``cards`` (tokens), head, middle and tail: the indexes a player taps."""
+    parsed = [parse_card(t) for t in cards]
+    taken: set[int] = set()
+    lanes = []
+    for lane in (arrangement.head, arrangement.middle, arrangement.tail):
+        out = []
+        for card in lane:
+            i = next(j for j, c in enumerate(parsed) if j not in taken and c == card)
+            taken.add(i)
+            out.append(i)
+        lanes.append(out)
+    return lanes
+
+
+def quick_split(cards: Sequence[str], rules: Rules) -> Arrangement | None:
+    """A legal split of 13 ``cards`` as a quick player makes one, without
+    the solver: the first of three cheap orders (grouped, by suit, by rank;
+    the strongest five to the tail) that does not foul; None when all do."""
+    parsed = [parse_card(t) for t in cards]
+    for order in (sort_by_count(parsed), sort_by_suit(parsed), sort_by_rank(parsed)):
+        arrangement = Arrangement.of(order[10:], order[5:10], order[:5])
+        if check_foul(arrangement, rules) is None:
+            return arrangement
+    return None
 
 
 async def play_round(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from bot.core.lanes import lanes
+from bot.core.hand import Hand
 from bot.core.room import Room
 from bot.table.actions import Verb, decode
 from bot.table.deal import deal_order, deck_hash, make_deal, verify
@@ -33,10 +33,10 @@ async def test_taps_fill_head_then_middle_then_tail_is_the_rest(repo, clock):
     assert h["head"] == [0, 1, 2] and h["middle"] == []
     for i in range(3, 7):
         await ok(mgr, p0, Verb.PICK, str(i), **kw)
-    head, middle, tail = lanes(await hand_of(mgr, rid, p0))
+    head, middle, tail = Hand.from_json(await hand_of(mgr, rid, p0)).lanes()
     assert len(middle) == 4 and tail == []
     out = await ok(mgr, p0, Verb.PICK, "7", **kw)  # the 8th card: the tail fills itself
-    head, middle, tail = lanes(await hand_of(mgr, rid, p0))
+    head, middle, tail = Hand.from_json(await hand_of(mgr, rid, p0)).lanes()
     assert (len(head), len(middle), len(tail)) == (3, 5, 5)
     assert set(tail) == set(range(8, 13))
     view = next(v for v in out.views if v.kind is ViewKind.HAND)
@@ -48,10 +48,10 @@ async def test_taps_fill_head_then_middle_then_tail_is_the_rest(repo, clock):
     assert "倒水" in confirm.label and confirm.style is ButtonStyle.DANGER
     # tapping a head card takes it back; the tail is "the rest" again only when full
     await ok(mgr, p0, Verb.PICK, "1", **kw)
-    head, middle, tail = lanes(await hand_of(mgr, rid, p0))
+    head, middle, tail = Hand.from_json(await hand_of(mgr, rid, p0)).lanes()
     assert head == [0, 2] and tail == []
     await ok(mgr, p0, Verb.PICK, "12", **kw)  # the next tap goes to the head again
-    head, middle, tail = lanes(await hand_of(mgr, rid, p0))
+    head, middle, tail = Hand.from_json(await hand_of(mgr, rid, p0)).lanes()
     assert head == [0, 2, 12] and len(tail) == 5
     # undo twice: back to the full first arrangement
     await ok(mgr, p0, Verb.UNDO, **kw)
@@ -59,7 +59,7 @@ async def test_taps_fill_head_then_middle_then_tail_is_the_rest(repo, clock):
     h = await hand_of(mgr, rid, p0)
     assert h["head"] == [0, 1, 2] and h["middle"] == [3, 4, 5, 6, 7]
     await ok(mgr, p0, Verb.RESET, **kw)
-    assert lanes(await hand_of(mgr, rid, p0)) == ([], [], [])
+    assert Hand.from_json(await hand_of(mgr, rid, p0)).lanes() == ([], [], [])
     await ok(mgr, p0, Verb.UNDO, **kw)  # a reset can be undone
     assert (await hand_of(mgr, rid, p0))["head"] == [0, 1, 2]
 
@@ -98,7 +98,7 @@ async def test_suggestions_apply_and_confirm(repo, clock):
     assert 1 <= len(h["suggestions"]) <= 3
     await ok(mgr, p1, Verb.APPLY, "0", **kw)
     h = await hand_of(mgr, rid, p1)
-    head, middle, tail = lanes(h)
+    head, middle, tail = Hand.from_json(h).lanes()
     assert [h["cards"][i] for i in head] == h["suggestions"][0]["head"]
     out = await ok(mgr, p1, Verb.CONFIRM, **kw)
     table = next(v for v in out.views if v.kind is ViewKind.TABLE)

@@ -6,6 +6,7 @@ import pytest
 
 from bot.table.actions import Action, Actor, Verb
 from bot.views.model import ViewKind
+from tests.stored import cached_json
 
 from .helpers import (
     CHAT,
@@ -207,5 +208,7 @@ async def test_a_failing_store_changes_nothing_and_says_so(repo, clock, monkeypa
     assert not out.ok and out.reply
     monkeypatch.undo()
     assert (await repo.load_room(rid)).version == before.version
-    assert len(mgr.peek(rid)["players"]) == 2  # the cache did not take the failed change either
+    assert (
+        len(cached_json(mgr, rid)["players"]) == 2
+    )  # the cache did not take the failed change either
     assert len((await state_of(mgr, rid))["players"]) == 2

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core import lanes as stored_lanes
+from bot.core.hand import Hand
+from bot.core.presses import lay_arg
 from bot.table import hand as H
 from bot.table.actions import Verb
 from bot.table.refused import Refused
@@ -21,20 +22,20 @@ EXTRA = [*TOKENS, "3c", "3d", "6h"]
 def test_a_full_draft_is_the_taps_result_in_one_action() -> None:
     hand = H.new_hand(TOKENS)
     rest = [i for i in hand.order if i not in range(8)]
-    H.lay(hand, H.lay_arg([0, 1, 2], [3, 4, 5, 6, 7], rest))
-    assert H.lanes(hand) == ([0, 1, 2], [3, 4, 5, 6, 7], rest)
+    H.lay(hand, lay_arg([0, 1, 2], [3, 4, 5, 6, 7], rest))
+    assert hand.lanes() == ([0, 1, 2], [3, 4, 5, 6, 7], rest)
     assert hand.tail == []  # 13 cards: the tail stays "the rest"
     H.undo(hand)
-    assert H.lanes(hand) == ([], [], [])
+    assert hand.lanes() == ([], [], [])
 
 
 def test_a_partial_draft_and_a_sixteen_card_tail() -> None:
     hand = H.new_hand(TOKENS)
-    H.lay(hand, H.lay_arg([5], [0, 1], []))
-    assert H.lanes(hand) == ([5], [0, 1], [])
+    H.lay(hand, lay_arg([5], [0, 1], []))
+    assert hand.lanes() == ([5], [0, 1], [])
     sixteen = H.new_hand(EXTRA)
-    H.lay(sixteen, H.lay_arg([0, 1, 2], [3, 4, 5, 6, 7], [8, 9, 10, 11, 15]))
-    assert H.lanes(sixteen)[2] == [8, 9, 10, 11, 15] and H.complete(sixteen)
+    H.lay(sixteen, lay_arg([0, 1, 2], [3, 4, 5, 6, 7], [8, 9, 10, 11, 15]))
+    assert sixteen.lanes()[2] == [8, 9, 10, 11, 15] and sixteen.complete()
 
 
 @pytest.mark.parametrize(
@@ -43,24 +44,24 @@ def test_a_partial_draft_and_a_sixteen_card_tail() -> None:
 )
 def test_a_malformed_draft_changes_nothing(arg: str) -> None:
     hand = H.new_hand(TOKENS)
-    H.lay(hand, H.lay_arg([0], [], []))
+    H.lay(hand, lay_arg([0], [], []))
     with pytest.raises(Refused):
         H.lay(hand, arg)
-    assert H.lanes(hand) == ([0], [], [])
+    assert hand.lanes() == ([0], [], [])
 
 
 def test_with_thirteen_cards_any_lane_first_and_the_last_is_the_rest() -> None:
     hand = H.new_hand(TOKENS)
-    H.lay(hand, H.lay_arg([0, 1], [], [2, 3, 4]))  # the tail first, as a player sees it
-    assert H.lanes(hand) == ([0, 1], [], [2, 3, 4])
-    H.lay(hand, H.lay_arg([], [3, 4, 5, 6, 7], [8, 9, 10, 11, 12]))
-    assert H.lanes(hand)[0] == [i for i in hand.order if i < 3]  # two full: the head is the rest
-    assert H.complete(hand)
-    H.lay(hand, H.lay_arg([0, 1, 2], [3, 4, 5, 6, 7], [8, 9, 10, 11]))  # one to place
-    assert not H.complete(hand) and H.lanes(hand)[2] == [8, 9, 10, 11]
+    H.lay(hand, lay_arg([0, 1], [], [2, 3, 4]))  # the tail first, as a player sees it
+    assert hand.lanes() == ([0, 1], [], [2, 3, 4])
+    H.lay(hand, lay_arg([], [3, 4, 5, 6, 7], [8, 9, 10, 11, 12]))
+    assert hand.lanes()[0] == [i for i in hand.order if i < 3]  # two full: the head is the rest
+    assert hand.complete()
+    H.lay(hand, lay_arg([0, 1, 2], [3, 4, 5, 6, 7], [8, 9, 10, 11]))  # one to place
+    assert not hand.complete() and hand.lanes()[2] == [8, 9, 10, 11]
     hand.done = True
     with pytest.raises(Refused, match="err.already_done"):
-        H.lay(hand, H.lay_arg([0], [], []))
+        H.lay(hand, lay_arg([0], [], []))
 
 
 # ---------------------------------------------------------------- CONFIRM with the page's split
@@ -78,7 +79,7 @@ async def dealt(repo, clock):  # type: ignore[no-untyped-def]
 
 
 def _arg(cards: list[str], head: list[str], middle: list[str], tail: list[str]) -> str:
-    return H.lay_arg(*([cards.index(x) for x in lane] for lane in (head, middle, tail)))
+    return lay_arg(*([cards.index(x) for x in lane] for lane in (head, middle, tail)))
 
 
 async def test_a_confirm_with_a_split_lays_and_confirms_it_in_one_transition(repo, dealt) -> None:  # type: ignore[no-untyped-def]
@@ -92,7 +93,7 @@ async def test_a_confirm_with_a_split_lays_and_confirms_it_in_one_transition(rep
     assert (await repo.load_room(rid)).version == before + 1  # one write
     hand = (await state_of(mgr, rid))["round"]["hands"][p0.key]
     assert hand["done"] is True and hand["refused"] is None
-    stored = stored_lanes.arrangement_tokens(hand)
+    stored = Hand.from_json(hand).arrangement_tokens()
     assert stored["head"] == head and stored["middle"] == middle
     assert sorted(stored["tail"]) == sorted(tail)  # 13 cards: the tail is the rest
     # one view of the private hand, the confirmed one (and the table's)
@@ -120,4 +121,4 @@ async def test_a_refused_confirm_with_a_split_stores_none_of_it(repo, dealt, spl
     for bad in ("0z1-34567-", "000-12345-", "0123-4-"):  # not the hand's cards, a lane too long
         await refused(mgr, repo, rid, p0, Verb.CONFIRM, bad, **kw)
     hand = (await state_of(mgr, rid))["round"]["hands"][p0.key]
-    assert hand["done"] is False and stored_lanes.lanes(hand)[0] == [4]
+    assert hand["done"] is False and Hand.from_json(hand).lanes()[0] == [4]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core import lanes as L
+from bot.core.hand import Hand
 from bot.core.room import Room
 from bot.core.round import rules_of
 from bot.core.showdown import Showdown
@@ -116,7 +116,7 @@ async def test_review_numbers_equal_suggest_and_settle(repo, clock, humans, opti
     for a in actors:
         rv = rnd["review"][a.key]
         hand = rnd["hands"][a.key]
-        cards = L.cards_of(hand)
+        cards = Hand.from_json(hand).card_list()
         opps = opponents_of(Room.from_json(st), a.key)
         s = suggest(cards, rules, players=n, top=1, opponents=opps)
         best = s.items[0]
@@ -129,7 +129,9 @@ async def test_review_numbers_equal_suggest_and_settle(repo, clock, humans, opti
             pytest.approx(best.score, abs=1e-9)
         )
         if not hand["declared"]:
-            mine = expected_of(cards, L.arrangement(hand), rules, players=n, opponents=opps)
+            mine = expected_of(
+                cards, Hand.from_json(hand).arrangement(), rules, players=n, opponents=opps
+            )
             assert rv["mine_ev"] == pytest.approx(round(mine, 2), abs=1e-9)
             assert rv["given_up"] == pytest.approx(round(rv["best_ev"] - mine, 2), abs=0.011)
         # settle: the player's actual points, and the best's against the hands played
@@ -137,7 +139,7 @@ async def test_review_numbers_equal_suggest_and_settle(repo, clock, humans, opti
         shown = []
         for seat in rnd["seats"]:
             h = rnd["hands"][seat]
-            arr = arr_of(rv["best"]) if seat == a.key else L.arrangement(h)
+            arr = arr_of(rv["best"]) if seat == a.key else Hand.from_json(h).arrangement()
             shown.append(PlayerHand(seat, arr))
         if not any(rnd["hands"][k]["declared"] for k in rnd["seats"]) and not declare:
             expect = settle(shown, rules, banker=None, escaped=()).totals[a.key]
@@ -157,7 +159,7 @@ async def test_a_worse_arrangement_gives_up_points(repo, clock):
     rules = rnd.game_rules()
     for a in actors:
         hand = rnd.hands[a.key]
-        H.set_arrangement(hand, strongest_tail_first(H.cards_of(hand), rules), undoable=False)
+        H.set_arrangement(hand, strongest_tail_first(hand.card_list(), rules), undoable=False)
         hand.done = True
     from bot.table.solving import settle_round
 

@@ -116,9 +116,11 @@ async def test_showdown_order_weakest_first_then_specials(repo, clock):
         values = []
         for k in keys:
             h = st["round"]["hands"][k]
-            from bot.core.lanes import arrangement_tokens
+            from bot.core.hand import Hand
 
-            values.append(evaluate_lane(parse_cards(arrangement_tokens(h)[lane]), rules))
+            values.append(
+                evaluate_lane(parse_cards(Hand.from_json(h).arrangement_tokens()[lane]), rules)
+            )
         assert values == sorted(values)
     before = len(sink.views)
     await clock.advance(2)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.table.actions import Verb
 from bot.views.model import Audience
+from tests.stored import stored_json
 
 from .helpers import make_manager, ok, open_table, refused
 
@@ -50,7 +51,7 @@ async def test_start_skips_a_room_whose_state_cannot_be_read(repo, clock):
     bad = await repo.create_room("telegram", "bad", {"phase": "arranging", "round": 7})
     again, _ = make_manager(repo, clock)
     await again.start()  # does not raise
-    assert await again.room_state(good) is not None
+    assert await stored_json(again, good) is not None
     assert bad.room_id not in again._timers
 
 

@@ -43,13 +43,15 @@ async def test_reminder_then_deadline_auto_arranges(repo, clock):
     hands = st["round"]["hands"]
     assert not hands[actors[0].key]["auto"]
     assert hands[actors[1].key]["auto"] and hands[actors[2].key]["auto"]
-    from bot.core.lanes import arrangement
+    from bot.core.hand import Hand
     from bot.core.round import rules_of
     from bot.rules.foul import check_foul
 
     rules = rules_of(st["round"]["rules"])
     for key in (actors[1].key, actors[2].key):
-        assert check_foul(arrangement(hands[key]), rules) is None  # auto-arrange is legal
+        assert (
+            check_foul(Hand.from_json(hands[key]).arrangement(), rules) is None
+        )  # auto-arrange is legal
     # the auto-arranged players got their hand views, through the sink
     assert {v.key for v in sink.views if v.kind is ViewKind.HAND} == {
         f"hand:{rid}:{actors[1].key}",
@@ -78,7 +80,7 @@ async def test_escape_after_deal_pays_penalty(repo, clock):
     assert st["phase"] == "lobby"
     assert actors[2].key not in [p["key"] for p in st["players"]]  # the leaver is gone
     # the table's totals are those of bot.rules.settle with the leaver escaped
-    from bot.core.lanes import arrangement_tokens
+    from bot.core.hand import Hand
     from bot.core.round import rules_of
     from bot.rules.settlement import settle
     from bot.rules.settlement_types import PlayerHand
@@ -87,7 +89,7 @@ async def test_escape_after_deal_pays_penalty(repo, clock):
     rnd = st["round"]
     hands = []
     for key in rnd["seats"]:
-        tok = arrangement_tokens(rnd["hands"][key])
+        tok = Hand.from_json(rnd["hands"][key]).arrangement_tokens()
         hands.append(
             PlayerHand(
                 key, Arrangement.of(*(parse_cards(tok[x]) for x in ("head", "middle", "tail")))

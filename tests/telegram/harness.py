@@ -185,6 +185,15 @@ class Harness:
         assert len(answers) == 1, f"press {data!r} answered {len(answers)} times"
         return answers[0]
 
+    async def burst(self, user: TgUser, message: StoredMessage, datas: list[str]) -> None:
+        """Taps of ``message``'s buttons back to back, as a quick thumb makes
+        them: each processed, its delivery not awaited before the next (the
+        coalescing window merges their edits), then all delivered."""
+        for data in datas:
+            update = self.press_update(user, message, data)
+            await self.app.process_update(Update.de_json(update, self.app.bot))
+        await self.outbox.drain()
+
     async def press_verb(
         self, user: TgUser, message: StoredMessage, verb: Verb, index: int = 0
     ) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -39,10 +39,14 @@ async def table(
     *,
     pictures: bool = True,
     rng: random.Random | None = None,
+    coalesce_seconds: float = 0.0,
+    **settings: Any,
 ) -> AsyncIterator[tuple[Harness, TableManager, FakeClock]]:
     """The bot as `thirteen run` assembles it, on ``repo`` (in memory by
     default) and a fake clock; ``pictures``: the PICTURES setting; ``rng``:
-    the deck's randomness (tests.table.helpers.RiggedRandom deals chosen hands)."""
+    the deck's randomness (tests.table.helpers.RiggedRandom deals chosen
+    hands); ``coalesce_seconds``: the delivery's coalescing window;
+    ``settings``: more of the bot's settings (the page's WEBAPP_URL, ...)."""
     repo = repo or MemoryRepository()
     clock = clock or FakeClock(start=1_700_000_000)
     await repo.init()
@@ -56,7 +60,7 @@ async def table(
         pictures=pictures,
         rng=rng,
     )
-    async with Harness(api, manager) as h:
+    async with Harness(api, manager, coalesce_seconds=coalesce_seconds, **settings) as h:
         await manager.start()  # after the sink is installed
         try:
             yield h, manager, clock
@@ -78,6 +82,18 @@ async def join(h: Harness, user: TgUser, chat_id: int = GROUP_ID) -> None:
 async def start_round(h: Harness, owner: TgUser) -> None:
     """The owner deals (/startgame)."""
     await h.command(owner, STARTGAME)
+
+
+async def deal_again(h: Harness, owner: TgUser) -> dict[str, Any]:
+    """The owner deals the next round from the group's last settlement
+    (its button); returns the press's answer."""
+    settlement = [m for m in h.group_messages() if buttons_of(m, Verb.START)][-1]
+    return await h.press_verb(owner, settlement, Verb.START)
+
+
+def players(n: int) -> list[TgUser]:
+    """``n`` players P0, P1, … (ids 100, 101, …)."""
+    return [TgUser(100 + i, f"P{i}") for i in range(n)]
 
 
 async def deal(h: Harness, owner: TgUser, *others: TgUser) -> None:
@@ -133,16 +149,26 @@ async def arrange_by_suggestion(h: Harness, user: TgUser) -> dict[str, Any]:
     return answer
 
 
-async def arrange_by_picking(h: Harness, user: TgUser) -> dict[str, Any]:
+Picking = Callable[[TgUser, StoredMessage, list[str]], Awaitable[object]]
+
+
+async def arrange_by_picking(
+    h: Harness, user: TgUser, pick: Picking | None = None
+) -> dict[str, Any]:
     """Tap the first 8 cards as shown (head, then middle; the rest is the
     tail); a fouled result is refused with its reason, then the player
-    resets and takes a suggestion."""
+    resets and takes a suggestion. ``pick`` taps the 8 cards' buttons of
+    the hand (default: one by one, each answered and delivered before the
+    next; ``h.burst``: back to back)."""
     hand = h.hand_message(user)
     picks = [b["callback_data"] for b in buttons_of(hand, Verb.PICK)]
     assert len(picks) == 13
     assert not buttons_of(hand, Verb.CONFIRM)  # disabled until complete
-    for data in picks[:8]:
-        assert not alerted(await h.press(user, hand, data))
+    if pick is None:
+        for data in picks[:8]:
+            assert not alerted(await h.press(user, hand, data))
+    else:
+        await pick(user, hand, picks[:8])
     answer = await h.press_verb(user, hand, Verb.CONFIRM)
     if alerted(answer):
         assert answer["text"] and "⚠️" in hand.text  # the reason, in the alert and the hand

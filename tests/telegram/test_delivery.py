@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.table.actions import Verb, decode
 from storage.sql import SqlRepository
+from tests.stored import stored_json
 from tests.telegram.fakebotapi import FakeBotAPI
 from tests.telegram.harness import GROUP_ID, Harness, button_verb, buttons_of
 from tests.telegram.play import (
@@ -123,7 +124,7 @@ async def test_a_settlement_post_whose_answer_timed_out_is_not_posted_twice(
         assert not buttons_of(settle, Verb.START)
         assert buttons_of(settle, Verb.VERIFY) and buttons_of(settle, Verb.REVIEW)
         room = decode(buttons_of(settle, Verb.VERIFY)[0]["callback_data"])[0]
-        assert (await manager.room_state(room))["round_no"] == 2  # nothing changed
+        assert (await stored_json(manager, room))["round_no"] == 2  # nothing changed
 
 
 async def test_a_deleted_table_message_is_posted_again(api: FakeBotAPI) -> None:

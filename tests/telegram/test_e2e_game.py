@@ -8,6 +8,7 @@ from pathlib import Path
 from bot.table.actions import Verb, encode
 from bot.table.clock import FakeClock
 from storage.sql import SqlRepository
+from tests.stored import stored_json
 from tests.telegram.fakebotapi import BOT_USERNAME, FakeBotAPI
 from tests.telegram.harness import GROUP_ID, buttons_of
 from tests.telegram.play import (
@@ -108,7 +109,7 @@ async def test_forged_stale_and_foreign_presses_change_nothing(api: FakeBotAPI) 
         await start_round(h, ann)
         hand = h.hand_message(ann)
         pick = buttons_of(hand, Verb.PICK)[0]["callback_data"]
-        state = await manager.room_state(room)
+        state = await stored_json(manager, room)
         calls = len(api.calls)
         presses = [
             (ann, pick.replace("|p|", "|zz|")),  # unknown verb
@@ -122,7 +123,7 @@ async def test_forged_stale_and_foreign_presses_change_nothing(api: FakeBotAPI) 
         for user, data in presses:
             answer = await h.press(user, hand, data)
             assert alerted(answer) and answer["text"], (data, answer)
-        assert await manager.room_state(room) == state
+        assert await stored_json(manager, room) == state
         assert {c.method for c in api.calls[calls:]} == {"answerCallbackQuery"}
 
 

@@ -11,6 +11,7 @@ from collections import Counter
 
 from bot.table.actions import Verb
 from bot.views.render_common import signed
+from tests.stored import stored_json
 from tests.telegram.fakebotapi import FakeBotAPI, StoredMessage
 from tests.telegram.harness import GROUP_ID, TgUser, button_verb, buttons_of
 from tests.telegram.play import (
@@ -79,10 +80,10 @@ async def test_a_round_leaves_its_showdown_and_its_settlement(api: FakeBotAPI) -
         new_table = h.group_messages()[-1]
         assert new_table.photo is not None and Verb.SHOW_HAND in verbs(new_table)
         # a copy of the old Next round, pressed anyway, changes nothing
-        state = await manager.room_state(room)
+        state = await stored_json(manager, room)
         stale = next(b for b in lobby_buttons(api) if button_verb(b) is Verb.START)
         assert alerted(await h.press(ANN, first, stale["callback_data"]))
-        assert await manager.room_state(room) == state
+        assert await stored_json(manager, room) == state
         for user in (ANN, BO, CY):
             await arrange_by_suggestion(h, user)
         second = await reveal(h, clock)
@@ -141,7 +142,7 @@ async def test_with_five_players_the_settlement_caption_is_whole(api: FakeBotAPI
         settle = await reveal(h, clock)
         assert settle.photos and len(settle.text.encode("utf-16-le")) // 2 < 1024
         assert not settle.text.endswith("…")
-        state = await manager.room_state(room_of(h))
+        state = await stored_json(manager, room_of(h))
         totals = state["round"]["result"]["settlement"]["totals"]
         lines = settle.text.splitlines()
         assert lines[1].startswith("Lobby · 5 player(s)")

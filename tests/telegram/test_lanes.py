@@ -14,6 +14,7 @@ from typing import Any
 from bot.table.actions import Verb, decode, encode
 from bot.views.render_common import sym
 from tests.pictures.pixels import foul_framed
+from tests.stored import stored_json
 from tests.table.helpers import (
     ANN_HAND,
     ANN_MIDDLE,
@@ -123,7 +124,7 @@ async def test_the_tail_first_the_head_by_itself_and_a_foul_said_before_confirm(
         assert labels(hand, Verb.LANE) == ["▶ Middle", "Tail"]
         await arrange_by_suggestion(h, BO)
         await reveal(h, clock)
-        state = await manager.room_state(room_of(h))
+        state = await stored_json(manager, room_of(h))
         assert state is not None and state["round"]["settled"]
         ann = state["round"]["hands"][f"telegram:{ANN.id}"]
         lanes = [sorted(ann["cards"][i] for i in ann[lane]) for lane in ("middle", "tail")]
@@ -139,7 +140,7 @@ async def test_forged_and_stale_lane_presses_change_nothing(api: FakeBotAPI) -> 
         hand = h.hand_message(ANN)
         lane_data = buttons_of(hand, Verb.LANE)[0]["callback_data"]
         room, round_no, _, _ = decode(lane_data)
-        state = await manager.room_state(room)
+        state = await stored_json(manager, room)
         shown, edits, calls = hand.reply_markup, hand.edits, len(api.calls)
         forged = [
             encode(room, round_no, Verb.LANE, "0"),  # the head: full
@@ -154,9 +155,9 @@ async def test_forged_and_stale_lane_presses_change_nothing(api: FakeBotAPI) -> 
         await h.outbox.drain()
         assert hand.reply_markup == shown and hand.edits == edits
         assert {c.method for c in api.calls[calls:]} == {"answerCallbackQuery"}
-        assert await manager.room_state(room) == state
+        assert await stored_json(manager, room) == state
         # A forged lane on Bo's own hand: refused, nothing changed.
         bo_hand = h.hand_message(BO)
         answer = await h.press(BO, bo_hand, encode(room, round_no, Verb.LANE, "9"))
         assert alerted(answer)
-        assert await manager.room_state(room) == state
+        assert await stored_json(manager, room) == state

@@ -10,6 +10,7 @@ import json
 from bot.cli.judge import judge
 from bot.table.actions import Verb, encode
 from bot.views.render_common import signed
+from tests.stored import stored_json
 from tests.telegram.fakebotapi import FakeBotAPI
 from tests.telegram.harness import GROUP_ID, buttons_of
 from tests.telegram.play import (
@@ -41,9 +42,9 @@ async def test_a_two_round_match_to_its_final(api: FakeBotAPI) -> None:
         await h.command(ann, "/rounds 100")
         assert "1 to 99" in h.group_messages()[-1].text
         await h.command(bo, "/rounds 2")  # only the owner
-        assert (await manager.room_state(rid))["options"]["rounds"] == 3
+        assert (await stored_json(manager, rid))["options"]["rounds"] == 3
         await h.command(ann, "/rounds 2")
-        assert (await manager.room_state(rid))["options"]["rounds"] == 2
+        assert (await stored_json(manager, rid))["options"]["rounds"] == 2
         await start_round(h, ann)
         assert any("Round 1/2" in m.text for m in h.group_messages())
         # the review is refused before the showdown (a forged early press)
@@ -75,12 +76,12 @@ async def test_a_two_round_match_to_its_final(api: FakeBotAPI) -> None:
         assert "Ann" in final.text and "Bo" in final.text and "Rounds played: 2." in final.text
         # the 大结算 goes out as its picture, the text as the caption
         assert final.photo is not None and final.photo.startswith(b"\x89PNG")
-        state = await manager.room_state(rid)
+        state = await stored_json(manager, rid)
         for pts in state["totals"].values():
             assert signed(pts) in final.text  # "+5", "−3", and a level total as "0"
         # rematch from the final's button: same players, a new match
         assert not alerted(await h.press_verb(ann, final, Verb.START))
-        state = await manager.room_state(rid)
+        state = await stored_json(manager, rid)
         assert state["match"]["seq"] == 2 and state["round_no"] == 3
         assert any("Round 1/2" in m.text for m in h.group_messages()[-2:])
         # /replay 1: the round shown in the group, its judge line as a file

@@ -6,6 +6,7 @@ never opened the bot, and the owner removing a player."""
 from __future__ import annotations
 
 from bot.table.actions import Verb, encode
+from tests.stored import stored_json
 from tests.table.helpers import FORGED_ARGS as ARGS
 from tests.telegram.fakebotapi import BOT_USERNAME, FakeBotAPI
 from tests.telegram.harness import GROUP_ID, TgUser, buttons_of
@@ -26,7 +27,7 @@ async def test_forged_presses_from_another_group_and_private_chats_change_nothin
         await h.press_verb(ann, h.group_messages()[0], Verb.ADD_AI)  # an AI seat too
         room = room_of(h)
         await start_round(h, ann)
-        state = await manager.room_state(room)
+        state = await stored_json(manager, room)
         # A message of the bot that Eve can press: her own group's table.
         await open_room(h, EVE, chat_id=OTHER_GROUP)
         her_group = api.last_message(OTHER_GROUP)
@@ -46,7 +47,7 @@ async def test_forged_presses_from_another_group_and_private_chats_change_nothin
         for data in (f"t1|{room}|1|v|²", f"t1|{room}|1|v|{'9' * 30}", f"t1|{room}|²|p|0"):
             answer = await h.press(ann, h.group_messages()[0], data)
             assert alerted(answer) and answer["text"] == "This button is no longer valid."
-        assert await manager.room_state(room) == state
+        assert await stored_json(manager, room) == state
         methods = {c.method for c in api.calls[calls:]}
         assert methods <= {"answerCallbackQuery", "getChatMember"}
         # A seated player pressing the room's buttons on another group's message: refused too.
@@ -54,7 +55,7 @@ async def test_forged_presses_from_another_group_and_private_chats_change_nothin
         hand_pick = encode(room, state["round_no"], Verb.PICK, "0")
         answer = await h.press(bo, her_group, hand_pick)
         assert alerted(answer) and "another chat" in answer["text"]
-        assert await manager.room_state(room) == state
+        assert await stored_json(manager, room) == state
 
 
 async def test_a_deep_link_seats_only_members_of_the_group(api: FakeBotAPI) -> None:
@@ -68,10 +69,10 @@ async def test_a_deep_link_seats_only_members_of_the_group(api: FakeBotAPI) -> N
         assert h.private_messages(EVE)[-1].text == "Only members of the table's group can join it."
         await h.start_private(cy, f"j{room}")  # Cy left the group
         assert h.private_messages(cy)[-1].text == "只有牌桌所在群組的成員才能加入。"  # zh-Hant
-        seated = {p["key"] for p in (await manager.room_state(room))["players"]}
+        seated = {p["key"] for p in (await stored_json(manager, room))["players"]}
         assert seated == {f"telegram:{ann.id}"}
         await h.start_private(bo, f"j{room}")
-        seated = {p["key"] for p in (await manager.room_state(room))["players"]}
+        seated = {p["key"] for p in (await stored_json(manager, room))["players"]}
         assert f"telegram:{bo.id}" in seated
         checks = [c.params for c in api.calls_of("getChatMember")]
         assert {(c["chat_id"], c["user_id"]) for c in checks} == {
@@ -106,16 +107,16 @@ async def test_the_owner_removes_a_player_from_the_settings_panel(api: FakeBotAP
         assert [b["text"] for b in removes] == ["✖ Bo", "✖ Cy"]
         answer = await h.press(ann, panel, removes[0]["callback_data"])
         assert not alerted(answer) and answer["text"] == "Bo was removed from the table."
-        seated = {p["key"] for p in (await manager.room_state(room))["players"]}
+        seated = {p["key"] for p in (await stored_json(manager, room))["players"]}
         assert seated == {f"telegram:{ann.id}", f"telegram:{cy.id}"}
         assert any("removed Bo" in m.text for m in h.group_messages())
         assert [b["text"] for b in buttons_of(panel, Verb.REMOVE_PLAYER)] == ["✖ Cy"]
         # A forged removal by a player (not the owner) changes nothing.
-        state = await manager.room_state(room)
+        state = await stored_json(manager, room)
         forged = encode(room, 0, Verb.REMOVE_PLAYER, str(ann.id))
         answer = await h.press(cy, h.group_messages()[0], forged)
         assert alerted(answer)
-        assert await manager.room_state(room) == state
+        assert await stored_json(manager, room) == state
 
 
 async def test_a_typed_verify_round_that_is_not_a_number(api: FakeBotAPI) -> None:

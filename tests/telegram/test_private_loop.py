@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.i18n import t
 from bot.table.actions import Verb
+from tests.stored import stored_json
 from tests.telegram.fakebotapi import FakeBotAPI
 from tests.telegram.harness import GROUP_ID, buttons_of
 from tests.telegram.play import USERS, arrange_by_suggestion, deal, reveal, room_of, table
@@ -69,7 +70,7 @@ async def test_a_late_player_is_counted_down_reminded_once_and_shown_the_result(
         assert [m.text.count("⏰") for m in h.private_messages(CY)] == [0]  # no second post
 
         # the settlement: each private hand is that player's result
-        state = await manager.room_state(room_of(h))
+        state = await stored_json(manager, room_of(h))
         totals = state["round"]["result"]["settlement"]["totals"]
         for user in (ANN, BO, CY):
             hand = h.private_messages(user)[-1]

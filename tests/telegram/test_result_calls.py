@@ -17,6 +17,7 @@ from tests.telegram.play import (
     alerted,
     arrange_by_suggestion,
     deal,
+    deal_again,
     reveal,
     showdown_on,
     table,
@@ -94,9 +95,8 @@ async def test_the_old_next_round_is_left_up_then_refused_and_taken_off(
 
         # the next deal from the group's settlement: each player gets a new
         # hand (one sendPhoto each), and nothing else in the private chats
-        settlement = [m for m in h.group_messages() if buttons_of(m, Verb.START)][-1]
         start = len(api.calls)
-        answer = await h.press_verb(ANN, settlement, Verb.START)
+        answer = await deal_again(h, ANN)
         await h.outbox.drain()
         assert not alerted(answer)
         for user in (ANN, BO):

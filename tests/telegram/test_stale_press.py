@@ -6,6 +6,7 @@ is refused and takes none of that table's buttons (issue 20, C)."""
 from __future__ import annotations
 
 from bot.table.actions import Verb, decode, encode
+from tests.stored import stored_json
 from tests.telegram.fakebotapi import FakeBotAPI
 from tests.telegram.harness import GROUP_ID, buttons_of
 from tests.telegram.play import (
@@ -52,7 +53,7 @@ async def test_a_forged_stale_press_on_the_live_table_leaves_its_buttons(api: Fa
         live = h.message_with(GROUP_ID, Verb.SHOW_HAND)  # round 2's table
         assert buttons_of(live, Verb.SHOW_HAND) and buttons_of(live, Verb.LEAVE)
         shown = live.reply_markup
-        state = await manager.room_state(room)
+        state = await stored_json(manager, room)
         assert state is not None and state["round_no"] == 2
         calls = len(api.calls)
         forged = [
@@ -69,7 +70,7 @@ async def test_a_forged_stale_press_on_the_live_table_leaves_its_buttons(api: Fa
         assert live.reply_markup == shown  # 我的牌, 离开, 规则, 帮助: all still there
         assert live.edits == 0
         assert {c.method for c in api.calls[calls:]} == {"answerCallbackQuery"}
-        assert await manager.room_state(room) == state
+        assert await stored_json(manager, room) == state
         # the live table still works
         assert not alerted(await h.press_verb(BO, live, Verb.SHOW_HAND))
 

@@ -142,7 +142,7 @@ async def test_sixteen_cards_with_a_special_and_three_suggestions_fit():
     """多三张, three suggestions shown, and the 13 cards placed make 六对半:
     16 cards, Confirm, Undo, Reset, Sort, 报道, three suggestions and the
     page's button in Discord's 5 rows of 5, where Suggest stood before."""
-    from bot.table.hand import lay_arg
+    from bot.core.presses import lay_arg
     from tests.web.harness import HAND_16, SIX_PAIRS_16, SIX_PAIRS_SPLIT, stage
 
     hands = (SIX_PAIRS_16, HAND_16)

@@ -24,7 +24,7 @@ from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 from .discord_fake import CHANNEL, CLIENT_ID, GUILD
-from .harness import STUB, TELEGRAM_JS
+from .harness import browser_context, watched_page
 
 PROXY = f"https://{CLIENT_ID}.discordsays.com"
 HOST = f"https://discord.com/channels/{GUILD}/{CHANNEL}"
@@ -114,20 +114,12 @@ async def open_activity(
     ``base``. Returns the host page and the Activity's frame (``init_script``
     runs in every frame before its scripts: a benchmark's marker; ``decline``:
     the player closes Discord's authorization prompt)."""
-    context = await browser.new_context(
-        viewport={"width": viewport[0], "height": viewport[1]},
-        device_scale_factor=2 if mobile else 1,
-        is_mobile=mobile,
-        has_touch=mobile,
-        locale=locale,
-    )
     # Telegram's script, where the page names it, answers as in a browser: no launch data.
-    await context.add_init_script(f"window.__TG_STUB__ = {json.dumps({'initData': ''})};")
+    context = await browser_context(
+        browser, {"initData": ""}, viewport=viewport, mobile=mobile, locale=locale
+    )
     if init_script:
         await context.add_init_script(init_script)
-
-    async def telegram_js(route: Any) -> None:
-        await route.fulfill(path=str(STUB), content_type="application/javascript")
 
     setup = {
         "proxy": PROXY,
@@ -151,18 +143,9 @@ async def open_activity(
         response = await route.fetch(url=target, max_redirects=0)
         await route.fulfill(response=response)
 
-    await context.route(TELEGRAM_JS, telegram_js)
     await context.route(f"{HOST}*", client)
     await context.route(f"{PROXY}/**", proxy)
-    page = await context.new_page()
-    page.problems = []
-    page.on(
-        "console",
-        lambda m: (
-            page.problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None
-        ),
-    )
-    page.on("pageerror", lambda e: page.problems.append(f"page error: {e}"))
+    page = await watched_page(context)
     await page.goto(HOST)
     frame = page.frame_locator("iframe")
     await frame.locator("main.page").wait_for(state="attached")

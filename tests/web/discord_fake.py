@@ -24,6 +24,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.web.activity import ActivityConfig
+from tests.web.harness import serve_local
 
 CLIENT_ID = "1234567890123456"
 CLIENT_SECRET = "client-secret-never-logged-0123456789"
@@ -137,11 +138,8 @@ async def fake_discord() -> AsyncIterator[FakeDiscord]:
     app.router.add_get(
         "/api/v10/applications/{app}/activity-instances/{instance}", fake.activity_instance
     )
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    fake.url = f"http://127.0.0.1:{runner.addresses[0][1]}/api/v10"
+    runner, port = await serve_local(app)
+    fake.url = f"http://127.0.0.1:{port}/api/v10"
     try:
         yield fake
     finally:

@@ -24,7 +24,7 @@ from urllib.parse import urlencode
 
 from aiohttp import web
 
-from bot.core.lanes import arrangement_tokens
+from bot.core.hand import Hand
 from bot.i18n import t
 from bot.rules import make_rules
 from bot.rules.cards import parse_card
@@ -38,7 +38,8 @@ from bot.web.activity import Activity, ActivityConfig
 from bot.web.desk import Desk
 from bot.web.server import WebApp, WebConfig
 from storage.memory import MemoryRepository
-from tests.table.helpers import CHAT, RiggedRandom, act, make_manager
+from tests.stored import stored_json
+from tests.table.helpers import CHAT, RiggedRandom, act, make_manager, open_table
 
 TOKEN = "123456:TEST-web-token"
 SECRET = b"test-web-secret"
@@ -82,6 +83,30 @@ SIX_PAIRS_SPLIT = {
 }
 
 
+def telegram_launch_data(
+    user_id: int,
+    first_name: str,
+    *,
+    now: float,
+    token: str = TOKEN,
+    language_code: str | None = None,
+    **more: str,
+) -> str:
+    """The Mini App's launch data as Telegram signs it with the bot's
+    ``token`` for a user, dated ``now``; ``more``: other fields
+    (``start_param``)."""
+    user: dict[str, Any] = {"id": user_id, "first_name": first_name}
+    if language_code is not None:
+        user["language_code"] = language_code
+    fields = {
+        "auth_date": str(int(now)),
+        "query_id": "AAHdF6IQAAAAAN0XohDhrOrc",
+        "user": json.dumps(user, separators=(",", ":")),
+        **more,
+    }
+    return urlencode({**fields, "hash": initdata.sign(fields, token)})
+
+
 def chromium() -> str | None:
     """Debian's chromium (package ``chromium``), found on the PATH."""
     return shutil.which("chromium") or shutil.which("chromium-browser")
@@ -123,15 +148,13 @@ class Stage:
     ) -> str:
         """Launch data as Telegram signs it for seat ``player``."""
         user = self.players[player]
-        fields = {
-            "auth_date": str(int(self.clock.now()) if auth_date is None else auth_date),
-            "query_id": "AAHdF6IQAAAAAN0XohDhrOrc",
-            "user": json.dumps(
-                {"id": int(user.user_id), "first_name": user.name, "language_code": language_code},
-                separators=(",", ":"),
-            ),
-        }
-        return urlencode({**fields, "hash": initdata.sign(fields, token)})
+        return telegram_launch_data(
+            int(user.user_id),
+            user.name,
+            now=self.clock.now() if auth_date is None else auth_date,
+            token=token,
+            language_code=language_code,
+        )
 
     def pass_for(self, player: int = 0, *, seconds: int = 300, **changes: Any) -> str:
         """A pass as the Discord hand's link carries it."""
@@ -152,7 +175,7 @@ class Stage:
 
     # ---- the stored room --------------------------------------------------------------
     async def state(self) -> dict[str, Any]:
-        st = await self.manager.room_state(self.room)
+        st = await stored_json(self.manager, self.room)
         assert st is not None
         return st
 
@@ -162,7 +185,7 @@ class Stage:
 
     async def lanes(self, player: int = 0) -> dict[str, list[str]]:
         """The stored hand's lanes as card tokens."""
-        return arrangement_tokens(await self.hand(player))
+        return Hand.from_json(await self.hand(player)).arrangement_tokens()
 
 
 @asynccontextmanager
@@ -183,20 +206,19 @@ async def stage(
     clock = FakeClock(time.time())
     manager, _ = make_manager(MemoryRepository(), clock, RiggedRandom(hands))
     players = [Actor(platform, str(7000 + i), f"P{i}") for i in range(len(hands))]
-    out = await act(manager, players[0], Verb.NEW, "classic", chat_id=chat)
-    assert out.ok and out.room_id, out.reply
-    room = out.room_id
-    for p in players[1:]:
-        assert (await act(manager, p, Verb.JOIN, room_id=room, chat_id=chat)).ok
-    for option in (f"time={arrange_seconds}", *options):
-        out = await act(manager, players[0], Verb.SET_OPTION, option, room_id=room, chat_id=chat)
-        assert out.ok, (option, out.reply)
+    room, _ = await open_table(
+        manager,
+        len(players),
+        options=(f"time={arrange_seconds}", *options),
+        actors=players,
+        chat_id=chat,
+    )
     if language:
         assert (
             await act(manager, players[0], Verb.LANGUAGE, language, room_id=room, chat_id=chat)
         ).ok
     assert (await act(manager, players[0], Verb.START, room_id=room, chat_id=chat)).ok
-    st = await manager.room_state(room)
+    st = await stored_json(manager, room)
     assert st is not None and st["phase"] == "arranging"
     checks = Activity(activity, manager, clock.now) if activity else None
     config = WebConfig(telegram_token, SECRET, clock=clock.now, activity=checks)
@@ -205,17 +227,23 @@ async def stage(
     if not serve:
         yield result
         return
-    runner = web.AppRunner(app.application, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = runner.addresses[0][1]
+    runner, port = await serve_local(app.application)
     result.base = f"http://127.0.0.1:{port}"
     result.runner = runner
     try:
         yield result
     finally:
         await runner.cleanup()
+
+
+async def serve_local(application: web.Application) -> tuple[web.AppRunner, int]:
+    """``application`` served by aiohttp's runner on 127.0.0.1 at a free
+    port; the runner (to clean up) and the port."""
+    runner = web.AppRunner(application, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    return runner, runner.addresses[0][1]
 
 
 def stub_config(
@@ -278,6 +306,25 @@ async def open_url(
     is told ``config``; without one it reads the launch parameters from the
     address's fragment (``#tgWebAppData=…``), as Telegram's script does.
     Console errors and page errors are kept on ``page.problems``."""
+    context = await browser_context(
+        browser, config, viewport=viewport, mobile=mobile, locale=locale, color_scheme=color_scheme
+    )
+    page = await watched_page(context)
+    await page.goto(url)
+    return page
+
+
+async def browser_context(
+    browser: Any,
+    config: dict[str, Any] | None,
+    *,
+    viewport: tuple[int, int],
+    mobile: bool,
+    locale: str,
+    color_scheme: str = "light",
+) -> Any:
+    """A fresh context: a phone with touch, or a desktop with a mouse;
+    telegram-web-app.js answered by the local stub, told ``config``."""
     context = await browser.new_context(
         viewport={"width": viewport[0], "height": viewport[1]},
         device_scale_factor=2 if mobile else 1,
@@ -297,6 +344,12 @@ async def open_url(
         )
 
     await context.route(TELEGRAM_JS, telegram_js)
+    return context
+
+
+async def watched_page(context: Any) -> Any:
+    """A new page of ``context`` whose console errors and page errors are
+    kept on ``page.problems``."""
     page = await context.new_page()
     page.problems = []
     page.on(
@@ -306,7 +359,6 @@ async def open_url(
         ),
     )
     page.on("pageerror", lambda e: page.problems.append(f"page error: {e}"))
-    await page.goto(url)
     return page
 
 

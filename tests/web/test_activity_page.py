@@ -10,7 +10,7 @@ from typing import Any
 
 from playwright.async_api import expect
 
-from bot.core.lanes import arrangement_tokens
+from bot.core.hand import Hand
 from bot.i18n import t
 
 from .api import GOOD, STEP, bearer, indexes
@@ -79,7 +79,7 @@ async def test_a_whole_round_in_the_activity_at_a_phone_s_size(browser: Any) -> 
         await expect(frame.locator("[data-status]")).to_have_text(t(zh, "web.confirmed"))
         hand = await st.hand(0)
         assert hand["done"]
-        assert {k: sorted(v) for k, v in arrangement_tokens(hand).items()} == {
+        assert {k: sorted(v) for k, v in Hand.from_json(hand).arrangement_tokens().items()} == {
             lane: sorted(GOOD[lane]) for lane in GOOD
         }
 

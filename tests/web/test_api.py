@@ -14,7 +14,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.config import Settings
 from bot.core.actions import Action
-from bot.core.lanes import arrangement_tokens
+from bot.core.hand import Hand
 from bot.core.verbs import Verb
 from bot.i18n import LANGUAGES, catalog, t
 from bot.views.render_common import clauses
@@ -421,7 +421,7 @@ async def test_sixteen_cards_offer_and_declare_the_special_of_the_thirteen_kept(
         assert body["done"] and body["declared"] and body["special"]["name"] == name
         stored = await st.hand(0)
         assert stored["done"] and stored["declared"] == "six_pairs"
-        assert {k: sorted(v) for k, v in arrangement_tokens(stored).items()} == {
+        assert {k: sorted(v) for k, v in Hand.from_json(stored).arrangement_tokens().items()} == {
             k: sorted(v) for k, v in SIX_PAIRS_SPLIT.items()
         }
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import time
 
 from bot.core.actions import Action
+from bot.core.presses import lay_arg
 from bot.core.verbs import Verb
 from bot.i18n import t
-from bot.table.hand import lay_arg
 from bot.views.model import ViewKind
 from bot.views.render_common import clauses
 from bot.views.render_common import lane as lane

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import json
 import time
-from urllib.parse import parse_qs, urlencode, urlparse
+from urllib.parse import parse_qs, urlparse
 
 from bot.core.room import Room
 from bot.platforms.discord.render import MAX_PER_ROW, MAX_ROWS, make_components, with_page
 from bot.platforms.telegram.render import render_markup
 from bot.views.render_hand import hand_view
 from bot.views.render_table import table_view
-from bot.web import initdata, passes
+from bot.web import passes
 from bot.web.links import GRACE_SECONDS, PageLinks, room_and_round
 from tests.telegram.strict_schema import Request, check_request
-from tests.web.harness import SECRET, TOKEN, stage
+from tests.web.harness import SECRET, stage, telegram_launch_data
 
 LINKS = PageLinks("https://thirteen.example", SECRET, "arrange")
 
@@ -84,12 +84,12 @@ async def test_the_group_link_s_pointer_comes_from_signed_launch_data() -> None:
     async with stage() as st:
         import aiohttp
 
-        fields = {
-            "auth_date": str(int(st.clock.now())),
-            "start_param": f"{st.room}-{st.round_no}",
-            "user": json.dumps({"id": int(st.players[0].user_id), "first_name": "P0"}),
-        }
-        raw = urlencode({**fields, "hash": initdata.sign(fields, TOKEN)})
+        raw = telegram_launch_data(
+            int(st.players[0].user_id),
+            "P0",
+            now=st.clock.now(),
+            start_param=f"{st.room}-{st.round_no}",
+        )
         async with aiohttp.ClientSession() as http:
             body = {"init_data": raw, "room": "", "round": 0}
             async with http.post(f"{st.base}/api/session", json=body) as answer:

@@ -10,7 +10,7 @@ from typing import Any
 
 from playwright.async_api import expect
 
-from bot.core.lanes import arrangement_tokens
+from bot.core.hand import Hand
 from bot.i18n import t
 from bot.table.actions import Verb
 from tests.table.helpers import act
@@ -136,7 +136,7 @@ async def test_a_telegram_player_drags_a_fouled_split_takes_a_suggestion_and_con
         await expect(page.locator("[data-status]")).to_have_text(t(zh, "web.confirmed"))
         stored = await st.hand(0)
         assert stored["done"] is True
-        assert sorted_lanes(arrangement_tokens(stored)) == sorted_lanes(shown)
+        assert sorted_lanes(Hand.from_json(stored).arrangement_tokens()) == sorted_lanes(shown)
         await expect(page.locator("[data-ready]")).to_have_text(
             t(zh, "web.ready", done=1, seated=2)
         )
@@ -266,7 +266,7 @@ async def test_a_discord_link_arranges_sixteen_cards_by_taps_in_english(browser)
         await expect(page.locator("[data-status]")).to_have_text(t(en, "web.confirmed"))
         stored = await st.hand(0)
         assert stored["done"] is True
-        assert sorted_lanes(arrangement_tokens(stored)) == sorted_lanes(plan)
+        assert sorted_lanes(Hand.from_json(stored).arrangement_tokens()) == sorted_lanes(plan)
         assert page.problems == []
 
 
@@ -317,7 +317,7 @@ async def test_the_chat_keyboard_shows_in_the_page_and_main_button_confirms(brow
         await expect(page.locator("[data-status]")).to_have_text(t(zh, "web.confirmed"))
         stored = await st.hand(0)
         assert stored["done"] is True
-        assert arrangement_tokens(stored)["head"] == picks[:3]
+        assert Hand.from_json(stored).arrangement_tokens()["head"] == picks[:3]
         made = await calls(page)
         assert ["MainButton.showProgress", False] in made and ["MainButton.hideProgress"] in made
         assert page.problems == []

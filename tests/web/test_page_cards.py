@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.async_api import expect
 
-from bot.core.lanes import arrangement_tokens
+from bot.core.hand import Hand
 from bot.i18n import t
 from bot.rules.cards import DeckSpec
 
@@ -108,7 +108,7 @@ async def test_jokers_show_their_faces_and_names_and_are_placed(
         await expect(page.locator("[data-status]")).to_have_text(t(language, "web.confirmed"))
         stored = await st.hand(0)
         assert stored["done"] is True
-        assert multiset(arrangement_tokens(stored)) == multiset(JOKER_SPLIT)
+        assert multiset(Hand.from_json(stored).arrangement_tokens()) == multiset(JOKER_SPLIT)
         assert page.problems == []
 
 
@@ -155,7 +155,7 @@ async def test_five_players_the_added_suit_is_marked_and_its_twin_cards_placed(
         await expect(page.locator("[data-status]")).to_have_text(t(zh, "web.confirmed"))
         stored = await st.hand(0)
         assert stored["done"] is True
-        assert multiset(arrangement_tokens(stored)) == multiset(ADDED_SPLIT)
+        assert multiset(Hand.from_json(stored).arrangement_tokens()) == multiset(ADDED_SPLIT)
         await expect(page.locator("[data-ready]")).to_have_text(
             t(zh, "web.ready", done=1, seated=5)
         )
@@ -194,5 +194,5 @@ async def test_sixteen_cards_offer_the_special_of_the_thirteen_placed_and_declar
         )
         stored = await st.hand(0)
         assert stored["done"] is True and stored["declared"] == "six_pairs"
-        assert multiset(arrangement_tokens(stored)) == multiset(SIX_PAIRS_SPLIT)
+        assert multiset(Hand.from_json(stored).arrangement_tokens()) == multiset(SIX_PAIRS_SPLIT)
         assert page.problems == []

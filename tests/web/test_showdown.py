@@ -13,7 +13,7 @@ import json
 
 from playwright.async_api import expect
 
-from bot.core.lanes import arrangement_tokens
+from bot.core.hand import Hand
 from bot.i18n import t
 from bot.table.actions import Verb
 from bot.views.render_common import category, special
@@ -110,7 +110,7 @@ async def test_after_the_showdown_the_page_gets_the_table_s_stored_result() -> N
         for seat in body["seats"]:
             key = seat["key"]
             assert seat["name"] == state["names"][key]
-            assert seat["lanes"] == arrangement_tokens(rnd["hands"][key])
+            assert seat["lanes"] == Hand.from_json(rnd["hands"][key]).arrangement_tokens()
             expected = [category("zh-Hans", lane["category"]) for lane in players[key]["lanes"]]
             assert [seat["labels"][lane] for lane in ("head", "middle", "tail")] == expected
             assert seat["total"] == settlement["totals"][key]
@@ -288,7 +288,9 @@ async def test_after_confirming_the_page_shows_the_showdown_and_the_review(brows
         await expect(box).to_have_attribute("data-complete", "true")
         state = await st.state()
         rnd = state["round"]
-        for lane, tokens in arrangement_tokens(rnd["hands"][st.players[1].key]).items():
+        for lane, tokens in (
+            Hand.from_json(rnd["hands"][st.players[1].key]).arrangement_tokens().items()
+        ):
             shown = other.locator(f'[data-lane="{lane}"] [data-card]')
             assert await shown.evaluate_all("els => els.map(e => e.dataset.card)") == tokens
         await expect(other.locator('[data-lane="tail"]').locator("xpath=..")).to_contain_text(

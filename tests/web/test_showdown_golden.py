@@ -47,9 +47,9 @@ WRITE = os.environ.get("SHOWDOWN_GOLDEN_WRITE") == "1"
 
 
 async def _room(mgr: TableManager, rid: str) -> Room:
-    state = await mgr.room_state(rid)
-    assert state is not None
-    return Room.from_json(state)
+    room = await mgr.room(rid)
+    assert room is not None
+    return room
 
 
 async def _round(
