@@ -11,7 +11,6 @@ from urllib.parse import parse_qs, urlparse
 
 import aiohttp
 
-from bot.table.actions import Verb
 from tests.procs.botproc import (
     ANN,
     BO,
@@ -26,7 +25,7 @@ from tests.procs.botproc import (
 )
 from tests.procs.game import Fleet
 from tests.telegram.fakebotapi import FakeBotAPI
-from tests.telegram.harness import TgUser, buttons_of
+from tests.telegram.harness import TgUser, closed
 
 
 async def arrange_in_page(base: str, user: TgUser, page_url: str) -> dict[str, Any]:
@@ -78,8 +77,9 @@ async def test_players_arrange_in_the_page_and_the_chats_show_it(api: FakeBotAPI
             await arrange_in_page(base, user, url)
         settlement = await until(lambda: players.settlements(1), "the settlement")
         for user in (ANN, BO):
-            hand = players.hand(user)
-            assert hand is not None and not buttons_of(hand, Verb.PICK)  # confirmed in the chat too
+            # confirmed in the chat too: the first by its confirm's edit, the
+            # last by its result's, which follows the settlement
+            await until(lambda u=user: closed(players.hand(u)), f"{user.first_name}'s hand closed")
         assert "Ann" in settlement[0].text and "Bo" in settlement[0].text
         # The page's server also answers the health check and counts its actions.
         assert (await http_get(port, "/healthz"))[0] == 200

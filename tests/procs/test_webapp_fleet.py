@@ -16,7 +16,6 @@ from urllib.parse import parse_qs, urlparse
 import aiohttp
 import pytest
 
-from bot.table.actions import Verb
 from storage.sql import SqlRepository
 from tests.procs.botproc import (
     ANN,
@@ -35,7 +34,7 @@ from tests.procs.botproc import (
 )
 from tests.procs.game import Fleet
 from tests.telegram.fakebotapi import FakeBotAPI
-from tests.telegram.harness import TgUser, buttons_of
+from tests.telegram.harness import TgUser, closed
 
 SECRET, PATH = WEBHOOK_SECRET, WEBHOOK_PATH
 PUBLIC = "https://page.example.org"  # the one public address in front of both
@@ -169,9 +168,8 @@ async def test_one_players_page_requests_alternate_between_two_processes(
 
             settlement = await until(lambda: players.settlements(round_no), "the settlement")
             assert "Ann" in settlement[0].text and "Bo" in settlement[0].text
-            for user in (ANN, BO):
-                hand = players.hand(user)
-                assert hand is not None and not buttons_of(hand, Verb.PICK)
+            for user in (ANN, BO):  # the last one's closed by its result, after the settlement
+                await until(lambda u=user: closed(players.hand(u)), "the hand closed")
 
             # The showdown, as each process answers it, for each player.
             async def shown(page: Page, token: str) -> dict[str, Any]:

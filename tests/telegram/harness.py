@@ -90,6 +90,11 @@ def buttons_of(message: StoredMessage, verb: Verb) -> list[dict[str, Any]]:
     return [b for b in message.buttons if button_verb(b) is verb]
 
 
+def closed(hand: StoredMessage | None) -> bool:
+    """A private hand no card can be tapped on any more (confirmed, or the result)."""
+    return hand is not None and not buttons_of(hand, Verb.PICK)
+
+
 class Harness:
     def __init__(
         self,
