@@ -41,7 +41,7 @@ from bot.pictures import (  # noqa: E402
     render_settlement,
     render_showdown,
 )
-from bot.pictures.outcome import Round, Seat, settlement, showdown  # noqa: E402
+from bot.pictures.outcome import PictureRound, PictureSeat, settlement, showdown  # noqa: E402
 from bot.rules import PlayerHand, evaluate_lane, make_rules, settle  # noqa: E402
 from bot.rules.cards import parse_cards  # noqa: E402
 from bot.rules.foul import check_foul  # noqa: E402
@@ -53,7 +53,7 @@ NAMES = ("小明🐟", "Alice", "陳大文", "王小二", "🀄雀神")
 LANE_NAMES = ("head", "middle", "tail")
 
 
-def sample_round(language: str, players: int = 5, revealed: int = 3) -> Round:
+def sample_round(language: str, players: int = 5, revealed: int = 3) -> PictureRound:
     """A dealt, solver-arranged and settled round (the 65-card deck for 5)."""
     options = {"added_suit": "h"} if players == 5 else {}
     rules = make_rules("classic", players, options)
@@ -65,11 +65,11 @@ def sample_round(language: str, players: int = 5, revealed: int = 3) -> Round:
     ]
     result = settle(hands, rules).to_json()
     seats = tuple(
-        Seat(h.id, h.id, (h.arrangement.head, h.arrangement.middle, h.arrangement.tail))
+        PictureSeat(h.id, h.id, (h.arrangement.head, h.arrangement.middle, h.arrangement.tail))
         for h in hands
     )
     room = {h.id: result["totals"][h.id] + 3 * (i - 2) for i, h in enumerate(hands)}
-    return Round(
+    return PictureRound(
         language,
         7,
         seats,
@@ -98,7 +98,7 @@ def sample_hand(language: str) -> HandPicture:
     )
 
 
-def unstamped(r: Round) -> object:
+def unstamped(r: PictureRound) -> object:
     """The round's showdown with no moments stamped under it."""
     return dataclasses.replace(showdown(r), moments=())
 

@@ -31,7 +31,7 @@ from bot.core.showdown import Showdown  # noqa: E402
 from bot.rules import make_rules  # noqa: E402
 from bot.rules.options import DealStyle  # noqa: E402
 from bot.solver import auto_arrange, prepare, strongest_tail_first, suggest  # noqa: E402
-from bot.table import hand as H  # noqa: E402
+from bot.table.hand import new_hand, set_arrangement  # noqa: E402
 from bot.table.review import review_seat  # noqa: E402
 from bot.table.solving import settle_round  # noqa: E402
 
@@ -65,9 +65,9 @@ def deal_round(rules, rng: random.Random) -> Round:
     )
     for i, key in enumerate(seats):
         cards = deck[i * size : (i + 1) * size]
-        hand = H.new_hand([c.token for c in cards])
+        hand = new_hand([c.token for c in cards])
         arrange = auto_arrange if i % 2 == 0 else strongest_tail_first
-        H.set_arrangement(hand, arrange(cards, rules), undoable=False)
+        set_arrangement(hand, arrange(cards, rules), undoable=False)
         hand.done = True
         rnd.hands[key] = hand
     settlement, reveal, specials = settle_round(rnd, rules)

@@ -9,7 +9,8 @@ SC") and ``NotoColorEmoji.ttf``. Needs ``pip install fonttools``.
 
 What is kept (the pictures test checks every catalog string against it):
 in both weights ASCII, Latin-1 and Latin Extended-A, Greek, Cyrillic,
-general punctuation, arrows and shapes, suit symbols, CJK punctuation,
+general punctuation, arrows, mathematical operators (the minus sign of a
+negative score) and shapes, suit symbols, CJK punctuation,
 kana, fullwidth forms and every character of every catalog; in the regular
 weight (which draws players' names) also the 15,431 Han characters of
 GB 2312 (levels 1 and 2, 6,763) and Big5 (levels 1 and 2, 13,051) — the
@@ -41,6 +42,7 @@ RANGES = [
     (0x400, 0x4FF),
     (0x2000, 0x206F),
     (0x2190, 0x21FF),
+    (0x2200, 0x22FF),  # mathematical operators: the pictures write a negative score with − (U+2212)
     (0x25A0, 0x25FF),
     (0x2600, 0x26FF),
     (0x3000, 0x30FF),

@@ -31,7 +31,7 @@ from bot.views.model import View, ViewKind
 from .line_editing import EditedLines, Editor, readline_module, run_edited
 from .play_console import Console
 from .play_options import _language_of, parse_args
-from .screen import SCREEN, LineReader, Reader, say, say_list
+from .screen import SCREEN, LineReader, LineSource, say, say_list
 from .terminal_words import extra_three
 from .typed import Typed, parse, parse_between
 
@@ -49,7 +49,7 @@ async def make_repo(url: str | None) -> Any:
     return repo
 
 
-async def arrange_round(con: Console, reader: Reader) -> bool:
+async def arrange_round(con: Console, reader: LineSource) -> bool:
     """Arrange my hand until it is done or the time is up; False to quit."""
     await con.send(Verb.SHOW_HAND, button=True)
     if con.last_hand is not None:
@@ -144,7 +144,7 @@ async def place(con: Console, picks: Sequence[int], view: View) -> None:
         await con.print_hand(con.last_hand)
 
 
-async def between_rounds(con: Console, reader: Reader) -> bool:
+async def between_rounds(con: Console, reader: LineSource) -> bool:
     """The prompt after a round (after a match: the rematch); False to quit."""
     key = "cli.rematch" if await con.match_over() else "cli.next_round"
     while True:
@@ -186,7 +186,7 @@ async def interactive(args: argparse.Namespace, editor: Editor | None = None) ->
     mgr.set_sink(con.sink)
     await mgr.start()
     try:
-        reader: Reader = EditedLines(editor) if editor else LineReader()
+        reader: LineSource = EditedLines(editor) if editor else LineReader()
         if not await con.setup(args, seats_for_you=True):
             return 2
         while True:

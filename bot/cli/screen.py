@@ -150,7 +150,7 @@ class OpenPrompt(Protocol):
     def close(self) -> bool: ...
 
 
-class Reader(Protocol):
+class LineSource(Protocol):
     """Where typed lines come from: :class:`LineReader`, or readline's
     prompt (line_editing.EditedLines)."""
 

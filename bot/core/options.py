@@ -10,7 +10,7 @@ from operator import attrgetter
 from typing import Any, Final
 
 from bot.rules.options import Preset, Rules, make_rules
-from bot.rules.room_options import DECLARED, OWNER_RULE_NAMES, Kind
+from bot.rules.room_options import DECLARED, OWNER_RULE_NAMES, OptionKind
 
 from .room import Room
 
@@ -44,7 +44,7 @@ def summary(room: Room) -> Mapping[str, Any]:
         if option.kept is not None:
             value = _KEPT[option.name](room)
             out[option.name] = option.default if value is None else value
-        elif option.kind is Kind.RANK and opts.random_wild_rank:
+        elif option.kind is OptionKind.RANK and opts.random_wild_rank:
             out[option.name] = "random"
         else:
             out[option.name] = opts.rules.get(option.name, option.default_in(preset))

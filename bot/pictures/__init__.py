@@ -18,7 +18,7 @@ from .judged import judged_pictures
 from .model import (
     HandPicture,
     LaneShow,
-    PairScore,
+    PairCell,
     SeatShow,
     SettlementPicture,
     SettleSeat,
@@ -37,7 +37,7 @@ __all__ = [
     "HandPicture",
     "LaneShow",
     "Marks",
-    "PairScore",
+    "PairCell",
     "SeatShow",
     "SettleSeat",
     "SettlementPicture",

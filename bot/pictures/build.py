@@ -10,7 +10,7 @@ from __future__ import annotations
 from bot.core.hand import Hand
 from bot.core.presses import judge_hand
 from bot.core.room import Room
-from bot.core.round import Round as RoomRound
+from bot.core.round import Round
 from bot.core.state import LANE_NAMES, Phase
 from bot.rules.cards import Card
 from bot.rules.options import Rules
@@ -25,10 +25,10 @@ from .model import (
     SettlementPicture,
     ShowdownPicture,
 )
-from .outcome import Lanes, Round, Seat, revealed_steps, settlement, showdown
+from .outcome import Lanes, PictureRound, PictureSeat, revealed_steps, settlement, showdown
 
 
-def round_rules(rnd: RoomRound) -> Rules:
+def round_rules(rnd: Round) -> Rules:
     """The rules a round was dealt under (kept in the round's state)."""
     return rnd.game_rules()
 
@@ -93,7 +93,7 @@ def _fouled(hand: Hand) -> tuple[bool, bool, bool]:
     return (head, middle, tail)
 
 
-def _round(room: Room) -> Round:
+def _round(room: Room) -> PictureRound:
     rnd = room.rnd
     result = rnd.result
     if result is None:
@@ -107,7 +107,7 @@ def _round(room: Room) -> Round:
         hand = rnd.hands[key]
         head, middle, tail = hand.lanes()
         seats.append(
-            Seat(
+            PictureSeat(
                 id=key,
                 name=room.name_of(key),
                 lanes=(_cards(hand, head), _cards(hand, middle), _cards(hand, tail)),
@@ -117,7 +117,7 @@ def _round(room: Room) -> Round:
                 auto=hand.auto,
             )
         )
-    return Round(
+    return PictureRound(
         language=room.language,
         round_no=rnd.no,
         seats=tuple(seats),

@@ -15,7 +15,7 @@ from bot.core.state import LANE_NAMES
 from bot.i18n import t
 from bot.rules.cards import Card
 
-from . import cards as C
+from . import cards as card_art
 from .canvas import (
     GOLD,
     GOLD_INK,
@@ -33,7 +33,7 @@ from .legend import legend
 from .model import LANE_SIZES, HandPicture
 
 CARD_W = 96
-CARD_H = C.card_height(CARD_W)
+CARD_H = card_art.card_height(CARD_W)
 GAP = 10
 LABEL_W = 150
 ROW_H = CARD_H + 22
@@ -80,7 +80,7 @@ def _empty_slot(image: Image.Image, x: int, y: int) -> None:
         image,
         (x, y, x + CARD_W, y + CARD_H),
         (255, 255, 255, 22),
-        C.radius(CARD_W),
+        card_art.radius(CARD_W),
         outline=(255, 255, 255, 90),
         width=2,
     )
@@ -158,7 +158,7 @@ def draw(p: HandPicture) -> Image.Image:
         _lane_label(image, p, lane)
     for spot in layout(p):
         wild, added = p.marks.of(spot.card)
-        C.place(image, C.face(spot.card, CARD_W, wild, added), spot.x, spot.y, CARD_W)
+        card_art.place(image, card_art.face(spot.card, CARD_W, wild, added), spot.x, spot.y, CARD_W)
     status = _status(p)
     if status:
         draw_text(

@@ -15,7 +15,7 @@ from bot.core.paid import CAP
 from bot.core.state import LANE_NAMES
 from bot.i18n import t
 
-from . import cards as C
+from . import cards as card_art
 from .canvas import (
     BAND,
     GOLD,
@@ -36,7 +36,7 @@ from .model import SeatShow, ShowdownPicture
 from .stamps import band_height, draw_band
 
 CARD_W = 60
-CARD_H = C.card_height(CARD_W)
+CARD_H = card_art.card_height(CARD_W)
 STEP = 30  # overlap: each card shows its index corner
 NAME_W = 190
 LANE_GAP = 30
@@ -114,11 +114,11 @@ def _seat(image: Image.Image, p: ShowdownPicture, row: int, seat: SeatShow) -> N
             )
         if show.cards is None:
             for x, yy in spots:
-                C.place(image, C.back(CARD_W), x, yy, CARD_W)
+                card_art.place(image, card_art.back(CARD_W), x, yy, CARD_W)
         else:
             for (x, yy), card in zip(spots, show.cards, strict=False):
                 wild, added = p.marks.of(card)
-                C.place(image, C.face(card, CARD_W, wild, added), x, yy, CARD_W)
+                card_art.place(image, card_art.face(card, CARD_W, wild, added), x, yy, CARD_W)
         if show.category is not None and seat.special is None:
             text = t(p.language, f"cat.{show.category.slug}")
             fill, ink = (GOLD, GOLD_INK) if show.winner else ((0, 0, 0, 90), INK)

@@ -46,7 +46,7 @@ def _is_modifier(ch: str) -> bool:
     return 0x1F3FB <= cp <= 0x1F3FF or 0xE0020 <= cp <= 0xE007F
 
 
-class Kind(Enum):
+class RunKind(Enum):
     TEXT = "text"
     EMOJI = "emoji"
     MISSING = "missing"
@@ -57,7 +57,7 @@ class Run:
     """Consecutive clusters drawn the same way; an EMOJI run is one emoji.
     ``bold`` is the weight a TEXT run is drawn with."""
 
-    kind: Kind
+    kind: RunKind
     text: str
     bold: bool = False
 
@@ -125,16 +125,16 @@ def _stray(cluster: str) -> bool:
     return cluster[0] in (_ZWJ, *_JOINERS) or _is_modifier(cluster[0])
 
 
-def _kind(cluster: str) -> Kind:
+def _kind(cluster: str) -> RunKind:
     base = ord(cluster[0])
     in_text = base in text_codepoints()
     in_emoji = base in emoji_codepoints()
     wants_emoji = len(cluster) > 1 and cluster[1] != "\ufe0e"
     if in_emoji and (wants_emoji or not in_text):
-        return Kind.EMOJI
+        return RunKind.EMOJI
     if in_text:
-        return Kind.TEXT
-    return Kind.MISSING
+        return RunKind.TEXT
+    return RunKind.MISSING
 
 
 def _invisible(cp: int) -> bool:
@@ -166,12 +166,12 @@ def runs(text: str, bold: bool = False) -> tuple[Run, ...]:
         if _stray(cluster):
             continue
         kind = _kind(cluster)
-        if kind is Kind.EMOJI:
+        if kind is RunKind.EMOJI:
             out.append(Run(kind, cluster[0]))
             if 0x1F1E6 <= ord(cluster[0]) <= 0x1F1FF and len(cluster) > 1:
                 out.append(Run(kind, cluster[1]))  # a flag: its two letters
             continue
-        piece = PLACEHOLDER if kind is Kind.MISSING else cluster[0]
+        piece = PLACEHOLDER if kind is RunKind.MISSING else cluster[0]
         weight = bold and ord(piece) in bold_codepoints()
         if out and out[-1].kind is kind and out[-1].bold == weight:
             out[-1] = Run(kind, out[-1].text + piece, weight)
@@ -182,7 +182,7 @@ def runs(text: str, bold: bool = False) -> tuple[Run, ...]:
 
 def missing_glyphs(text: str) -> list[str]:
     """Characters of ``text`` that no shipped font has (drawn as the placeholder)."""
-    return [c for c in _clusters(clean(text)) if not _stray(c) and _kind(c) is Kind.MISSING]
+    return [c for c in _clusters(clean(text)) if not _stray(c) and _kind(c) is RunKind.MISSING]
 
 
 @lru_cache(maxsize=512)
@@ -204,7 +204,7 @@ def _emoji_size(size: int) -> int:
 
 
 def _run_width(run: Run, size: int) -> float:
-    if run.kind is Kind.EMOJI:
+    if run.kind is RunKind.EMOJI:
         return _emoji_image(run.text, _emoji_size(size)).width + size * 0.12
     return font(size, run.bold).getlength(run.text)
 
@@ -300,12 +300,12 @@ def draw_text(
     baseline = xy[1] + (ascent - descent) / 2
     draw = ImageDraw.Draw(image)
     for run in runs(text, bold):
-        if run.kind is Kind.EMOJI:
+        if run.kind is RunKind.EMOJI:
             tile = _emoji_image(run.text, _emoji_size(size))
             top = round(xy[1] - tile.height / 2)
             image.paste(tile, (round(x + size * 0.06), top), tile)
         else:
-            color = MUTED if run.kind is Kind.MISSING else fill
+            color = MUTED if run.kind is RunKind.MISSING else fill
             draw.text((x, baseline), run.text, font=font(size, run.bold), fill=color, anchor="ls")
         x += _run_width(run, size)
     return width

@@ -11,7 +11,7 @@ from bot.rules.settlement_types import PlayerHand
 
 from .build import marks_of
 from .model import SettlementPicture, ShowdownPicture
-from .outcome import Round, Seat, settlement, showdown
+from .outcome import PictureRound, PictureSeat, settlement, showdown
 
 
 def judged_pictures(
@@ -32,7 +32,7 @@ def judged_pictures(
     for h in hands:
         arr = h.arrangement
         seats.append(
-            Seat(
+            PictureSeat(
                 id=h.id,
                 name=h.id,
                 lanes=(arr.head, arr.middle, arr.tail),
@@ -41,5 +41,5 @@ def judged_pictures(
                 escaped=h.id in escaped,
             )
         )
-    r = Round(language, None, tuple(seats), Settlement.from_json(result), marks_of(rules))
+    r = PictureRound(language, None, tuple(seats), Settlement.from_json(result), marks_of(rules))
     return showdown(r), settlement(r)

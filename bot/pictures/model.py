@@ -162,7 +162,7 @@ class SettleSeat:
 
 
 @dataclass(frozen=True, slots=True)
-class PairScore:
+class PairCell:
     """Seat ``a`` against seat ``b`` (indexes into the seats), from a's view."""
 
     a: int
@@ -179,5 +179,5 @@ class SettlementPicture:
     language: str
     round_no: int | None
     seats: tuple[SettleSeat, ...]
-    pairs: tuple[PairScore, ...]
+    pairs: tuple[PairCell, ...]
     home_run: int | None = None  # the seat that scooped everyone (全垒打)

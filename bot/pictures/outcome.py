@@ -21,7 +21,7 @@ from .model import (
     LANE_SIZES,
     LaneShow,
     MomentShow,
-    PairScore,
+    PairCell,
     SeatShow,
     SettlementPicture,
     SettleSeat,
@@ -31,11 +31,19 @@ from .model import (
 
 Lanes = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
 
-__all__ = ["Lanes", "Round", "Seat", "lane_winners", "revealed_steps", "settlement", "showdown"]
+__all__ = [
+    "Lanes",
+    "PictureRound",
+    "PictureSeat",
+    "lane_winners",
+    "revealed_steps",
+    "settlement",
+    "showdown",
+]
 
 
 @dataclass(frozen=True, slots=True)
-class Seat:
+class PictureSeat:
     """What the builders know of one seat, by its id in the settlement."""
 
     id: str
@@ -48,10 +56,10 @@ class Seat:
 
 
 @dataclass(frozen=True, slots=True)
-class Round:
+class PictureRound:
     language: str
     round_no: int | None
-    seats: tuple[Seat, ...]
+    seats: tuple[PictureSeat, ...]
     settlement: Settlement  # players, pairs, home run, totals
     marks: Marks = Marks()
     room_totals: Mapping[str, int] | None = None
@@ -86,7 +94,9 @@ def lane_winners(settlement: Settlement) -> dict[str, tuple[bool, bool, bool]]:
     }
 
 
-def _seat_show(r: Round, seat: Seat, player: PlayerScore, winners: tuple[bool, ...]) -> SeatShow:
+def _seat_show(
+    r: PictureRound, seat: PictureSeat, player: PlayerScore, winners: tuple[bool, ...]
+) -> SeatShow:
     special = SpecialHand(player.special) if player.special else None
     shown = SPECIALS_STEP in r.revealed if special else None
     lanes = []
@@ -112,19 +122,19 @@ def _seat_show(r: Round, seat: Seat, player: PlayerScore, winners: tuple[bool, .
     )
 
 
-def _steps(r: Round) -> frozenset[str]:
+def _steps(r: PictureRound) -> frozenset[str]:
     has_special = any(p.special for p in r.settlement.players)
     return frozenset((*LANE_NAMES, SPECIALS_STEP) if has_special else LANE_NAMES)
 
 
-def showdown(r: Round) -> ShowdownPicture:
+def showdown(r: PictureRound) -> ShowdownPicture:
     players = r.settlement.by_id()
     winners = lane_winners(r.settlement)
     seats = tuple(_seat_show(r, s, players[s.id], winners[s.id]) for s in r.seats)
     return ShowdownPicture(r.language, r.round_no, seats, r.marks, _moments(r))
 
 
-def _moments(r: Round) -> tuple[MomentShow, ...]:
+def _moments(r: PictureRound) -> tuple[MomentShow, ...]:
     """The moments the steps shown decide, by seat index."""
     index = {s.id: i for i, s in enumerate(r.seats)}
     return tuple(
@@ -139,7 +149,7 @@ def _moments(r: Round) -> tuple[MomentShow, ...]:
     )
 
 
-def _settle_seat(r: Round, seat: Seat, index: Mapping[str, int]) -> SettleSeat:
+def _settle_seat(r: PictureRound, seat: PictureSeat, index: Mapping[str, int]) -> SettleSeat:
     st = r.settlement
     special = st.player(seat.id).special
     res = result(st, seat.id)
@@ -159,12 +169,12 @@ def _settle_seat(r: Round, seat: Seat, index: Mapping[str, int]) -> SettleSeat:
     )
 
 
-def settlement(r: Round) -> SettlementPicture:
+def settlement(r: PictureRound) -> SettlementPicture:
     st = r.settlement
     index = {s.id: i for i, s in enumerate(r.seats)}
     seats = tuple(_settle_seat(r, s, index) for s in r.seats)
     pairs = tuple(
-        PairScore(
+        PairCell(
             a=index[q.a],
             b=index[q.b],
             score=int(q.score),

@@ -10,7 +10,7 @@ Public API:
     check_foul(arrangement, rules) -> FoulReport|None foul.py
     detect_special(cards, rules) -> SpecialResult|None specials.py
     special_points(hand, rules) -> int|None           specials.py
-    settle(hands, rules, banker=None, escaped=()) -> Settlement   settlement.py
+    settle(hands, rules, banker=None, escaped=()) -> SettlementResult   settlement.py
 """
 
 from .cards import Card, CardError, DeckSpec, format_cards, parse_card, parse_cards
@@ -23,7 +23,7 @@ from .settlement_types import (
     PairResult,
     PlayerHand,
     PlayerResult,
-    Settlement,
+    SettlementResult,
     SpecialResult,
 )
 from .specials import detect_special, special_points
@@ -45,7 +45,7 @@ __all__ = [
     "PlayerResult",
     "Preset",
     "Rules",
-    "Settlement",
+    "SettlementResult",
     "SpecialHand",
     "SpecialResult",
     "Wheel",

@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .cards import SUITS, DeckSpec, parse_rank, rank_char
-from .room_options import RULE_NAMES, DealStyle, Kind, Preset, Wheel, declared
+from .room_options import RULE_NAMES, DealStyle, OptionKind, Preset, Wheel, declared
 
 __all__ = [
     "SETTLEMENT_OPTIONS",
@@ -80,9 +80,9 @@ class Rules:
         for f in fields(self):
             v = getattr(self, f.name)
             kind = declared(f.name).kind if f.name in RULE_NAMES else None
-            if kind is Kind.RANK:
+            if kind is OptionKind.RANK:
                 v = rank_char(v) if v is not None else None
-            elif kind is Kind.POINTS:
+            elif kind is OptionKind.POINTS:
                 v = dict(v)
             elif isinstance(v, StrEnum):
                 v = v.value
@@ -142,21 +142,21 @@ def _as_bool(name: str, v: Any) -> bool:
 
 def _coerce(name: str, v: Any) -> Any:
     kind = declared(name).kind if name in RULE_NAMES else None
-    if kind is Kind.SWITCH:
+    if kind is OptionKind.SWITCH:
         return _as_bool(name, v)
-    if kind is Kind.COUNT:
+    if kind is OptionKind.COUNT:
         allowed = declared(name).values
         if isinstance(v, bool) or v not in allowed:
             among = ", ".join(map(str, allowed[:-1])) + f" or {allowed[-1]}"
             raise OptionError(f"option {name} must be {among}, not {v!r}", name, value=v)
         return int(v)
-    if kind is Kind.STAKE:
+    if kind is OptionKind.STAKE:
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise OptionError(
                 f"option {name} must be a whole number of at least 1, not {v!r}", name, value=v
             )
         return v
-    if kind is Kind.SUIT:
+    if kind is OptionKind.SUIT:
         if v is None:
             return None
         s = str(v).strip().lower()
@@ -164,13 +164,13 @@ def _coerce(name: str, v: Any) -> Any:
         if s not in SUITS:
             raise OptionError(f"option {name} must be one of s h d c, not {v!r}", name, value=v)
         return s
-    if kind is Kind.CHOICE:
+    if kind is OptionKind.CHOICE:
         for value in declared(name).values:
             if v == value:
                 return value
         among = " or ".join(repr(str(x)) for x in declared(name).values)
         raise OptionError(f"option {name} must be {among}, not {v!r}", name, value=v)
-    if kind is Kind.RANK:
+    if kind is OptionKind.RANK:
         if v is None:
             return None
         try:
@@ -181,7 +181,7 @@ def _coerce(name: str, v: Any) -> Any:
                 name,
                 value=v,
             ) from None
-    if kind is Kind.POINTS:
+    if kind is OptionKind.POINTS:
         from .types import SpecialHand
 
         if not isinstance(v, Mapping):
@@ -229,7 +229,7 @@ def make_rules(
             raise OptionError(f"unknown option {name!r}", "unknown_option", name=name)
         values[name] = _coerce(name, v)
     for name in RULE_NAMES:
-        if declared(name).kind is Kind.POINTS:  # a copy of its own, read-only
+        if declared(name).kind is OptionKind.POINTS:  # a copy of its own, read-only
             values[name] = MappingProxyType(dict(values[name]))
     rules = Rules(preset=p, players=players, **values)
     validate(rules)

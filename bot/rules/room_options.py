@@ -41,7 +41,7 @@ class DealStyle(StrEnum):
     THREE = "three"  # 三张一发
 
 
-class Kind(StrEnum):
+class OptionKind(StrEnum):
     """The kind of value an option takes."""
 
     SWITCH = "switch"  # on or off
@@ -56,7 +56,7 @@ class Kind(StrEnum):
     ROUNDS = "rounds"  # a match's number of rounds, or off
 
 
-class Reader(StrEnum):
+class ReadBy(StrEnum):
     """Who reads an option."""
 
     SETTLEMENT = "settlement"  # a field of Rules: the settlement (and the judge) reads it
@@ -73,8 +73,8 @@ class RoomOption:
     are shown as they are."""
 
     name: str
-    kind: Kind
-    reader: Reader
+    kind: OptionKind
+    reader: ReadBy
     default: Any  # in the classic preset
     extended: Any = _SAME  # in the extended preset, when it differs
     values: tuple[Any, ...] = ()  # the allowed values (COUNT, CHOICE)
@@ -111,8 +111,8 @@ _ON_OFF = ("on", "off")
 DECLARED: Final[tuple[RoomOption, ...]] = (
     RoomOption(
         "preset",
-        Kind.CHOICE,
-        Reader.TABLE,
+        OptionKind.CHOICE,
+        ReadBy.TABLE,
         Preset.CLASSIC.value,
         values=tuple(Preset),
         words="preset.{value}",
@@ -122,8 +122,8 @@ DECLARED: Final[tuple[RoomOption, ...]] = (
     ),
     RoomOption(
         "jokers",
-        Kind.COUNT,
-        Reader.SETTLEMENT,
+        OptionKind.COUNT,
+        ReadBy.SETTLEMENT,
         0,
         values=(0, 1, 2),
         shown_as="jokers",
@@ -131,8 +131,8 @@ DECLARED: Final[tuple[RoomOption, ...]] = (
     ),
     RoomOption(
         "scoop_double",
-        Kind.SWITCH,
-        Reader.SETTLEMENT,
+        OptionKind.SWITCH,
+        ReadBy.SETTLEMENT,
         True,
         aliases=("scoop",),
         shown_as="scoop",
@@ -140,19 +140,21 @@ DECLARED: Final[tuple[RoomOption, ...]] = (
     ),
     RoomOption(
         "draw_counts_as_scoop",
-        Kind.SWITCH,
-        Reader.SETTLEMENT,
+        OptionKind.SWITCH,
+        ReadBy.SETTLEMENT,
         False,
         extended=True,
         aliases=("draw_scoop",),
         shown_as="draw",
         panel=_ON_OFF,
     ),
-    RoomOption("banker", Kind.SWITCH, Reader.SETTLEMENT, False, shown_as="banker", panel=_ON_OFF),
+    RoomOption(
+        "banker", OptionKind.SWITCH, ReadBy.SETTLEMENT, False, shown_as="banker", panel=_ON_OFF
+    ),
     RoomOption(
         "wheel",
-        Kind.CHOICE,
-        Reader.SETTLEMENT,
+        OptionKind.CHOICE,
+        ReadBy.SETTLEMENT,
         Wheel.SECOND,
         values=tuple(Wheel),
         words="opt.wheel_{value}",
@@ -161,8 +163,8 @@ DECLARED: Final[tuple[RoomOption, ...]] = (
     ),
     RoomOption(
         "wild_rank",
-        Kind.RANK,
-        Reader.SETTLEMENT,
+        OptionKind.RANK,
+        ReadBy.SETTLEMENT,
         None,
         aliases=("wild",),
         shown_as="wild",
@@ -170,8 +172,8 @@ DECLARED: Final[tuple[RoomOption, ...]] = (
     ),
     RoomOption(
         "escape_penalty",
-        Kind.SWITCH,
-        Reader.SETTLEMENT,
+        OptionKind.SWITCH,
+        ReadBy.SETTLEMENT,
         False,
         extended=True,
         aliases=("escape",),
@@ -180,8 +182,8 @@ DECLARED: Final[tuple[RoomOption, ...]] = (
     ),
     RoomOption(
         "extra_three",
-        Kind.SWITCH,
-        Reader.SETTLEMENT,
+        OptionKind.SWITCH,
+        ReadBy.SETTLEMENT,
         False,
         aliases=("extra3",),
         shown_as="extra",
@@ -189,8 +191,8 @@ DECLARED: Final[tuple[RoomOption, ...]] = (
     ),
     RoomOption(
         "pictures",
-        Kind.SWITCH,
-        Reader.TABLE,
+        OptionKind.SWITCH,
+        ReadBy.TABLE,
         True,
         aliases=("pics",),
         shown_as="pictures",
@@ -199,8 +201,8 @@ DECLARED: Final[tuple[RoomOption, ...]] = (
     ),
     RoomOption(
         "deal_style",
-        Kind.CHOICE,
-        Reader.TABLE,
+        OptionKind.CHOICE,
+        ReadBy.TABLE,
         DealStyle.ONE,
         values=tuple(DealStyle),
         aliases=("deal",),
@@ -211,8 +213,8 @@ DECLARED: Final[tuple[RoomOption, ...]] = (
     ),
     RoomOption(
         "arrange_seconds",
-        Kind.SECONDS,
-        Reader.TABLE,
+        OptionKind.SECONDS,
+        ReadBy.TABLE,
         120,
         aliases=("time",),
         shown_as="seconds",
@@ -221,18 +223,20 @@ DECLARED: Final[tuple[RoomOption, ...]] = (
     ),
     RoomOption(
         "added_suit",
-        Kind.SUIT,
-        Reader.SETTLEMENT,
+        OptionKind.SUIT,
+        ReadBy.SETTLEMENT,
         None,
         aliases=("suit",),
         shown_as="suit",
         panel=("none", "s", "h", "d", "c"),
     ),
-    RoomOption("base", Kind.STAKE, Reader.SETTLEMENT, 1, shown_as="base", panel=(1, 2, 5, 10)),
+    RoomOption(
+        "base", OptionKind.STAKE, ReadBy.SETTLEMENT, 1, shown_as="base", panel=(1, 2, 5, 10)
+    ),
     RoomOption(
         "rounds",
-        Kind.ROUNDS,
-        Reader.TABLE,
+        OptionKind.ROUNDS,
+        ReadBy.TABLE,
         0,  # no match
         aliases=("match",),
         short="rounds",
@@ -241,8 +245,8 @@ DECLARED: Final[tuple[RoomOption, ...]] = (
     # Chosen side by side on the panel, not cycled; the chat's language until set.
     RoomOption(
         "language",
-        Kind.LANGUAGE,
-        Reader.TABLE,
+        OptionKind.LANGUAGE,
+        ReadBy.TABLE,
         None,
         aliases=("lang",),
         panel=None,
@@ -250,8 +254,8 @@ DECLARED: Final[tuple[RoomOption, ...]] = (
     ),
     RoomOption(
         "special_points",
-        Kind.POINTS,
-        Reader.SETTLEMENT,
+        OptionKind.POINTS,
+        ReadBy.SETTLEMENT,
         MappingProxyType({}),
         panel=None,
         owner_sets=False,
@@ -260,13 +264,13 @@ DECLARED: Final[tuple[RoomOption, ...]] = (
 
 OPTIONS: Final[Mapping[str, RoomOption]] = MappingProxyType({o.name: o for o in DECLARED})
 # The options of Rules, which the settlement reads and the judge accepts.
-RULE_NAMES: Final = tuple(o.name for o in DECLARED if o.reader is Reader.SETTLEMENT)
+RULE_NAMES: Final = tuple(o.name for o in DECLARED if o.reader is ReadBy.SETTLEMENT)
 # The options the owner may set: the rules' and the table's own.
 OWNER_RULE_NAMES: Final = tuple(
-    o.name for o in DECLARED if o.reader is Reader.SETTLEMENT and o.owner_sets
+    o.name for o in DECLARED if o.reader is ReadBy.SETTLEMENT and o.owner_sets
 )
 OWNER_TABLE_NAMES: Final = tuple(
-    o.name for o in DECLARED if o.reader is Reader.TABLE and o.owner_sets
+    o.name for o in DECLARED if o.reader is ReadBy.TABLE and o.owner_sets
 )
 # What the owner may type for an option's name -> its name.
 ALIASES: Final[Mapping[str, str]] = MappingProxyType(

@@ -1,4 +1,4 @@
-"""Settlement (比牌与计分), docs/rules.md §4: pairwise lanes, scoops (打枪),
+"""SettlementResult (比牌与计分), docs/rules.md §4: pairwise lanes, scoops (打枪),
 home runs (全垒打), special hands, banker mode and the escape penalty."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from .settlement_types import (
     PartKind,
     PlayerHand,
     PlayerResult,
-    Settlement,
+    SettlementResult,
 )
 from .specials import special_beats
 from .types import Lane, LaneValue
@@ -125,7 +125,7 @@ def settle(
     rules: Rules,
     banker: str | None = None,
     escaped: Sequence[str] = (),
-) -> Settlement:
+) -> SettlementResult:
     """Settle one round. Raises :class:`SettlementError` for a round that
     cannot be settled (a fouled or malformed arrangement, unknown ids)."""
     ids = [h.id for h in hands]
@@ -212,7 +212,7 @@ def settle(
         )
         for s in seats
     )
-    return Settlement(players, tuple(pairs), home_run, totals, tuple(escape))
+    return SettlementResult(players, tuple(pairs), home_run, totals, tuple(escape))
 
 
 def _double(p: PairResult, kind: PartKind, winner: str) -> PairResult:

@@ -137,7 +137,7 @@ class PairResult:
 
 
 @dataclass(frozen=True, slots=True)
-class Settlement:
+class SettlementResult:
     players: tuple[PlayerResult, ...]
     pairs: tuple[PairResult, ...]
     home_run: str | None

@@ -18,7 +18,7 @@ best response), ``model`` (lane distributions, cheap policies), ``codes``
 
 from .api import (
     STRENGTHS,
-    Suggestion,
+    RankedArrangement,
     Suggestions,
     ai_arrange,
     auto_arrange,
@@ -31,7 +31,7 @@ from .api import (
 
 __all__ = [
     "STRENGTHS",
-    "Suggestion",
+    "RankedArrangement",
     "Suggestions",
     "ai_arrange",
     "auto_arrange",

@@ -39,7 +39,7 @@ from .arrays import F64, Index
 from .best import RERANK, RERANK_IDEAS, rerank, special_value
 from .best import scored_shares as best_shares
 from .codes import CAT_SHIFT
-from .model import Table, opponent_model, percentile_values, table_of, tail_first_values
+from .model import ScoringContext, opponent_model, percentile_values, table_of, tail_first_values
 from .opponents import deep_seat_pool, deepen, is_built, is_quick, opponent_pool, seat_pool
 from .opponents import refine as refine_pool
 from .search import (
@@ -57,7 +57,7 @@ STRENGTHS = ("easy", "normal", "strong")
 
 
 @dataclass(frozen=True)
-class Suggestion:
+class RankedArrangement:
     arrangement: Arrangement
     lanes: tuple[Category, Category, Category]  # head, middle, tail
     score: float  # expected points this round against the table
@@ -67,7 +67,7 @@ class Suggestion:
 class Suggestions:
     special: SpecialResult | None
     declare_recommended: bool
-    items: list[Suggestion] = field(default_factory=list)
+    items: list[RankedArrangement] = field(default_factory=list)
     special_score: float | None = None  # expected points of declaring
 
 
@@ -124,9 +124,9 @@ def _lanes(he: HandEval, rows: Rows, i: int) -> tuple[Category, Category, Catego
     return head, mid, tail
 
 
-def _suggestion(he: HandEval, rows: Rows, i: int, score: float) -> Suggestion:
+def _suggestion(he: HandEval, rows: Rows, i: int, score: float) -> RankedArrangement:
     t, m, h = int(rows.tail[i]), int(rows.middle[i]), int(rows.head[i])
-    return Suggestion(_display(arrangement(he, t, m, h)), _lanes(he, rows, i), float(score))
+    return RankedArrangement(_display(arrangement(he, t, m, h)), _lanes(he, rows, i), float(score))
 
 
 Opponents = Sequence[str | None] | None  # each opponent's AI level, None for a person
@@ -139,7 +139,12 @@ def _check_opponents(opponents: Opponents) -> None:
 
 
 def scored(
-    he: HandEval, rules: Rules, table: Table, opponents: Opponents = None, *, seat: bool = False
+    he: HandEval,
+    rules: Rules,
+    table: ScoringContext,
+    opponents: Opponents = None,
+    *,
+    seat: bool = False,
 ) -> tuple[Rows, F64]:
     """Candidate splits and their expected points against the table's pool.
     A suggestion answers the strong seats as they play (the seat pool); a
@@ -149,7 +154,12 @@ def scored(
 
 
 def scored_shares(
-    he: HandEval, rules: Rules, table: Table, opponents: Opponents = None, *, seat: bool = False
+    he: HandEval,
+    rules: Rules,
+    table: ScoringContext,
+    opponents: Opponents = None,
+    *,
+    seat: bool = False,
 ) -> tuple[Rows, F64, F64 | None]:
     """``scored``, with the share of the seats that are not strong (for
     the second stage)."""
@@ -160,7 +170,7 @@ def scored_shares(
 def deepened(
     he: HandEval,
     rules: Rules,
-    table: Table,
+    table: ScoringContext,
     rows: Rows,
     score: F64,
     opponents: Opponents,
@@ -225,7 +235,7 @@ def suggest(
 def _suggest(
     cards: Sequence[Card],
     rules: Rules,
-    table: Table,
+    table: ScoringContext,
     top: int,
     special: SpecialResult | None,
     opponents: Opponents = None,

@@ -24,7 +24,7 @@ from bot.rules import Card, Preset, Rules, SpecialResult
 
 from .arrays import F64, I64
 from .frontier import frontier
-from .model import Table, full_value, lane_values, opponent_model
+from .model import ScoringContext, full_value, lane_values, opponent_model
 from .pool import Pool, removal_weights, table_weights
 from .response import expected_points
 from .search import HandEval, Rows, legal_rows, legal_splits, top_rows
@@ -35,7 +35,7 @@ RERANK = 12  # splits of highest first-stage value re-ranked against the deep se
 RERANK_IDEAS = 6  # with the best split of each of this many best ideas
 
 
-def candidates(he: HandEval, rules: Rules, table: Table) -> Rows:
+def candidates(he: HandEval, rules: Rules, table: ScoringContext) -> Rows:
     """The frontier splits worth settling exactly."""
     model = opponent_model(rules)
     if he.sp.n == 13:
@@ -58,7 +58,7 @@ def codes_of(he: HandEval, rows: Rows) -> I64:
 def scored(
     he: HandEval,
     rules: Rules,
-    table: Table,
+    table: ScoringContext,
     pool: Pool,
     opponents: Sequence[str | None] | None = None,
     seats: Pool | None = None,
@@ -73,7 +73,7 @@ def scored(
 def scored_shares(
     he: HandEval,
     rules: Rules,
-    table: Table,
+    table: ScoringContext,
     pool: Pool,
     opponents: Sequence[str | None] | None,
     seats: Pool | None,
@@ -89,7 +89,7 @@ def rerank(
     he: HandEval,
     rows: Rows,
     rules: Rules,
-    table: Table,
+    table: ScoringContext,
     pool: Pool,
     opponents: Sequence[str | None] | None,
     deep: Pool,
@@ -110,7 +110,7 @@ def table_value(
     mine: I64,
     cards: Sequence[Card],
     rules: Rules,
-    table: Table,
+    table: ScoringContext,
     pool: Pool,
     opponents: Sequence[str | None] | None,
     seats: Pool | None = None,
@@ -129,7 +129,7 @@ def table_shares(
     mine: I64,
     cards: Sequence[Card],
     rules: Rules,
-    table: Table,
+    table: ScoringContext,
     pool: Pool,
     opponents: Sequence[str | None] | None,
     seats: Pool | None = None,
@@ -157,7 +157,7 @@ def table_shares(
     return np.asarray(total, dtype=np.float64), rest
 
 
-def special_value(special: SpecialResult, rules: Rules, table: Table) -> float:
+def special_value(special: SpecialResult, rules: Rules, table: ScoringContext) -> float:
     """Expected points of declaring: the special's points from every hand met
     (opponents' specials ignored), doubled where the extended preset doubles
     a special that beats everyone, capped in banker mode."""

@@ -110,7 +110,7 @@ def percentile_values(he: HandEval, random5: I64, random3: I64) -> LaneValues:
 
 
 @dataclass(frozen=True)
-class Table:
+class ScoringContext:
     """What the score depends on besides the cards."""
 
     opponents: int  # how many hands this seat is compared with
@@ -122,13 +122,13 @@ class Table:
     special_double: bool = False  # extended, 3+ players: a special beating all doubles
 
 
-def table_of(rules: Rules, players: int | None, banker_seat: bool = False) -> Table:
+def table_of(rules: Rules, players: int | None, banker_seat: bool = False) -> ScoringContext:
     from bot.rules import Preset
 
     n = players or rules.players
     if rules.banker:
-        return Table(n - 1 if banker_seat else 1, 0, False, False, True, banker_seat)
-    return Table(
+        return ScoringContext(n - 1 if banker_seat else 1, 0, False, False, True, banker_seat)
+    return ScoringContext(
         n - 1,
         n - 1 if n >= 3 else 0,
         rules.scoop_double,
@@ -140,7 +140,7 @@ def table_of(rules: Rules, players: int | None, banker_seat: bool = False) -> Ta
 
 
 def _lane_stats(
-    model: OpponentModel, table: Table, lane: Lane, c: I64
+    model: OpponentModel, table: ScoringContext, lane: Lane, c: I64
 ) -> tuple[F64, F64, F64, F64]:
     w, t, mine, lost = model.lanes[lane].stats(c, banker_ties=table.banker)
     if table.banker:  # a tie on category and ranks goes to the banker
@@ -151,7 +151,7 @@ def _lane_stats(
     return w, t, mine, lost
 
 
-def lane_values(he: HandEval, model: OpponentModel, table: Table) -> LaneValues:
+def lane_values(he: HandEval, model: OpponentModel, table: ScoringContext) -> LaneValues:
     """Separable expected points per subset: (tail, middle, head) arrays."""
     out = []
     for lane, codes in ((Lane.TAIL, he.c5), (Lane.MIDDLE, he.c5), (Lane.HEAD, he.c3)):
@@ -160,7 +160,7 @@ def lane_values(he: HandEval, model: OpponentModel, table: Table) -> LaneValues:
     return out[0], out[1], out[2]
 
 
-def full_value(he: HandEval, rows: Rows, model: OpponentModel, table: Table) -> F64:
+def full_value(he: HandEval, rows: Rows, model: OpponentModel, table: ScoringContext) -> F64:
     """Expected points of each row against the table, the lanes of one
     opponent taken as independent (scoops, home run and cap included)."""
     per_lane = []
@@ -228,7 +228,7 @@ def opponent_model(rules: Rules) -> OpponentModel:
     return _MODELS[key]
 
 
-SEPARABLE_TABLE = Table(3, 0, False, False, False, False)
+SEPARABLE_TABLE = ScoringContext(3, 0, False, False, False, False)
 
 
 def _build(rules: Rules) -> OpponentModel:

@@ -31,7 +31,7 @@ import numpy as np
 
 from .arrays import F32, F64, I64, AnyArray, Bools
 from .codes import RANK_SHIFT
-from .model import Table, lane_points_of
+from .model import ScoringContext, lane_points_of
 from .pool import Pool
 
 BANKER_CAP = 7.0
@@ -45,7 +45,9 @@ def lane_points(mine: I64) -> F64:
     return np.stack([lane_points_of(lane, mine[:, lane]) for lane in Lane], axis=1)
 
 
-def expected_points(mine: I64, pool: Pool, weights: F64, table: Table, *, few: bool = False) -> F64:
+def expected_points(
+    mine: I64, pool: Pool, weights: F64, table: ScoringContext, *, few: bool = False
+) -> F64:
     """Expected points of each candidate (rows of head, middle, tail codes)
     against the table, the pool entries weighted by ``weights`` (sum 1).
     ``few``: a few candidates against a large pool (the re-rank), whose
@@ -73,11 +75,11 @@ def _home_run_factor(sweeper: F64, k: int) -> F64:
     return 1.0 + sweeper ** (k - 1) if k else np.ones(len(sweeper))
 
 
-def _their_hr(pool: Pool, live: I64, table: Table) -> F64:
+def _their_hr(pool: Pool, live: I64, table: ScoringContext) -> F64:
     return _home_run_factor(pool.sweeper[live], table.home_run_k)
 
 
-def dense(mine: I64, pool: Pool, w_all: F64, table: Table) -> F64:
+def dense(mine: I64, pool: Pool, w_all: F64, table: ScoringContext) -> F64:
     """Every pair settled in arrays (per opponent, specials excluded)."""
     live = np.flatnonzero(w_all > 0)
     opp, opp_pts, w = pool.codes[live], pool.pts[live], w_all[live]
@@ -120,7 +122,7 @@ def _mean(values: AnyArray, w: F64) -> F64:
     return np.asarray(np.einsum("rn,n->r", values, w), dtype=np.float64)
 
 
-def _outcome(c: I64, o: I64, table: Table) -> tuple[Bools, Bools]:
+def _outcome(c: I64, o: I64, table: ScoringContext) -> tuple[Bools, Bools]:
     """(win, lose) of lane codes c against o."""
     if not table.banker:
         return c > o, c < o
@@ -177,7 +179,7 @@ def their_sweep(pool: Pool, scoop: float, k: int) -> F64:
     return cost
 
 
-def fast(mine: I64, pool: Pool, w_all: F64, table: Table, *, few: bool = False) -> F64:
+def fast(mine: I64, pool: Pool, w_all: F64, table: ScoringContext, *, few: bool = False) -> F64:
     """Lane points through running sums, scoops through packed sets (not banker)."""
     my_pts = lane_points(mine)
     out = np.zeros(len(mine))

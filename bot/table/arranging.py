@@ -33,7 +33,7 @@ from bot.rules.options import Rules
 from bot.rules.types import Arrangement
 from bot.views.deadline import answered_apart
 
-from . import hand as H
+from . import hand as hand_moves
 from .effects import Effects
 from .refused import Refused
 from .round import Ctx, begin_showdown, declare_hand, opponents_of, round_rules
@@ -66,27 +66,27 @@ def my_hand(room: Room, key: str) -> Hand:
 
 
 def _pick(p: Pressed) -> None:
-    H.pick(p.hand, p.arg)
+    hand_moves.pick(p.hand, p.arg)
 
 
 def _lane(p: Pressed) -> None:
-    H.aim(p.hand, p.arg)
+    hand_moves.aim(p.hand, p.arg)
 
 
 def _lay(p: Pressed) -> None:
-    H.lay(p.hand, p.arg)
+    hand_moves.lay(p.hand, p.arg)
 
 
 def _undo(p: Pressed) -> None:
-    H.undo(p.hand)
+    hand_moves.undo(p.hand)
 
 
 def _reset(p: Pressed) -> None:
-    H.reset(p.hand)
+    hand_moves.reset(p.hand)
 
 
 def _sort(p: Pressed) -> None:
-    H.sort(p.hand, p.arg)
+    hand_moves.sort(p.hand, p.arg)
 
 
 def _suggest(p: Pressed) -> None:
@@ -106,7 +106,7 @@ def _suggest(p: Pressed) -> None:
 def _apply(p: Pressed) -> None:
     s = check_apply(p.hand, p.arg)
     arr = Arrangement.of(*([parse_card(t) for t in s.lane(lane)] for lane in LANE_NAMES))
-    H.set_arrangement(p.hand, arr)
+    hand_moves.set_arrangement(p.hand, arr)
 
 
 def _declare(p: Pressed) -> Declared:
@@ -115,7 +115,7 @@ def _declare(p: Pressed) -> Declared:
     special is of the 13 cards it keeps, and a refusal stores nothing."""
     check_declare(p.hand, p.rules, p.arg)
     if p.arg is not None:
-        H.lay(p.hand, p.arg)
+        hand_moves.lay(p.hand, p.arg)
     declare_hand(p.hand, p.rules)
     p.fx.table = True
     assert p.hand.special is not None
@@ -129,7 +129,7 @@ def _confirm(p: Pressed) -> Confirmed:
     a refusal (a foul, cards not the hand's) stores nothing of it."""
     judged = check_confirm(p.hand, p.rules, p.arg)
     if p.arg is not None:
-        H.lay(p.hand, p.arg)
+        hand_moves.lay(p.hand, p.arg)
         _judge(p.hand, p.rules)
     p.hand.done = True
     p.fx.table = True

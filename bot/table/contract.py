@@ -1,6 +1,6 @@
 """What a way to play needs of the table manager: the one seam every
 platform's adapter is wired through (Telegram, Discord; the arranging page
-has its own, ``bot.web.desk.Table``). ``TableManager`` is one; the adapter
+has its own, ``bot.web.desk.DeskTable``). ``TableManager`` is one; the adapter
 tests use a fake (tests/fakes.py)."""
 
 from __future__ import annotations

@@ -44,8 +44,7 @@ from storage.api import Repository, RoomExists, RoomStatus, SettlementRecord, St
 from storage.delivery import OutboxEntry, TimerChange
 
 from . import history, info, lobby, present, solving, transitions
-from . import round as R
-from . import timers as T
+from . import timers as timing
 from .actions import STALE, Action, Outcome, Verb
 from .clock import Clock, RealClock, TimerHandle
 from .contract import ActionObserver, Sink
@@ -54,6 +53,7 @@ from .effects import Effects
 from .options import rules_for
 from .refused import Refused
 from .rooms import Held, Rooms, as_read
+from .round import Ctx
 from .solved import AHEAD_TRIES, Ahead, Solved, Unsolved
 from .timed import Timed
 from .timers import Timers
@@ -131,8 +131,8 @@ class TableManager:
     async def stop(self) -> None:
         self.timers.stop()
 
-    def _ctx(self, solved: Solved | None = None) -> R.Ctx:
-        return R.Ctx(
+    def _ctx(self, solved: Solved | None = None) -> Ctx:
+        return Ctx(
             now=self.clock.now(),
             rng=self.rng,
             strength=self.solver_strength,
@@ -364,13 +364,13 @@ class TableManager:
         platforms go to the outbox in the same transaction) and arm its
         timer; the saved record and the views, marked where they were
         written."""
-        T.pace(rec.room, state, self.clock.now(), self.step_seconds)
+        timing.pace(rec.room, state, self.clock.now(), self.step_seconds)
         closed = state.phase == Phase.CLOSED
         private = await self.durable.private_chats(views, actor)
         views, entries = self.durable.split(views, f"{rec.room_id}.{rec.version + 1}", private)
-        due = None if closed else T.next_event(state)
+        due = None if closed else timing.next_event(state)
         # Stored where it moved, so any process can fire it (fire_due).
-        moved = TimerChange(due) if due != T.next_event(rec.room) else None
+        moved = TimerChange(due) if due != timing.next_event(rec.room) else None
         saved = await self.rooms.save(
             rec,
             state,

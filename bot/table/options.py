@@ -17,7 +17,7 @@ from bot.i18n import normalize_language
 from bot.i18n.languages import LANGUAGES, is_language
 from bot.rules.cards import parse_rank, rank_char
 from bot.rules.options import DealStyle, OptionError, Preset
-from bot.rules.room_options import ALIASES, OWNER_TABLE_NAMES, Kind, declared
+from bot.rules.room_options import ALIASES, OWNER_TABLE_NAMES, OptionKind, declared
 
 __all__ = [
     "ALIASES",
@@ -58,9 +58,9 @@ def _rule_value(name: str, value: str) -> object:
     """What the owner typed for a rule option, as its overrides keep it
     (``make_rules`` judges it)."""
     kind = declared(name).kind
-    if kind is Kind.SWITCH:
+    if kind is OptionKind.SWITCH:
         return _bool(name, value)
-    if kind in (Kind.COUNT, Kind.STAKE):
+    if kind in (OptionKind.COUNT, OptionKind.STAKE):
         if not value.isdigit():
             raise OptionError(
                 f"option {name} must be a whole number, not {value!r}",
@@ -69,7 +69,7 @@ def _rule_value(name: str, value: str) -> object:
                 value=value,
             )
         return int(value)
-    if kind is Kind.SUIT:
+    if kind is OptionKind.SUIT:
         return None if value.lower() in ("none", "off", "") else value
     return value.lower()
 

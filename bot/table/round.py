@@ -22,10 +22,10 @@ from bot.rules.options import Rules
 from bot.views.deadline import counts_down, time_steps
 from storage.api import RoundRecord, SettlementEntry, SettlementRecord
 
-from . import hand as H
 from . import match, solving
 from .deal import make_deal
 from .effects import Effects
+from .hand import new_hand, set_arrangement
 from .options import rules_for
 from .refused import Refused
 from .solved import Solved
@@ -106,7 +106,7 @@ def start_round(room: Room, ctx: Ctx) -> Effects:
         remind_at=deadline - remind if 0 < remind < opts.arrange_seconds else None,
     )
     for seat, key in enumerate(seats):
-        hand = H.new_hand(deal.hands[seat])
+        hand = new_hand(deal.hands[seat])
         if hand.extra_cards() == 0:
             # The cards sorted: the answer the judgements of its splits share.
             hand.special = as_special(special_of(sorted(hand.cards), rules))
@@ -149,7 +149,7 @@ def _ai_arrange(
 ) -> None:
     hand = rnd.hands[key]
     arr, declare = solved.ai_arrange(hand.card_list(), rules, level, opponents)
-    H.set_arrangement(hand, arr, undoable=False)
+    set_arrangement(hand, arr, undoable=False)
     if declare and hand.special:
         declare_hand(hand, rules)
     hand.done = True
@@ -166,7 +166,7 @@ def declare_hand(hand: Hand, rules: Rules) -> None:
     if special is None:
         raise Refused("err.no_special")
     arr = special.arrangement or hand.arrangement()
-    H.set_arrangement(hand, arr, undoable=False)
+    set_arrangement(hand, arr, undoable=False)
     hand.declared = special.hand.value
     hand.special = Special(special.hand.value, special.points)
     hand.done = True
@@ -178,7 +178,7 @@ def auto_arrange(room: Room, key: str, solved: Solved) -> None:
     if hand.done:
         return
     arr = solved.auto_arrange(hand.card_list(), round_rules(rnd))
-    H.set_arrangement(hand, arr, undoable=False)
+    set_arrangement(hand, arr, undoable=False)
     hand.done = True
     hand.auto = True
 

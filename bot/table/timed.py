@@ -24,20 +24,20 @@ from storage.api import Repository, RoomStatus, StaleVersion
 from storage.delivery import DeliveryStore
 
 from . import history, present
-from . import review as RV
-from . import round as R
-from . import timers as T
+from . import review as reviewing
+from . import timers as timing
 from .clock import Clock
 from .contract import Sink
 from .effects import Effects
 from .rooms import Held, Rooms
+from .round import Ctx, finishing
 from .solved import AHEAD_TRIES, Ahead, Solved, Unsolved
 from .timers import Timers
 
 log = logging.getLogger(__name__)
 
 
-class Table(Protocol):
+class TimedTable(Protocol):
     """What the timed transitions use of the table manager."""
 
     repo: Repository
@@ -49,7 +49,7 @@ class Table(Protocol):
     max_retries: int
     _sink: Sink | None
 
-    def _ctx(self, solved: Solved | None = None) -> R.Ctx: ...
+    def _ctx(self, solved: Solved | None = None) -> Ctx: ...
 
     async def _snapshot(self, room_id: str) -> Held | None: ...
 
@@ -61,7 +61,7 @@ class Table(Protocol):
 class Timed:
     """The timed transitions of ``table``'s rooms."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: TimedTable) -> None:
         self.table = table
 
     async def fire(self, room_id: str) -> None:
@@ -96,10 +96,10 @@ class Timed:
         ctx = self.table._ctx(solved)
         if rec is None or rec.status is RoomStatus.CLOSED:
             return None
-        if T.due(rec.room, ctx.now) is not T.Due.DEADLINE:
+        if timing.due(rec.room, ctx.now) is not timing.Due.DEADLINE:
             return None
         state = rec.room.copy()
-        fx = await asyncio.to_thread(T.timed, T.Due.DEADLINE, state, ctx)
+        fx = await asyncio.to_thread(timing.timed, timing.Due.DEADLINE, state, ctx)
         return Ahead(rec.version, state, fx)
 
     async def _locked(self, room_id: str, solved: Solved, ahead: Ahead | None = None) -> list[View]:
@@ -114,23 +114,27 @@ class Timed:
                 if rec is None or rec.status is RoomStatus.CLOSED:
                     return []
                 ctx = table._ctx(solved)
-                due = T.due(rec.room, ctx.now)
+                due = timing.due(rec.room, ctx.now)
                 if due is None:
                     table.timers.arm(room_id, rec.room)
                     return []
-                if due is T.Due.STEP:
+                if due is timing.Due.STEP:
                     wait = await table.timers.step_wait(rec, ctx.now, self._outbox_of(rec))
                     if wait is not None:
                         table.timers.retry(room_id, wait)
                         return []
                 state = rec.room.copy()
-                if due is T.Due.STEP and R.finishing(state):
+                if due is timing.Due.STEP and finishing(state):
                     state.rnd.review = await self._review(state)
-                if due is T.Due.DEADLINE and ahead is not None and ahead.version == rec.version:
+                if (
+                    due is timing.Due.DEADLINE
+                    and ahead is not None
+                    and ahead.version == rec.version
+                ):
                     state, fx = ahead.state, ahead.fx  # the room is as it was read
                 else:
                     # In a worker thread: ``solved`` computing, a deadline arranges here.
-                    fx = await asyncio.to_thread(T.timed, due, state, ctx)
+                    fx = await asyncio.to_thread(timing.timed, due, state, ctx)
                 now = table.clock.now()
                 views = present.views_of(state, fx, now, pictures=table.pictures)
                 if fx.final and (m := state.match):
@@ -158,7 +162,7 @@ class Timed:
         """Each person's review, stored with the settlement: solver work, so
         in a worker thread. A failure costs the review, never the round's pay."""
         try:
-            return await asyncio.to_thread(RV.review_round, state)
+            return await asyncio.to_thread(reviewing.review_round, state)
         except Exception:
             log.exception("the review of room %s round %s failed", state.room_id, state.round_no)
             return {}

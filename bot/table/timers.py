@@ -28,7 +28,7 @@ from bot.core.room import Room
 from bot.core.state import Phase
 from storage.delivery import DeliveryStore, room_part
 
-from . import round as R
+from . import round as round_flow
 from .clock import Clock, TimerHandle
 from .effects import Effects
 
@@ -64,7 +64,7 @@ def next_event(room: Room) -> float | None:
         times = [rnd.deadline]
         if rnd.remind_at is not None and not rnd.reminded:
             times.append(rnd.remind_at)
-        tick = R.next_tick(room)
+        tick = round_flow.next_tick(room)
         if tick is not None:
             times.append(tick)
         return min(times)
@@ -83,7 +83,7 @@ def due(room: Room, now: float) -> Due | None:
             return Due.DEADLINE
         if rnd.remind_at is not None and not rnd.reminded and now >= rnd.remind_at:
             return Due.REMIND
-        tick = R.next_tick(room)
+        tick = round_flow.next_tick(room)
         if tick is not None and now >= tick:
             return Due.TICK
     if room.phase == Phase.SHOWDOWN and rnd.next_at is not None and now >= rnd.next_at:
@@ -91,16 +91,16 @@ def due(room: Room, now: float) -> Due | None:
     return None
 
 
-def timed(what: Due, state: Room, ctx: R.Ctx) -> Effects:
+def timed(what: Due, state: Room, ctx: round_flow.Ctx) -> Effects:
     """Apply the timed transition ``what`` to ``state`` (the deadline's
     auto-arrange calls the solver)."""
     if what is Due.DEADLINE:
-        return R.deadline(state, ctx)
+        return round_flow.deadline(state, ctx)
     if what is Due.REMIND:
-        return R.remind(state, ctx)
+        return round_flow.remind(state, ctx)
     if what is Due.TICK:
-        return R.tick(state, ctx)
-    return R.showdown_step(state, ctx)
+        return round_flow.tick(state, ctx)
+    return round_flow.showdown_step(state, ctx)
 
 
 def pace(before: Room, state: Room, now: float, step_seconds: float) -> None:

@@ -15,7 +15,7 @@ from bot.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES, REGISTRY
 from bot.rules.cards import BIG_JOKER, Card, parse_card, sort_by_count
 from bot.rules.cards import rank_char as card_rank_char
 from bot.rules.options import OptionError
-from bot.rules.room_options import OPTIONS, Kind
+from bot.rules.room_options import OPTIONS, OptionKind
 
 from .model import Button, ButtonStyle
 
@@ -219,26 +219,26 @@ def _option_words(lang: str, option: str, value: Any) -> str:
     text = str(value).strip().lower() if value is not None else "none"
     declared = OPTIONS.get(option)
     kind = declared.kind if declared else None
-    if kind is Kind.SWITCH:
+    if kind is OptionKind.SWITCH:
         truthy = text in ("on", "true", "yes", "1", "y", "开", "開")
         return t(lang, "opt.on" if truthy else "opt.off")
     if declared and declared.words:
         known = text in declared.values
         return t(lang, declared.words.format(value=text)) if known else str(value)
-    if kind is Kind.RANK:
+    if kind is OptionKind.RANK:
         if text == "random":
             return t(lang, "opt.wild_random")
         return t(lang, "opt.off") if text in ("none", "off", "") else str(value).upper()
-    if kind is Kind.SUIT:
+    if kind is OptionKind.SUIT:
         if text in ("none", "off", ""):
             return t(lang, "opt.off")
         suit = parse_suit(text)
         return suit_text(suit) if suit else str(value)
-    if kind is Kind.SECONDS:
+    if kind is OptionKind.SECONDS:
         return t(lang, "set.time", value=value)
-    if kind is Kind.LANGUAGE:
+    if kind is OptionKind.LANGUAGE:
         return LANGUAGE_NAMES.get(str(value), str(value))
-    if kind is Kind.ROUNDS:
+    if kind is OptionKind.ROUNDS:
         if text in ("0", "off", "none", ""):
             return t(lang, "opt.off")
         return t(lang, "match.rounds_value", n=value)

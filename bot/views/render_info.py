@@ -11,7 +11,7 @@ from bot.core.room import Room
 from bot.i18n import t
 from bot.i18n.languages import REGISTRY
 from bot.rules.options import OptionError, Preset, Rules, make_rules
-from bot.rules.room_options import DECLARED, Kind, RoomOption
+from bot.rules.room_options import DECLARED, OptionKind, RoomOption
 from bot.rules.specials import special_points
 from bot.rules.types import SpecialHand
 
@@ -271,9 +271,9 @@ def _remove_buttons(room: Room, lang: str) -> list[Button]:
 def _next(option: RoomOption, current: Any) -> str:
     """What a tap on the option's panel button sets: the value after the
     current one in its declared cycle (the first when it is not in it)."""
-    if option.kind is Kind.ROUNDS:
+    if option.kind is OptionKind.ROUNDS:
         return str(render_match.next_rounds(int(current)) or "off")
-    if option.kind is Kind.SWITCH:
+    if option.kind is OptionKind.SWITCH:
         current = "on" if current else "off"
     elif current is None:
         current = "none"

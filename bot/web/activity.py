@@ -59,7 +59,7 @@ class ActivityRefused(Exception):
         self.reason = reason
 
 
-class Rooms(Protocol):
+class ChannelRooms(Protocol):
     """What the Activity needs of the table: a channel's open room."""
 
     async def room_in(self, platform: str, chat_id: str) -> str | None: ...
@@ -94,7 +94,7 @@ class Activity:
     """The code exchange and the instance check, for one application."""
 
     def __init__(
-        self, config: ActivityConfig, rooms: Rooms, clock: Callable[[], float] = time.time
+        self, config: ActivityConfig, rooms: ChannelRooms, clock: Callable[[], float] = time.time
     ) -> None:
         self.config = config
         self.rooms = rooms

@@ -12,8 +12,8 @@ from bot.config import Settings
 from bot.core.actions import Action
 from bot.core.room import Room
 
-from .activity import Activity, ActivityConfig, Rooms
-from .desk import Desk, Table
+from .activity import Activity, ActivityConfig, ChannelRooms
+from .desk import Desk, DeskTable
 from .server import WebApp, WebConfig
 
 log = logging.getLogger(__name__)
@@ -27,8 +27,8 @@ class Announcing:
     player's open Discord ephemeral and wakes the chats' delivery at once,
     instead of waiting for the outbox's next look."""
 
-    def __init__(self, table: Table, deliver: Deliver) -> None:
-        self.table: Table = table
+    def __init__(self, table: DeskTable, deliver: Deliver) -> None:
+        self.table: DeskTable = table
         self.deliver = deliver
 
     async def handle(self, action: Action) -> Any:
@@ -47,7 +47,7 @@ class Announcing:
         return await self.table.round_settlement(room_id, round_no)
 
 
-class PageTable(Table, Rooms, Protocol):
+class PageTable(DeskTable, ChannelRooms, Protocol):
     """The table manager as the page and the Activity read it."""
 
 
@@ -78,7 +78,9 @@ def arranging_page(
     return WebApp(Desk(acting, clock=clock), config)
 
 
-def activity(settings: Settings, rooms: Rooms, clock: Callable[[], float]) -> Activity | None:
+def activity(
+    settings: Settings, rooms: ChannelRooms, clock: Callable[[], float]
+) -> Activity | None:
     """The Discord Activity's check, where DISCORD_ACTIVITY is on (the
     settings made sure its id, secret and the bot's token are set)."""
     if not settings.discord_activity:

@@ -57,7 +57,7 @@ _ASKED = {
 }
 
 
-class Table(Protocol):
+class DeskTable(Protocol):
     """What the page needs of the table manager."""
 
     async def handle(self, action: Action) -> Any: ...  # an Outcome, with the room it stored
@@ -112,7 +112,7 @@ class Draft:
 
 @dataclass
 class Desk:
-    table: Table
+    table: DeskTable
     clock: Callable[[], float] = time.time
 
     # ---- reading ------------------------------------------------------------------

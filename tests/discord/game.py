@@ -16,9 +16,9 @@ import simcord
 from bot.config import Settings
 from bot.core.hand import Hand
 from bot.core.round import rules_of
-from bot.table import hand as H
 from bot.table.actions import ActionIdError, Verb, decode
 from bot.table.clock import FakeClock
+from bot.table.hand import indexes_for
 from bot.table.manager import TableManager
 from bot.table.solving import auto_arrange, parse_tokens
 from storage.memory import MemoryRepository
@@ -120,8 +120,8 @@ class Game:
         arrangement = auto_arrange(parse_tokens(hand["cards"]), rules_of(state["round"]["rules"]))
         taken: set[int] = set()
         typed = Hand.from_json(hand)
-        picks = H.indexes_for(typed, [str(c) for c in arrangement.head], taken)
-        picks += H.indexes_for(typed, [str(c) for c in arrangement.middle], taken)
+        picks = indexes_for(typed, [str(c) for c in arrangement.head], taken)
+        picks += indexes_for(typed, [str(c) for c in arrangement.middle], taken)
         for index in picks:
             result = await member.click(
                 hand_msg, custom_id=button_id(hand_msg, Verb.PICK, str(index))

@@ -8,7 +8,7 @@ import io
 import numpy as np
 from PIL import Image, ImageChops
 
-from bot.pictures import cards as C
+from bot.pictures.cards import radius
 
 
 def decode(png: bytes) -> Image.Image:
@@ -23,7 +23,7 @@ def same_as_sprite(picture: Image.Image, sprite: Image.Image, x: int, y: int, vi
     (x, y), over the ``visible`` left part of its width (the rest of a
     fanned card is under the next one and its shadow)."""
     width = sprite.width
-    inset = C.radius(width) + 2
+    inset = radius(width) + 2
     right = visible - (0 if visible == width else max(4, width // 10)) - 1
     box = (inset, inset, min(right, width - inset), sprite.height - inset)
     want = sprite.convert("RGB").crop(box)
@@ -52,13 +52,13 @@ def gold(r, g, b):
 def foul_framed(photo: bytes) -> tuple[bool, bool, bool]:
     """Whether each lane of a private hand's picture has the red frame of a
     foul (倒水) round its cards: the strip left of its first card is red."""
-    from bot.pictures import draw_hand as D
+    from bot.pictures import draw_hand
 
     image = decode(photo)
-    x0 = D.MARGIN + D.LABEL_W - 6
+    x0 = draw_hand.MARGIN + draw_hand.LABEL_W - 6
     framed = []
     for lane in range(3):
-        y = D.TOP + lane * D.ROW_H
-        strip = image.crop((x0, y + 12, x0 + 4, y + D.CARD_H - 12))
+        y = draw_hand.TOP + lane * draw_hand.ROW_H
+        strip = image.crop((x0, y + 12, x0 + 4, y + draw_hand.CARD_H - 12))
         framed.append(share_of(strip, lambda r, g, b: (r > 180) & (g < 80) & (b < 80)) > 0.9)
     return (framed[0], framed[1], framed[2])

@@ -16,12 +16,16 @@ from bot.cli.jsonl import rules_from
 from bot.cli.judge import judge
 from bot.cli.picture import _hands, picture
 from bot.i18n import LANGUAGES, t
-from bot.pictures import draw_settlement as D
-from bot.pictures import draw_showdown as S
-from bot.pictures import judged_pictures, render_settlement, render_showdown
+from bot.pictures import (
+    draw_settlement,
+    draw_showdown,
+    judged_pictures,
+    render_settlement,
+    render_showdown,
+)
 from bot.pictures.canvas import GOLD, GOLD_INK, SOFT, felt, pill
 from bot.pictures.fonts import draw_text, fitting_size, text_width
-from bot.pictures.model import PairScore, SettlementPicture, SettleSeat
+from bot.pictures.model import PairCell, SettlementPicture, SettleSeat
 from bot.rules.types import Category, SpecialHand
 from tests.docs.judge_examples import examples
 
@@ -47,7 +51,7 @@ def table(lang: str, seats: int, room: bool, home_run: int | None) -> Settlement
         lang,
         3 if room else None,
         tuple(SettleSeat(n, 0, 0 if room else None) for n in names),
-        tuple(PairScore(a, b, 1, (1, -1, 1)) for a in range(seats) for b in range(a + 1, seats)),
+        tuple(PairCell(a, b, 1, (1, -1, 1)) for a in range(seats) for b in range(a + 1, seats)),
         home_run,
     )
 
@@ -61,7 +65,7 @@ def check_footer(image: Image.Image, top: int, lang: str) -> None:
     assert rows.size, "the key is drawn"
     assert top + rows.max() < image.height - 12, "no text at the bottom edge"
     assert cols.min() >= 12 and cols.max() < image.width - 12, "no text at the sides"
-    whole = one_line_ink(t(lang, "pic.result_hint"), D.HINT_SIZE)
+    whole = one_line_ink(t(lang, "pic.result_hint"), draw_settlement.HINT_SIZE)
     # (6 %: the felt darkens towards the edges of a tall picture, thinning the
     # anti-aliased edges; a cut key loses 10 % and more)
     assert abs(int(ink.sum()) - whole) <= 0.06 * whole, (int(ink.sum()), whole)
@@ -74,8 +78,8 @@ def test_the_settlements_key_fits(lang, seats, room) -> None:
     for home_run in (None, 0) if seats >= 3 else (None,):
         p = table(lang, seats, room, home_run)
         image = decode(render_settlement(p))
-        assert image.size == D.size(p)
-        check_footer(image, D.hint_top(p), lang)
+        assert image.size == draw_settlement.size(p)
+        check_footer(image, draw_settlement.hint_top(p), lang)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -87,7 +91,9 @@ def test_a_judged_rounds_picture_has_the_whole_key(lang) -> None:
     obj = json.loads(line)
     show, settlement = judged_pictures(_hands(obj), judge(obj), rules_from(obj, 3), lang)
     assert show.moments, "its scoops are stamped under the showdown"
-    check_footer(image, S.picture_size(show)[1] + D.hint_top(settlement), lang)
+    check_footer(
+        image, draw_showdown.picture_size(show)[1] + draw_settlement.hint_top(settlement), lang
+    )
 
 
 def banker_showdown(lang: str):
@@ -118,7 +124,7 @@ def test_a_capped_specials_banner_shows_what_was_paid(lang) -> None:
         cap=7,
     )
     worth = t(lang, "pic.special_points", special=t(lang, "special.dragon"), points=36)
-    assert "7" in paid.replace("36", "") and S.banner_text(lang, dragon) == paid
+    assert "7" in paid.replace("36", "") and draw_showdown.banner_text(lang, dragon) == paid
     # Pixels: the picture is the same picture without the banner, plus a
     # banner pill of exactly those words (and not of the hand's worth).
     image = decode(render_showdown(show))
@@ -127,8 +133,16 @@ def test_a_capped_specials_banner_shows_what_was_paid(lang) -> None:
     bare = decode(render_showdown(dataclasses.replace(show, seats=seats)))
     for words, same in ((paid, True), (worth, False)):
         expected = bare.copy()
-        center = (S.BANNER_X, S.label_center(1))
-        pill(expected, center, words, S.BANNER_SIZE, fill=GOLD, ink=GOLD_INK, max_width=S.BANNER_W)
+        center = (draw_showdown.BANNER_X, draw_showdown.label_center(1))
+        pill(
+            expected,
+            center,
+            words,
+            draw_showdown.BANNER_SIZE,
+            fill=GOLD,
+            ink=GOLD_INK,
+            max_width=draw_showdown.BANNER_W,
+        )
         assert (ImageChops.difference(image, expected).getbbox() is None) is same, words
 
 
@@ -140,7 +154,9 @@ def test_a_doubled_special_says_so() -> None:
     show, _ = judged_pictures(_hands(line), judge(line), rules_from(line, 3), "zh-Hans")
     dragon = show.seats[1]
     assert (dragon.special_points, dragon.special_paid) == (26, 52)
-    assert S.banner_text("zh-Hans", dragon).startswith("报道 一条龙 · 52 分（本为 26 分")
+    assert draw_showdown.banner_text("zh-Hans", dragon).startswith(
+        "报道 一条龙 · 52 分（本为 26 分"
+    )
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -148,15 +164,27 @@ def test_lane_labels_and_banners_fit_without_cutting(lang) -> None:
     """Every hand's name fits under the narrowest lane (drawn at most a
     quarter smaller: "three of a kind" under a head), every banner under
     the lanes."""
-    smallest = round(S.LABEL_SIZE * 0.75)
+    smallest = round(draw_showdown.LABEL_SIZE * 0.75)
     for category in Category:
         text = t(lang, f"cat.{category.slug}")
-        size = fitting_size(text, S.LABEL_SIZE, S.LANE_W[0] - 16, bold=True, smallest=smallest)
-        assert text_width(text, size, bold=True) <= S.LANE_W[0] - 16, (lang, text)
-    smallest = round(S.BANNER_SIZE * 0.75)
+        size = fitting_size(
+            text,
+            draw_showdown.LABEL_SIZE,
+            draw_showdown.LANE_W[0] - 16,
+            bold=True,
+            smallest=smallest,
+        )
+        assert text_width(text, size, bold=True) <= draw_showdown.LANE_W[0] - 16, (lang, text)
+    smallest = round(draw_showdown.BANNER_SIZE * 0.75)
     for special in SpecialHand:
         name = t(lang, f"special.{special.value}")
         for key in ("pic.special_points", "pic.special_capped", "pic.special_doubled"):
             text = t(lang, key, special=name, points=104, paid=208, cap=7)
-            size = fitting_size(text, S.BANNER_SIZE, S.BANNER_W, bold=True, smallest=smallest)
-            assert text_width(text, size, bold=True) <= S.BANNER_W, (lang, text)
+            size = fitting_size(
+                text,
+                draw_showdown.BANNER_SIZE,
+                draw_showdown.BANNER_W,
+                bold=True,
+                smallest=smallest,
+            )
+            assert text_width(text, size, bold=True) <= draw_showdown.BANNER_W, (lang, text)

@@ -10,15 +10,15 @@ from bot.core.room import Room
 from bot.core.showdown import Settlement
 from bot.pictures import (
     ShowdownPicture,
+    draw_showdown,
     judged_pictures,
     render_settlement,
     render_showdown,
     settlement_picture,
     showdown_picture,
 )
-from bot.pictures import cards as C
-from bot.pictures import draw_showdown as S
-from bot.pictures.outcome import Round, Seat, showdown
+from bot.pictures import cards as card_art
+from bot.pictures.outcome import PictureRound, PictureSeat, showdown
 from bot.rules import Arrangement, PlayerHand, detect_special, make_rules, parse_cards, settle
 from bot.rules.cards import parse_card
 from bot.rules.placing import placed_lanes
@@ -36,19 +36,21 @@ def check_pixels(p: ShowdownPicture) -> None:
     png = render_showdown(p)
     assert len(png) <= 200_000
     image = decode(png)
-    assert image.size == S.picture_size(p)
+    assert image.size == draw_showdown.picture_size(p)
     for row, seat in enumerate(p.seats):
         for lane, show in enumerate(seat.lanes):
-            spots = S.card_spots(row, lane, show.size)
+            spots = draw_showdown.card_spots(row, lane, show.size)
             for i, (x, y) in enumerate(spots):
-                visible = S.CARD_W if i == len(spots) - 1 else S.STEP
+                visible = draw_showdown.CARD_W if i == len(spots) - 1 else draw_showdown.STEP
                 if show.cards is None:
-                    sprite = C.back(S.CARD_W)
+                    sprite = card_art.back(draw_showdown.CARD_W)
                 else:
-                    sprite = C.face(show.cards[i], S.CARD_W, *p.marks.of(show.cards[i]))
+                    sprite = card_art.face(
+                        show.cards[i], draw_showdown.CARD_W, *p.marks.of(show.cards[i])
+                    )
                 assert same_as_sprite(image, sprite, x, y, visible), (seat.name, lane, i)
             x0, y0 = spots[0]
-            frame = image.crop((x0 - 6, y0 + 10, x0 - 3, y0 + S.CARD_H - 10))
+            frame = image.crop((x0 - 6, y0 + 10, x0 - 3, y0 + draw_showdown.CARD_H - 10))
             assert (share_of(frame, gold) > 0.5) == (show.winner and show.face_up), (row, lane)
 
 
@@ -115,7 +117,7 @@ def judged(revealed: frozenset[str]) -> ShowdownPicture:
     hands = [a, b, c]
     result = settle(hands, rules).to_json()
     seats = tuple(
-        Seat(
+        PictureSeat(
             h.id,
             h.id,
             (h.arrangement.head, h.arrangement.middle, h.arrangement.tail),
@@ -123,7 +125,7 @@ def judged(revealed: frozenset[str]) -> ShowdownPicture:
         )
         for h in hands
     )
-    return showdown(Round("en", 1, seats, Settlement.from_json(result), revealed=revealed))
+    return showdown(PictureRound("en", 1, seats, Settlement.from_json(result), revealed=revealed))
 
 
 @pytest.mark.parametrize(

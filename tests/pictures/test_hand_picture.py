@@ -8,7 +8,7 @@ import pytest
 from bot.core.room import Room
 from bot.i18n import LANGUAGES
 from bot.pictures import HandPicture, Marks, draw_hand, hand_picture, render_hand
-from bot.pictures import cards as C
+from bot.pictures import cards as card_art
 from bot.rules.cards import BIG, SMALL, parse_card, parse_cards
 from bot.rules.types import Category, SpecialHand
 from bot.table.actions import Verb
@@ -40,10 +40,12 @@ def check_every_card(p: HandPicture) -> None:
     assert [s.card for s in spots] == [*p.lanes[0], *p.lanes[1], *p.lanes[2], *p.unplaced]
     for s in spots:
         wild, added = p.marks.of(s.card)
-        sprite = C.face(s.card, draw_hand.CARD_W, wild, added)
+        sprite = card_art.face(s.card, draw_hand.CARD_W, wild, added)
         assert same_as_sprite(image, sprite, s.x, s.y, s.visible), s
         others = [c for c in parse_cards("2d 7c Kh") if c != s.card]
-        assert not same_as_sprite(image, C.face(others[0], draw_hand.CARD_W), s.x, s.y, s.visible)
+        assert not same_as_sprite(
+            image, card_art.face(others[0], draw_hand.CARD_W), s.x, s.y, s.visible
+        )
         assert s.x >= 0 and s.x + draw_hand.CARD_W <= image.width
         assert s.y >= 0 and s.y + draw_hand.CARD_H <= image.height
 
@@ -89,14 +91,15 @@ def test_jokers_marks_and_a_sixteen_card_hand():
     assert len(p.unplaced) == 5 and sum(map(len, p.lanes)) + len(p.unplaced) == 16
     check_every_card(p)
     # The big joker is the coloured one: red ink on its face, none on the small one.
-    big, small = C.face(BIG, 96), C.face(SMALL, 96)
+    big, small = card_art.face(BIG, 96), card_art.face(SMALL, 96)
     assert share_of(big.convert("RGB"), red) > 0.02
     assert share_of(small.convert("RGB"), red) == 0
     # The wild rank and the added suit are marked; a plain card is not.
-    plain = C.face(parse_card("6c"), 96)
-    assert C.face(parse_card("6c"), 96, wild=True).tobytes() != plain.tobytes()
+    plain = card_art.face(parse_card("6c"), 96)
+    assert card_art.face(parse_card("6c"), 96, wild=True).tobytes() != plain.tobytes()
     assert (
-        C.face(parse_card("5h"), 96, added=True).tobytes() != C.face(parse_card("5h"), 96).tobytes()
+        card_art.face(parse_card("5h"), 96, added=True).tobytes()
+        != card_art.face(parse_card("5h"), 96).tobytes()
     )
 
 

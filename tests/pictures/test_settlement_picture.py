@@ -15,8 +15,7 @@ from bot.cli.jsonl import rules_from
 from bot.cli.judge import judge
 from bot.cli.picture import _hands
 from bot.i18n import LANGUAGES
-from bot.pictures import draw_settlement as D
-from bot.pictures import judged_pictures, render_settlement
+from bot.pictures import draw_settlement, judged_pictures, render_settlement
 from bot.pictures.canvas import MARGIN
 from tests.docs.judge_examples import examples
 
@@ -60,34 +59,44 @@ def _share(image, box, test) -> float:
 def test_each_line_ends_in_its_score_in_its_colour(lang, which) -> None:
     p = _judged(which, lang)
     image = decode(render_settlement(p))
-    assert image.size == D.size(p) and image.width == D.WIDTH
+    assert image.size == draw_settlement.size(p) and image.width == draw_settlement.WIDTH
     right = image.width - MARGIN - 10
-    y = D.TOP
+    y = draw_settlement.TOP
     for row, seat in enumerate(p.seats):
-        lines = D.seat_lines(p, seat)
-        bottom = y + D.HEAD_H + sum(len(x.parts) for x in lines) * D.LINE_H
+        lines = draw_settlement.seat_lines(p, seat)
+        bottom = (
+            y + draw_settlement.HEAD_H + sum(len(x.parts) for x in lines) * draw_settlement.LINE_H
+        )
         # the seat's total on its first line, in its colour
-        head = (right - 70, y + 6, right, y + D.HEAD_H - 6)
+        head = (right - 70, y + 6, right, y + draw_settlement.HEAD_H - 6)
         colour = green if seat.total > 0 else salmon if seat.total < 0 else light
         assert _share(image, head, colour) > 0.03, (seat.name, seat.total)
-        ly = y + D.HEAD_H
+        ly = y + draw_settlement.HEAD_H
         for line in lines:
-            score = (right - 50, ly + 2, right, ly + D.LINE_H - 2)
+            score = (right - 50, ly + 2, right, ly + draw_settlement.LINE_H - 2)
             colour = green if line.points > 0 else salmon if line.points < 0 else light
             assert _share(image, score, colour) > 0.03, (seat.name, line)
             other = salmon if line.points > 0 else green
             assert _share(image, score, other) < 0.01, (seat.name, line)
             # the parts are written on every line of the line's height
             for i in range(len(line.parts)):
-                top = ly + i * D.LINE_H
-                text = (MARGIN + 24, top + 4, right - D.SCORE_W, top + D.LINE_H - 4)
+                top = ly + i * draw_settlement.LINE_H
+                text = (
+                    MARGIN + 24,
+                    top + 4,
+                    right - draw_settlement.SCORE_W,
+                    top + draw_settlement.LINE_H - 4,
+                )
                 assert _share(image, text, light) > 0.02, (seat.name, line, i)
-            ly += len(line.parts) * D.LINE_H
+            ly += len(line.parts) * draw_settlement.LINE_H
         # the home run's block has a gold frame; the others none
         edge = (MARGIN + 10 - 10, y + 10, MARGIN + 10 - 6, bottom - 10)
         framed = _share(image, edge, gold) > 0.3
         assert framed == (p.home_run == row), (seat.name, p.home_run)
-        y = bottom + D.GAP
-    assert y == D.TOP + sum(
-        D.HEAD_H + sum(len(x.parts) for x in D.seat_lines(p, s)) * D.LINE_H + D.GAP for s in p.seats
+        y = bottom + draw_settlement.GAP
+    assert y == draw_settlement.TOP + sum(
+        draw_settlement.HEAD_H
+        + sum(len(x.parts) for x in draw_settlement.seat_lines(p, s)) * draw_settlement.LINE_H
+        + draw_settlement.GAP
+        for s in p.seats
     )

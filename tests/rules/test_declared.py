@@ -23,7 +23,7 @@ from bot.rules.room_options import (
     OPTIONS,
     RULE_NAMES,
     Preset,
-    Reader,
+    ReadBy,
 )
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
@@ -227,4 +227,4 @@ def test_the_summary_lines_show_the_declared_options(lang: str) -> None:
 
 def test_who_reads_an_option_decides_where_it_is_kept() -> None:
     for o in DECLARED:
-        assert (o.kept is None) == (o.reader is Reader.SETTLEMENT), o.name
+        assert (o.kept is None) == (o.reader is ReadBy.SETTLEMENT), o.name

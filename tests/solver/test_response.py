@@ -24,7 +24,7 @@ from bot.solver import ai_arrange
 from bot.solver.arrays import F64, I64
 from bot.solver.best import candidates
 from bot.solver.codes import lane_code
-from bot.solver.model import Table, table_of
+from bot.solver.model import ScoringContext, table_of
 from bot.solver.opponents import opponent_pool
 from bot.solver.pool import Pool, counts, hand_counts, pool_of, removal_weights
 from bot.solver.response import dense, expected_points, fast
@@ -38,7 +38,7 @@ def _codes(arr: Arrangement, rules: Rules) -> tuple[int, int, int]:
 
 
 def _candidates_and_weights(
-    hand: Sequence[Card], rules: Rules, pool: Pool, table: Table
+    hand: Sequence[Card], rules: Rules, pool: Pool, table: ScoringContext
 ) -> tuple[I64, F64]:
     """A hand's candidate splits (lane codes) and the pool's card-removal
     weights for it, declared specials left out (what ``fast`` and ``dense``

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bot.core.hand import Hand
-from bot.table import hand as H
+from bot.table import hand as hand_moves
 from bot.table.actions import Verb
 from bot.table.refused import Refused
 
@@ -29,7 +29,7 @@ EXTRA = [*ANN_HAND, "Tc", "Jc", "Qc"]
 
 def tap(hand: Hand, *tokens: str) -> None:
     for token in tokens:
-        H.pick(hand, str(hand.cards.index(token)))
+        hand_moves.pick(hand, str(hand.cards.index(token)))
 
 
 def lanes(hand: Hand) -> tuple[list[str], list[str], list[str]]:
@@ -38,9 +38,9 @@ def lanes(hand: Hand) -> tuple[list[str], list[str], list[str]]:
 
 
 def test_the_tail_first_then_the_middle_and_the_head_is_the_rest() -> None:
-    hand = H.new_hand(ANN_HAND)
+    hand = hand_moves.new_hand(ANN_HAND)
     assert hand.aim == "head" and hand.open_lanes() == ["head", "middle", "tail"]
-    H.aim(hand, "2")
+    hand_moves.aim(hand, "2")
     tap(hand, "As", "Ks", "Qs", "Js")
     assert hand.aim == "tail"
     tap(hand, "9s")
@@ -54,54 +54,54 @@ def test_the_tail_first_then_the_middle_and_the_head_is_the_rest() -> None:
     assert hand.aim == "head" and not hand.complete()
     tap(hand, "2c")
     assert hand.complete()
-    H.undo(hand)
-    H.undo(hand)
+    hand_moves.undo(hand)
+    hand_moves.undo(hand)
     assert hand.complete() and hand.head == []  # back to the head as the rest
 
 
 def test_a_last_lane_with_cards_of_its_own_takes_the_rest_too() -> None:
-    hand = H.new_hand(ANN_HAND)
+    hand = hand_moves.new_hand(ANN_HAND)
     tap(hand, "8h")  # the head, aimed at the deal
-    H.aim(hand, "1")
+    hand_moves.aim(hand, "1")
     tap(hand, "7c", "6c", "5h", "4d", "3s")  # the middle full: the aim goes to the tail
     assert hand.aim == "tail"
     tap(hand, "As", "Ks", "Qs", "Js", "9s")  # the second lane full: the head takes the rest
     assert hand.complete() and lanes(hand)[0] == ["2c", "8d", "8h"]
     # one undo takes back the tap and the cards it brought
-    H.undo(hand)
+    hand_moves.undo(hand)
     assert lanes(hand) == (["8h"], sorted(["7c", "6c", "5h", "4d", "3s"]), ["As", "Js", "Ks", "Qs"])
 
 
 def test_reset_aims_at_the_head_again() -> None:
-    hand = H.new_hand(ANN_HAND)
-    H.aim(hand, "2")
+    hand = hand_moves.new_hand(ANN_HAND)
+    hand_moves.aim(hand, "2")
     tap(hand, "As")
-    H.reset(hand)
+    hand_moves.reset(hand)
     assert hand.aim == "head" and hand.placed() == set()
 
 
 @pytest.mark.parametrize("arg", [None, "", "3", "-1", "tail", "1 ", "٢"])
 def test_a_bad_lane_changes_nothing(arg: str | None) -> None:
-    hand = H.new_hand(ANN_HAND)
+    hand = hand_moves.new_hand(ANN_HAND)
     with pytest.raises(Refused, match="err.bad_lane"):
-        H.aim(hand, arg)
+        hand_moves.aim(hand, arg)
     assert hand.aim == "head" and hand.undo == []
 
 
 def test_a_full_lane_cannot_be_aimed_at_and_a_done_hand_not_at_all() -> None:
-    hand = H.new_hand(ANN_HAND)
+    hand = hand_moves.new_hand(ANN_HAND)
     tap(hand, "8h", "8d", "2c")
     with pytest.raises(Refused, match="err.lane_full"):
-        H.aim(hand, "0")
+        hand_moves.aim(hand, "0")
     assert hand.aim == "middle"
     hand.done = True
     with pytest.raises(Refused, match="err.already_done"):
-        H.aim(hand, "2")
+        hand_moves.aim(hand, "2")
 
 
 def test_sixteen_cards_every_lane_tapped_and_the_discards_stay_out() -> None:
-    hand = H.new_hand(EXTRA)
-    H.aim(hand, "2")
+    hand = hand_moves.new_hand(EXTRA)
+    hand_moves.aim(hand, "2")
     tap(hand, "As", "Ks", "Qs", "Js", "9s", "7c", "6c", "5h", "4d", "3s")
     assert hand.aim == "head" and hand.open_lanes() == ["head"]  # no rest with 16 cards
     tap(hand, "8h", "8d", "2c")

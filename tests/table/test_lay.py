@@ -8,8 +8,8 @@ import pytest
 
 from bot.core.hand import Hand
 from bot.core.presses import lay_arg
-from bot.table import hand as H
 from bot.table.actions import Verb
+from bot.table.hand import lay, new_hand, undo
 from bot.table.refused import Refused
 from bot.views.model import ViewKind
 
@@ -20,21 +20,21 @@ EXTRA = [*TOKENS, "3c", "3d", "6h"]
 
 
 def test_a_full_draft_is_the_taps_result_in_one_action() -> None:
-    hand = H.new_hand(TOKENS)
+    hand = new_hand(TOKENS)
     rest = [i for i in hand.order if i not in range(8)]
-    H.lay(hand, lay_arg([0, 1, 2], [3, 4, 5, 6, 7], rest))
+    lay(hand, lay_arg([0, 1, 2], [3, 4, 5, 6, 7], rest))
     assert hand.lanes() == ([0, 1, 2], [3, 4, 5, 6, 7], rest)
     assert hand.tail == []  # 13 cards: the tail stays "the rest"
-    H.undo(hand)
+    undo(hand)
     assert hand.lanes() == ([], [], [])
 
 
 def test_a_partial_draft_and_a_sixteen_card_tail() -> None:
-    hand = H.new_hand(TOKENS)
-    H.lay(hand, lay_arg([5], [0, 1], []))
+    hand = new_hand(TOKENS)
+    lay(hand, lay_arg([5], [0, 1], []))
     assert hand.lanes() == ([5], [0, 1], [])
-    sixteen = H.new_hand(EXTRA)
-    H.lay(sixteen, lay_arg([0, 1, 2], [3, 4, 5, 6, 7], [8, 9, 10, 11, 15]))
+    sixteen = new_hand(EXTRA)
+    lay(sixteen, lay_arg([0, 1, 2], [3, 4, 5, 6, 7], [8, 9, 10, 11, 15]))
     assert sixteen.lanes()[2] == [8, 9, 10, 11, 15] and sixteen.complete()
 
 
@@ -43,25 +43,25 @@ def test_a_partial_draft_and_a_sixteen_card_tail() -> None:
     ["", "012", "01-2", "001-34567-", "0z1-34567-", "0123-4-", "012-345678-", "d12--"],
 )
 def test_a_malformed_draft_changes_nothing(arg: str) -> None:
-    hand = H.new_hand(TOKENS)
-    H.lay(hand, lay_arg([0], [], []))
+    hand = new_hand(TOKENS)
+    lay(hand, lay_arg([0], [], []))
     with pytest.raises(Refused):
-        H.lay(hand, arg)
+        lay(hand, arg)
     assert hand.lanes() == ([0], [], [])
 
 
 def test_with_thirteen_cards_any_lane_first_and_the_last_is_the_rest() -> None:
-    hand = H.new_hand(TOKENS)
-    H.lay(hand, lay_arg([0, 1], [], [2, 3, 4]))  # the tail first, as a player sees it
+    hand = new_hand(TOKENS)
+    lay(hand, lay_arg([0, 1], [], [2, 3, 4]))  # the tail first, as a player sees it
     assert hand.lanes() == ([0, 1], [], [2, 3, 4])
-    H.lay(hand, lay_arg([], [3, 4, 5, 6, 7], [8, 9, 10, 11, 12]))
+    lay(hand, lay_arg([], [3, 4, 5, 6, 7], [8, 9, 10, 11, 12]))
     assert hand.lanes()[0] == [i for i in hand.order if i < 3]  # two full: the head is the rest
     assert hand.complete()
-    H.lay(hand, lay_arg([0, 1, 2], [3, 4, 5, 6, 7], [8, 9, 10, 11]))  # one to place
+    lay(hand, lay_arg([0, 1, 2], [3, 4, 5, 6, 7], [8, 9, 10, 11]))  # one to place
     assert not hand.complete() and hand.lanes()[2] == [8, 9, 10, 11]
     hand.done = True
     with pytest.raises(Refused, match="err.already_done"):
-        H.lay(hand, lay_arg([0], [], []))
+        lay(hand, lay_arg([0], [], []))
 
 
 # ---------------------------------------------------------------- CONFIRM with the page's split

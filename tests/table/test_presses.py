@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from bot.core import presses as P
+from bot.core import presses
 from bot.core.hand import Hand, Suggestion
 from bot.core.refused import Refused
 from bot.rules import make_rules
-from bot.table import hand as H
+from bot.table import hand as hand_moves
 from bot.table.actions import Verb
 
 from .helpers import ANN_HAND, RiggedRandom, make_manager, ok, open_table, refused
@@ -30,11 +30,11 @@ def at(hand: Hand, *tokens: str) -> list[int]:
 
 
 def laid(hand: Hand, head: list[str], middle: list[str], tail: list[str]) -> str:
-    return P.lay_arg(at(hand, *head), at(hand, *middle), at(hand, *tail))
+    return presses.lay_arg(at(hand, *head), at(hand, *middle), at(hand, *tail))
 
 
 def fresh() -> Hand:
-    return H.new_hand(ANN_HAND)
+    return hand_moves.new_hand(ANN_HAND)
 
 
 def done() -> Hand:
@@ -45,20 +45,20 @@ def done() -> Hand:
 
 def picked() -> Hand:
     hand = fresh()
-    H.pick(hand, "0")
+    hand_moves.pick(hand, "0")
     return hand
 
 
 def head_full() -> Hand:
     hand = fresh()
     for i in at(hand, "2c", "3s", "4d"):
-        H.pick(hand, str(i))
+        hand_moves.pick(hand, str(i))
     return hand
 
 
 def sixteen_full() -> Hand:
-    hand = H.new_hand(EXTRA)
-    H.lay(hand, P.lay_arg([0, 1, 2], [3, 4, 5, 6, 7], [8, 9, 10, 11, 12]))
+    hand = hand_moves.new_hand(EXTRA)
+    hand_moves.lay(hand, presses.lay_arg([0, 1, 2], [3, 4, 5, 6, 7], [8, 9, 10, 11, 12]))
     return hand
 
 
@@ -78,15 +78,15 @@ def with_suggestion() -> Hand:
 
 
 def six_pairs() -> Hand:
-    hand = H.new_hand(SIX_PAIRS)
-    hand.special = P.as_special(P.special_of(sorted(SIX_PAIRS), RULES))
+    hand = hand_moves.new_hand(SIX_PAIRS)
+    hand.special = presses.as_special(presses.special_of(sorted(SIX_PAIRS), RULES))
     return hand
 
 
 def fouled() -> Hand:
     """A complete split whose middle (the flush) beats its tail (a pair)."""
     hand = fresh()
-    H.lay(
+    hand_moves.lay(
         hand,
         laid(
             hand, ["2c", "3s", "4d"], ["As", "Ks", "Qs", "Js", "9s"], ["8h", "8d", "7c", "6c", "5h"]
@@ -97,7 +97,7 @@ def fouled() -> Hand:
 
 def in_order() -> Hand:
     hand = fresh()
-    H.lay(
+    hand_moves.lay(
         hand,
         laid(
             hand, ["2c", "3s", "4d"], ["8h", "8d", "7c", "6c", "5h"], ["As", "Ks", "Qs", "Js", "9s"]
@@ -109,44 +109,65 @@ def in_order() -> Hand:
 Check = Callable[..., object]
 # press, its check and answer, a hand, the arguments after it, the refusal (None: accepted)
 CASES: list[tuple[str, Check, Check, Callable[[], Hand], tuple[Any, ...], str | None]] = [
-    ("pick", P.check_pick, P.can_pick, fresh, ("0",), None),
-    ("pick", P.check_pick, P.can_pick, done, ("0",), "err.already_done"),
-    ("pick", P.check_pick, P.can_pick, fresh, ("13",), "err.bad_card"),
-    ("pick", P.check_pick, P.can_pick, fresh, ("x",), "err.bad_card"),
-    ("pick", P.check_pick, P.can_pick, sixteen_full, ("15",), "err.lane_full"),
-    ("pick", P.check_pick, P.can_pick, sixteen_full, ("0",), None),  # a placed card comes back
-    ("lane", P.check_lane, P.can_lane, fresh, ("2",), None),
-    ("lane", P.check_lane, P.can_lane, done, ("2",), "err.already_done"),
-    ("lane", P.check_lane, P.can_lane, fresh, ("3",), "err.bad_lane"),
-    ("lane", P.check_lane, P.can_lane, head_full, ("0",), "err.lane_full"),
-    ("lay", P.check_lay, P.can_lay, fresh, ("012--",), None),
-    ("lay", P.check_lay, P.can_lay, done, ("012--",), "err.already_done"),
-    ("lay", P.check_lay, P.can_lay, fresh, ("001--",), "err.bad_card"),
-    ("lay", P.check_lay, P.can_lay, fresh, ("0123--",), "err.bad_card"),
-    ("lay", P.check_lay, P.can_lay, fresh, ("0-1",), "err.bad_card"),
-    ("lay", P.check_lay, P.can_lay, fresh, ("z--",), "err.bad_card"),
-    ("undo", P.check_undo, P.can_undo, picked, (), None),
-    ("undo", P.check_undo, P.can_undo, fresh, (), "err.nothing_to_undo"),
-    ("undo", P.check_undo, P.can_undo, done, (), "err.already_done"),
-    ("reset", P.check_reset, P.can_reset, picked, (), None),
-    ("reset", P.check_reset, P.can_reset, fresh, (), "err.nothing_to_reset"),
-    ("reset", P.check_reset, P.can_reset, done, (), "err.already_done"),
-    ("sort", P.check_sort, P.can_sort, fresh, ("suit",), None),
-    ("sort", P.check_sort, P.can_sort, done, ("count",), None),  # a confirmed hand is re-sorted
-    ("sort", P.check_sort, P.can_sort, fresh, ("sideways",), "err.bad_sort"),
-    ("suggest", P.check_suggest, P.can_suggest, fresh, (), None),
-    ("suggest", P.check_suggest, P.can_suggest, done, (), "err.already_done"),
-    ("apply", P.check_apply, P.can_apply, with_suggestion, ("0",), None),
-    ("apply", P.check_apply, P.can_apply, with_suggestion, ("1",), "err.no_suggestion"),
-    ("apply", P.check_apply, P.can_apply, fresh, ("0",), "err.no_suggestion"),
-    ("apply", P.check_apply, P.can_apply, done, ("0",), "err.already_done"),
-    ("declare", P.check_declare, P.can_declare, six_pairs, (RULES,), None),
-    ("declare", P.check_declare, P.can_declare, fresh, (RULES,), "err.no_special"),
-    ("declare", P.check_declare, P.can_declare, sixteen_full, (RULES,), "err.no_special"),
-    ("confirm", P.check_confirm, P.can_confirm, in_order, (RULES,), None),
-    ("confirm", P.check_confirm, P.can_confirm, picked, (RULES,), "err.incomplete"),
-    ("confirm", P.check_confirm, P.can_confirm, fouled, (RULES,), "err.foul"),
-    ("confirm", P.check_confirm, P.can_confirm, done, (RULES,), "err.already_done"),
+    ("pick", presses.check_pick, presses.can_pick, fresh, ("0",), None),
+    ("pick", presses.check_pick, presses.can_pick, done, ("0",), "err.already_done"),
+    ("pick", presses.check_pick, presses.can_pick, fresh, ("13",), "err.bad_card"),
+    ("pick", presses.check_pick, presses.can_pick, fresh, ("x",), "err.bad_card"),
+    ("pick", presses.check_pick, presses.can_pick, sixteen_full, ("15",), "err.lane_full"),
+    (
+        "pick",
+        presses.check_pick,
+        presses.can_pick,
+        sixteen_full,
+        ("0",),
+        None,
+    ),  # a placed card comes back
+    ("lane", presses.check_lane, presses.can_lane, fresh, ("2",), None),
+    ("lane", presses.check_lane, presses.can_lane, done, ("2",), "err.already_done"),
+    ("lane", presses.check_lane, presses.can_lane, fresh, ("3",), "err.bad_lane"),
+    ("lane", presses.check_lane, presses.can_lane, head_full, ("0",), "err.lane_full"),
+    ("lay", presses.check_lay, presses.can_lay, fresh, ("012--",), None),
+    ("lay", presses.check_lay, presses.can_lay, done, ("012--",), "err.already_done"),
+    ("lay", presses.check_lay, presses.can_lay, fresh, ("001--",), "err.bad_card"),
+    ("lay", presses.check_lay, presses.can_lay, fresh, ("0123--",), "err.bad_card"),
+    ("lay", presses.check_lay, presses.can_lay, fresh, ("0-1",), "err.bad_card"),
+    ("lay", presses.check_lay, presses.can_lay, fresh, ("z--",), "err.bad_card"),
+    ("undo", presses.check_undo, presses.can_undo, picked, (), None),
+    ("undo", presses.check_undo, presses.can_undo, fresh, (), "err.nothing_to_undo"),
+    ("undo", presses.check_undo, presses.can_undo, done, (), "err.already_done"),
+    ("reset", presses.check_reset, presses.can_reset, picked, (), None),
+    ("reset", presses.check_reset, presses.can_reset, fresh, (), "err.nothing_to_reset"),
+    ("reset", presses.check_reset, presses.can_reset, done, (), "err.already_done"),
+    ("sort", presses.check_sort, presses.can_sort, fresh, ("suit",), None),
+    (
+        "sort",
+        presses.check_sort,
+        presses.can_sort,
+        done,
+        ("count",),
+        None,
+    ),  # a confirmed hand is re-sorted
+    ("sort", presses.check_sort, presses.can_sort, fresh, ("sideways",), "err.bad_sort"),
+    ("suggest", presses.check_suggest, presses.can_suggest, fresh, (), None),
+    ("suggest", presses.check_suggest, presses.can_suggest, done, (), "err.already_done"),
+    ("apply", presses.check_apply, presses.can_apply, with_suggestion, ("0",), None),
+    ("apply", presses.check_apply, presses.can_apply, with_suggestion, ("1",), "err.no_suggestion"),
+    ("apply", presses.check_apply, presses.can_apply, fresh, ("0",), "err.no_suggestion"),
+    ("apply", presses.check_apply, presses.can_apply, done, ("0",), "err.already_done"),
+    ("declare", presses.check_declare, presses.can_declare, six_pairs, (RULES,), None),
+    ("declare", presses.check_declare, presses.can_declare, fresh, (RULES,), "err.no_special"),
+    (
+        "declare",
+        presses.check_declare,
+        presses.can_declare,
+        sixteen_full,
+        (RULES,),
+        "err.no_special",
+    ),
+    ("confirm", presses.check_confirm, presses.can_confirm, in_order, (RULES,), None),
+    ("confirm", presses.check_confirm, presses.can_confirm, picked, (RULES,), "err.incomplete"),
+    ("confirm", presses.check_confirm, presses.can_confirm, fouled, (RULES,), "err.foul"),
+    ("confirm", presses.check_confirm, presses.can_confirm, done, (RULES,), "err.already_done"),
 ]
 
 
@@ -172,8 +193,8 @@ def test_each_check_raises_and_each_can_answers(
 
 
 def test_every_press_has_its_check_and_its_answer() -> None:
-    presses = {case[0] for case in CASES}
-    assert presses == {
+    verbs_covered = {case[0] for case in CASES}
+    assert verbs_covered == {
         "pick",
         "lane",
         "lay",
@@ -185,18 +206,20 @@ def test_every_press_has_its_check_and_its_answer() -> None:
         "declare",
         "confirm",
     }
-    for press in presses:
-        assert callable(getattr(P, f"check_{press}")) and callable(getattr(P, f"can_{press}"))
+    for press in verbs_covered:
+        assert callable(getattr(presses, f"check_{press}")) and callable(
+            getattr(presses, f"can_{press}")
+        )
 
 
 def test_the_refusals_say_what_stops_the_confirm() -> None:
     with pytest.raises(Refused) as refusal:
-        P.check_confirm(picked(), RULES)
+        presses.check_confirm(picked(), RULES)
     assert refusal.value.params == {"placed": 1}
     with pytest.raises(Refused) as refusal:
-        P.check_confirm(fouled(), RULES)
+        presses.check_confirm(fouled(), RULES)
     assert refusal.value.params == {"pairs": [["middle", "tail"]]}
-    judged = P.check_confirm(in_order(), RULES)
+    judged = presses.check_confirm(in_order(), RULES)
     assert judged.complete and judged.foul == () and judged.placed == 13
 
 
@@ -210,40 +233,40 @@ def test_a_confirm_with_a_split_is_judged_as_laid() -> None:
     bad = laid(
         hand, ["2c", "3s", "4d"], ["As", "Ks", "Qs", "Js", "9s"], ["8h", "8d", "7c", "6c", "5h"]
     )
-    assert P.can_confirm(hand, RULES, good) and not P.can_confirm(hand, RULES, bad)
-    assert not P.can_confirm(hand, RULES, "0z1-34567-")  # not the hand's cards
+    assert presses.can_confirm(hand, RULES, good) and not presses.can_confirm(hand, RULES, bad)
+    assert not presses.can_confirm(hand, RULES, "0z1-34567-")  # not the hand's cards
 
 
 def test_sixteen_cards_declare_the_special_the_laid_split_keeps() -> None:
-    hand = H.new_hand([*SIX_PAIRS, "Ac", "Jd", "8s"])
+    hand = hand_moves.new_hand([*SIX_PAIRS, "Ac", "Jd", "8s"])
     split = laid(hand, SIX_PAIRS[:3], SIX_PAIRS[3:8], SIX_PAIRS[8:])
-    assert not P.can_declare(hand, RULES)  # nothing kept yet
-    special = P.check_declare(hand, RULES, split)
+    assert not presses.can_declare(hand, RULES)  # nothing kept yet
+    special = presses.check_declare(hand, RULES, split)
     assert special.hand == "six_pairs"
     other = laid(hand, ["Ac", "Jd", "8s"], SIX_PAIRS[3:8], SIX_PAIRS[8:])
-    assert not P.can_declare(hand, RULES, other)
+    assert not presses.can_declare(hand, RULES, other)
 
 
 def test_a_split_is_judged_once_whoever_asks(monkeypatch: pytest.MonkeyPatch) -> None:
     computed: list[object] = []
-    judged = P._judged
+    judged = presses._judged
 
-    def counted(*args: Any) -> P.Judgement:
+    def counted(*args: Any) -> presses.Judgement:
         computed.append(args)
         return judged(*args)
 
-    monkeypatch.setattr(P, "_judged", counted)
-    monkeypatch.setattr(P, "_JUDGED", P._Cache(8))
+    monkeypatch.setattr(presses, "_judged", counted)
+    monkeypatch.setattr(presses, "_JUDGED", presses._Cache(8))
     hand = in_order()
-    first = P.check_confirm(hand, RULES)
-    assert P.can_confirm(hand, RULES)
-    assert P.judge_hand(hand, RULES) is first
+    first = presses.check_confirm(hand, RULES)
+    assert presses.can_confirm(hand, RULES)
+    assert presses.judge_hand(hand, RULES) is first
     # the same cards in another order are the same split
-    reordered = tuple(tuple(reversed(lane)) for lane in P.split_of(hand))
-    assert P.judge((reordered[0], reordered[1], reordered[2]), RULES) is first
+    reordered = tuple(tuple(reversed(lane)) for lane in presses.split_of(hand))
+    assert presses.judge((reordered[0], reordered[1], reordered[2]), RULES) is first
     assert len(computed) == 1
     # other rules are another judgement
-    P.judge_hand(hand, make_rules("extended", 4))
+    presses.judge_hand(hand, make_rules("extended", 4))
     assert len(computed) == 2
 
 
@@ -267,18 +290,18 @@ async def test_the_table_refuses_what_the_check_refuses(repo, clock, verb, arg, 
     mgr, _ = make_manager(repo, clock, RiggedRandom([ANN_HAND, SIX_PAIRS]))
     rid, actors = await open_table(mgr, 2)
     await ok(mgr, actors[0], Verb.START)
-    hand = H.new_hand(ANN_HAND)
+    hand = hand_moves.new_hand(ANN_HAND)
     with pytest.raises(Refused, match=reason):
         {
-            Verb.PICK: lambda: P.check_pick(hand, arg),
-            Verb.LANE: lambda: P.check_lane(hand, arg),
-            Verb.LAY: lambda: P.check_lay(hand, arg),
-            Verb.UNDO: lambda: P.check_undo(hand),
-            Verb.RESET: lambda: P.check_reset(hand),
-            Verb.SORT: lambda: P.check_sort(hand, arg),
-            Verb.APPLY: lambda: P.check_apply(hand, arg),
-            Verb.DECLARE: lambda: P.check_declare(hand, RULES),
-            Verb.CONFIRM: lambda: P.check_confirm(hand, RULES),
+            Verb.PICK: lambda: presses.check_pick(hand, arg),
+            Verb.LANE: lambda: presses.check_lane(hand, arg),
+            Verb.LAY: lambda: presses.check_lay(hand, arg),
+            Verb.UNDO: lambda: presses.check_undo(hand),
+            Verb.RESET: lambda: presses.check_reset(hand),
+            Verb.SORT: lambda: presses.check_sort(hand, arg),
+            Verb.APPLY: lambda: presses.check_apply(hand, arg),
+            Verb.DECLARE: lambda: presses.check_declare(hand, RULES),
+            Verb.CONFIRM: lambda: presses.check_confirm(hand, RULES),
         }[verb]()
     out = await refused(mgr, repo, rid, actors[0], verb, arg, room_id=rid, round_no=1)
     assert out.refused == reason
@@ -302,11 +325,11 @@ async def test_a_confirm_and_a_declaration_are_recorded(repo, clock) -> None:  #
     split = laid(hand, *IN_ORDER_TOKENS)
     assert arranging.press(room, p0.key, Verb.LAY, split, ctx).pressed is None
     confirmed = arranging.press(room, p0.key, Verb.CONFIRM, None, ctx).pressed
-    assert isinstance(confirmed, P.Confirmed) and confirmed.player == p0.key
+    assert isinstance(confirmed, presses.Confirmed) and confirmed.player == p0.key
     assert confirmed.judgement.complete and not confirmed.judgement.foul
     assert [sorted(lane) for lane in confirmed.split] == [sorted(x) for x in IN_ORDER_TOKENS]
     declared = arranging.press(room, p1.key, Verb.DECLARE, None, ctx).pressed
-    assert isinstance(declared, P.Declared) and declared.player == p1.key
+    assert isinstance(declared, presses.Declared) and declared.player == p1.key
     assert declared.special.hand == "six_pairs" and room.rnd.hands[p1.key].declared == "six_pairs"
 
 

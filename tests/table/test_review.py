@@ -15,8 +15,8 @@ from bot.rules import Arrangement, PlayerHand, settle
 from bot.rules.cards import parse_card
 from bot.solver import suggest
 from bot.solver.review import expected_of
-from bot.table import hand as H
 from bot.table.actions import Verb
+from bot.table.hand import set_arrangement
 from bot.table.review import review_seat
 from bot.table.round import opponents_of
 from bot.views.model import Audience, ViewKind
@@ -159,7 +159,7 @@ async def test_a_worse_arrangement_gives_up_points(repo, clock):
     rules = rnd.game_rules()
     for a in actors:
         hand = rnd.hands[a.key]
-        H.set_arrangement(hand, strongest_tail_first(hand.card_list(), rules), undoable=False)
+        set_arrangement(hand, strongest_tail_first(hand.card_list(), rules), undoable=False)
         hand.done = True
     from bot.table.solving import settle_round
 

@@ -13,8 +13,7 @@ from typing import Any
 
 from bot.i18n import t
 from bot.solver.api import strongest_tail_first
-from bot.table import review as RV
-from bot.table import solving
+from bot.table import review, solving
 from bot.table.actions import Verb
 from bot.table.clock import RealClock
 from bot.table.timers import STEP_WAIT_LIMIT
@@ -51,7 +50,7 @@ async def test_a_slow_deadline_leaves_the_loop_free_and_each_step_its_time(repo,
         return strongest_tail_first(cards, rules)  # legal, and needs no pool
 
     monkeypatch.setattr(solving, "auto_arrange", cold)
-    monkeypatch.setattr(RV, "review_round", lambda state: {})  # no pools here either
+    monkeypatch.setattr(review, "review_round", lambda state: {})  # no pools here either
 
     async def warm(rules: Any) -> None:
         return None

@@ -16,7 +16,7 @@ import numpy as np
 from PIL import Image
 
 from bot.delivery.outbox import BOARD_MERGE
-from bot.pictures import draw_showdown as S
+from bot.pictures import draw_showdown
 from bot.pictures.stamps import RED
 from bot.table.actions import Verb
 from tests.pictures.pixels import decode
@@ -52,7 +52,9 @@ def stamp_gold(image: Image.Image) -> np.ndarray:
 
 def band(image: Image.Image, seats: int) -> Image.Image:
     """The part under the seats' rows, where the stamps go."""
-    return image.crop((0, S.HEADER_H + seats * S.ROW_H, image.width, image.height))
+    return image.crop(
+        (0, draw_showdown.HEADER_H + seats * draw_showdown.ROW_H, image.width, image.height)
+    )
 
 
 def showdown_message(messages: list[StoredMessage]) -> StoredMessage:
@@ -83,9 +85,14 @@ async def test_a_scoop_is_stamped_when_the_tail_decides_it(api: FakeBotAPI) -> N
     last, before = pictures[-1], pictures[:-1]
     assert last.size[1] > before[-1].size[1], "the tail's picture has the stamps' band"
     assert stamp_red(band(last, 2)).mean() > 0.04, "a red 打枪 stamp under the seats"
-    assert stamp_red(last.crop((0, 0, last.width, S.HEADER_H + 2 * S.ROW_H))).mean() < 0.002
+    assert (
+        stamp_red(
+            last.crop((0, 0, last.width, draw_showdown.HEADER_H + 2 * draw_showdown.ROW_H))
+        ).mean()
+        < 0.002
+    )
     for earlier in before:  # the deal, the head, the middle: nothing decided yet
-        assert earlier.size == S.size(2)
+        assert earlier.size == draw_showdown.size(2)
         assert stamp_red(earlier).mean() < 0.002
 
 

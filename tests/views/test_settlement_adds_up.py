@@ -14,7 +14,7 @@ import pytest
 
 from bot.core.room import Room
 from bot.i18n import t
-from bot.pictures import draw_settlement as D
+from bot.pictures import draw_settlement
 from bot.pictures.model import SettlementPicture
 from bot.platforms.telegram.render import telegram_length
 from bot.table.actions import Verb
@@ -120,7 +120,7 @@ def check_picture(view: View, room: Room, seen: Seen) -> None:
     assert isinstance(p, SettlementPicture)
     lang = p.language
     for i, seat in enumerate(p.seats):
-        lines = D.seat_lines(p, seat)
+        lines = draw_settlement.seat_lines(p, seat)
         for line in lines:
             if line.label:  # against an opponent: the parts, broken between items
                 parts = " · ".join(line.parts).split(" · ")
