@@ -10,7 +10,7 @@ what (the action id); who pressed comes from the interaction.
 from __future__ import annotations
 
 import re
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol, Self
 
 import discord
 
@@ -84,8 +84,14 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACTI
         await _adapter(interaction).on_press(interaction, self.custom_id)
 
 
-class HandDmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_DM_TEMPLATE):
-    """ "My hand by DM": the fallback when ephemerals do not suit a player."""
+class _RoundButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A Discord-only button that names a room's round,
+    ``dc1|<KIND>|<room>|<round>``: its id grammar, building and parsing in
+    one place. Never registered itself (its template matches nothing); each
+    kind below gives its own template and what a press does."""
+
+    KIND: ClassVar[str]
+    STYLE: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
 
     def __init__(self, button: discord.ui.Button[Any], room_id: str, round_no: int) -> None:
         super().__init__(button)
@@ -93,13 +99,9 @@ class HandDmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND
         self.round_no = round_no
 
     @classmethod
-    def build(
-        cls, room_id: str, round_no: int, *, label: str, row: int | None = None
-    ) -> HandDmButton:
-        custom_id = f"dc1|dm|{room_id}|{round_no}"
-        button = discord.ui.Button[Any](
-            label=label, style=discord.ButtonStyle.secondary, custom_id=custom_id, row=row
-        )
+    def build(cls, room_id: str, round_no: int, *, label: str, row: int | None = None) -> Self:
+        custom_id = f"dc1|{cls.KIND}|{room_id}|{round_no}"
+        button = discord.ui.Button[Any](label=label, style=cls.STYLE, custom_id=custom_id, row=row)
         return cls(button, room_id, round_no)
 
     @classmethod
@@ -109,44 +111,27 @@ class HandDmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
-    ) -> HandDmButton:
+    ) -> Self:
         assert isinstance(item, discord.ui.Button)
         return cls(item, match["room"], int(match["round"]))
+
+
+class HandDmButton(_RoundButton, template=HAND_DM_TEMPLATE):
+    """ "My hand by DM": the fallback when ephemerals do not suit a player."""
+
+    KIND = "dm"
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _adapter(interaction).on_hand_dm(interaction, self.room_id, self.round_no)
 
 
-class ActivityButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACTIVITY_TEMPLATE):
+class ActivityButton(_RoundButton, template=ACTIVITY_TEMPLATE):
     """The private hand's page button where the page is a Discord Activity
     (DISCORD_ACTIVITY): a press launches the Activity in the channel (the
     LAUNCH_ACTIVITY answer); the Activity finds the room by the channel."""
 
-    def __init__(self, button: discord.ui.Button[Any], room_id: str, round_no: int) -> None:
-        super().__init__(button)
-        self.room_id = room_id
-        self.round_no = round_no
-
-    @classmethod
-    def build(
-        cls, room_id: str, round_no: int, *, label: str, row: int | None = None
-    ) -> ActivityButton:
-        custom_id = f"dc1|act|{room_id}|{round_no}"
-        button = discord.ui.Button[Any](
-            label=label, style=discord.ButtonStyle.primary, custom_id=custom_id, row=row
-        )
-        return cls(button, room_id, round_no)
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ActivityButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(item, match["room"], int(match["round"]))
+    KIND = "act"
+    STYLE = discord.ButtonStyle.primary
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _adapter(interaction).on_activity(interaction, self.room_id, self.round_no)
