@@ -260,3 +260,31 @@ async def game_on_sqlite(tmp_path: Path) -> AsyncIterator[Game]:
             yield game
     finally:
         await repo.close()
+
+
+@asynccontextmanager
+async def with_page(names: list[str], config: Settings, base: str) -> AsyncIterator[Game]:
+    """A game of ``names`` built with ``config`` (the page's settings) and
+    the arranging page served at ``base``, its views delivered through the
+    Discord adapter as a request of SimCord's time."""
+    from aiohttp import web
+
+    from bot.web.assembly import arranging_page
+
+    async with playing(names, config=config) as game:
+        adapter = game.table.client.adapter
+
+        async def deliver(views: Any) -> None:
+            # The page's request runs outside SimCord's operations: Discord's
+            # clock for the bot is SimCord's, as in an interaction.
+            with game.env.time_context():
+                await adapter.sink(views)
+
+        page = arranging_page(config, game.manager, deliver=deliver, clock=game.clock.now)
+        runner = web.AppRunner(page.application, access_log=None)
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", int(base.rsplit(":", 1)[1])).start()
+        try:
+            yield game
+        finally:
+            await runner.cleanup()

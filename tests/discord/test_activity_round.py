@@ -15,20 +15,18 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from aiohttp import web
 from playwright.async_api import expect
 
 from bot.config import Settings
 from bot.core.hand import Hand
 from bot.i18n import t
 from bot.table.actions import Verb
-from storage.memory import MemoryRepository
 from tests.procs.botproc import free_port
 from tests.web.discord_client import open_activity
 from tests.web.discord_fake import BOT_TOKEN, CLIENT_ID, CLIENT_SECRET, FakeDiscord, fake_discord
 from tests.web.gestures import lanes_on_page, place
 
-from .game import Game, open_game
+from .game import Game, with_page
 from .harness import POLL_SECONDS, button_id, embed_text, page_buttons, verbs
 
 EN = "en"
@@ -37,8 +35,6 @@ LANES = ("head", "middle", "tail")
 
 @pytest.fixture
 async def served() -> AsyncIterator[tuple[Game, str, FakeDiscord]]:
-    repo = MemoryRepository()
-    await repo.init()
     base = f"http://127.0.0.1:{free_port()}"
     async with fake_discord() as fake:
         config = Settings(  # type: ignore[call-arg]
@@ -53,26 +49,8 @@ async def served() -> AsyncIterator[tuple[Game, str, FakeDiscord]]:
             delivery_poll_seconds=POLL_SECONDS,
         )
         # the bot is built with the page's links (and the Activity on)
-        game = await open_game(repo, ["alice", "bob"], config=config)
-        adapter = game.table.client.adapter
-
-        async def deliver(views: Any) -> None:
-            with game.env.time_context():
-                await adapter.sink(views)
-
-        from bot.web.assembly import arranging_page
-
-        page = arranging_page(config, game.manager, deliver=deliver, clock=game.clock.now)
-        runner = web.AppRunner(page.application, access_log=None)
-        await runner.setup()
-        await web.TCPSite(runner, "127.0.0.1", int(base.rsplit(":", 1)[1])).start()
-        try:
+        async with with_page(["alice", "bob"], config, base) as game:
             yield game, base, fake
-        finally:
-            await runner.cleanup()
-            await game.manager.stop()
-            await game.env.shutdown()
-            game.env.raise_errors()
 
 
 async def test_a_round_arranged_in_the_activity_launched_from_the_hand(

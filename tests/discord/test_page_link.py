@@ -14,20 +14,17 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from aiohttp import web
 from playwright.async_api import expect
 
 from bot.core.hand import Hand
 from bot.i18n import t
 from bot.table.actions import Verb
 from bot.views.render_common import sym
-from bot.web.assembly import arranging_page
-from storage.memory import MemoryRepository
 from tests.procs.botproc import free_port
 from tests.web.gestures import click, lanes_on_page, place
 from tests.web.harness import LANES, category_label, foul_clause, fouled_split, open_url
 
-from .game import Game, open_game
+from .game import Game, with_page
 from .harness import button_id, embed_text, settings, verbs
 
 EN = "en"
@@ -37,30 +34,10 @@ EN = "en"
 async def served() -> AsyncIterator[tuple[Game, str]]:
     """Alice and Bob at a Discord table, and the page's server for its
     manager on 127.0.0.1 (WEBAPP_URL), the hands carrying its link."""
-    repo = MemoryRepository()
-    await repo.init()
     base = f"http://127.0.0.1:{free_port()}"
     config = settings(webapp_url=base, webapp_secret="discord-page-test")
-    game = await open_game(repo, ["alice", "bob"], config=config)
-    adapter = game.table.client.adapter
-
-    async def deliver(views: Any) -> None:
-        # The page's request runs outside SimCord's operations: Discord's
-        # clock for the bot is SimCord's, as in an interaction.
-        with game.env.time_context():
-            await adapter.sink(views)
-
-    page = arranging_page(config, game.manager, deliver=deliver, clock=game.clock.now)
-    runner = web.AppRunner(page.application, access_log=None)
-    await runner.setup()
-    await web.TCPSite(runner, "127.0.0.1", int(base.rsplit(":", 1)[1])).start()
-    try:
+    async with with_page(["alice", "bob"], config, base) as game:
         yield game, base
-    finally:
-        await runner.cleanup()
-        await game.manager.stop()
-        await game.env.shutdown()
-        game.env.raise_errors()
 
 
 def link_of(message: Any) -> str:
