@@ -24,7 +24,7 @@ from bot.table.clock import FakeClock
 from storage.memory import MemoryRepository
 from tests.stored import stored_json
 
-from .game import START, Game, make_manager, open_game
+from .game import START, Game, make_manager, playing
 from .harness import button_id, client_for, page_buttons, settings
 
 BASE = "http://127.0.0.1:8080"
@@ -33,21 +33,14 @@ KEY = b"activity-launch-test"
 
 @pytest.fixture
 async def game() -> AsyncIterator[Game]:
-    repo = MemoryRepository()
-    await repo.init()
     # The Activity on, as the settings' check would have it (its client id,
     # secret and token are not needed under SimCord): the bot is built with
     # the page's links.
     config = settings(webapp_url=BASE, webapp_secret=KEY.decode()).model_copy(
         update={"discord_activity": True}
     )
-    game = await open_game(repo, ["alice", "bob"], config=config)
-    try:
+    async with playing(["alice", "bob"], config=config) as game:
         yield game
-    finally:
-        await game.manager.stop()
-        await game.env.shutdown()
-        game.env.raise_errors()
 
 
 async def dealt(game: Game) -> None:
