@@ -32,8 +32,14 @@ log = logging.getLogger(__name__)
 _SAFE_BUILTINS = frozenset({"tuple", "list", "dict", "frozenset", "set", "str", "int", "float"})
 
 
+# Classes renamed since rows were last pickled (old name -> today's), so
+# an outbox row written before the rename still draws its picture.
+_RENAMED = {("bot.pictures.model", "PairScore"): ("bot.pictures.model", "PairCell")}
+
+
 class _PictureUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
+        module, name = _RENAMED.get((module, name), (module, name))
         if module.startswith(("bot.pictures.", "bot.rules.")) or (
             module == "builtins" and name in _SAFE_BUILTINS
         ):
