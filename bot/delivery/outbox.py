@@ -38,6 +38,7 @@ from bot.delivery.platform import M, Platform, Prepared
 from bot.delivery.superseded import (
     RoundNow,
     kept_current,
+    shows_a_result,
     still_working,
     without_stale,
 )
@@ -383,6 +384,7 @@ def _last_rounds_hand(old: SentRef, round_tag: str | None) -> bool:
         ViewKey.parse(old.key).kind is KeyKind.HAND
         and round_tag is not None
         and old.round_tag not in (None, round_tag)
+        and shows_a_result(old.buttons)
     )
 
 

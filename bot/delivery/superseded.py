@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from bot.core.actions import ActionIdError, decode
 from bot.core.room import Room
-from bot.core.verbs import VERBS
+from bot.core.verbs import VERBS, Verb
 from bot.delivery.payload import view_from_payload
 from bot.views.keys import KeyKind, ViewKey
 from bot.views.model import Button
@@ -48,6 +48,27 @@ def still_working(buttons: list[Any] | None) -> tuple[tuple[Button, ...], ...]:
         if keep:
             kept.append(keep)
     return tuple(kept)
+
+
+# What a private result carries besides the informative buttons: the
+# owner's Next round, a watcher's Join next round.
+RESULT_VERBS = INFORMATIVE | {Verb.START, Verb.JOIN}
+
+
+def shows_a_result(buttons: list[Any] | None) -> bool:
+    """Whether a hand's stored ``buttons`` (payload form) are a result's
+    (no card, lane or confirm button of the arranging left on it)."""
+    rows = view_from_payload(
+        {"kind": "notice", "audience": "group", "key": "", "buttons": buttons or []}
+    ).buttons
+    return all(_verb(b.action_id) in RESULT_VERBS for row in rows for b in row)
+
+
+def _verb(action_id: str | None) -> Verb | None:
+    try:
+        return decode(action_id)[2] if action_id is not None else None
+    except ActionIdError:
+        return None
 
 
 def _informative(action_id: str | None) -> bool:

@@ -223,6 +223,22 @@ async def test_an_information_post_is_merged_within_its_window() -> None:
     assert screen.calls[2:] == [("post", "m3")]
 
 
+async def test_last_rounds_hand_that_never_showed_its_result_loses_its_cards() -> None:
+    """The next round's hand came before the last one's result was shown
+    (its edit superseded): the old message still has card buttons, so it
+    is retired at the new post, keeping only what still answers (Review)."""
+    screen, _outbox, store = made()
+    screen.traits = DeliveryTraits("screen", new_round_new_message=True)
+    outbox = Outbox(store, screen)
+    key = f"hand:{ROOM}:u1"
+    arranging = view(ViewKind.HAND, key, "round 1 hand", Verb.PICK, Verb.CONFIRM, Verb.REVIEW)
+    await shown(outbox, arranging)
+    await shown(outbox, view(ViewKind.HAND, key, "round 2 hand", Verb.PICK, round_no=2))
+    assert screen.calls == [("post", "m1"), ("post", "m2"), ("strip", "m1")]
+    ((kept,),) = screen.messages["m1"][1]
+    assert kept.action_id == encode(ROOM, 1, Verb.REVIEW)
+
+
 async def test_last_rounds_hand_is_left_up_at_the_next_rounds_hand() -> None:
     """Where a new round's message is a new post (Telegram): last round's
     hand (its result) is not edited when the next round's hand is posted;
