@@ -19,13 +19,12 @@ from simcord.http import router
 
 from bot.i18n import t
 from bot.platforms.discord.client import ThirteenClient
-from bot.table.actions import Verb
 from bot.table.clock import FakeClock
 from storage.memory import MemoryRepository
 from tests.stored import stored_json
 
-from .game import START, Game, make_manager, playing
-from .harness import button_id, client_for, page_buttons, settings
+from .game import START, Game, deal, make_manager, playing
+from .harness import client_for, page_buttons, settings
 
 BASE = "http://127.0.0.1:8080"
 KEY = b"activity-launch-test"
@@ -43,20 +42,10 @@ async def game() -> AsyncIterator[Game]:
         yield game
 
 
-async def dealt(game: Game) -> None:
-    alice, bob = game.members
-    channel = game.table.channel
-    assert (await alice.slash(channel, "thirteen new")).ephemeral
-    lobby = game.table.table_message()
-    await bob.click(lobby, custom_id=button_id(lobby, Verb.JOIN))
-    lobby = game.table.table_message()
-    await alice.click(lobby, custom_id=button_id(lobby, Verb.START))
-
-
 async def test_the_hand_s_button_launches_the_activity_in_the_channel(
     game: Game, launches: list[int]
 ) -> None:
-    await dealt(game)
+    await deal(game, 2)
     alice = game.members[0]
     hand = await game.open_hand(alice)
     (button,) = page_buttons(hand)
@@ -76,7 +65,7 @@ async def test_the_hand_s_button_launches_the_activity_in_the_channel(
 async def test_where_discord_refuses_the_launch_the_player_gets_the_link(game: Game) -> None:
     """SimCord as it is refuses type 12, as Discord does for an application
     without Activities turned on."""
-    await dealt(game)
+    await deal(game, 2)
     alice = game.members[0]
     hand = await game.open_hand(alice)
     (button,) = page_buttons(hand)

@@ -26,8 +26,8 @@ from tests.web.discord_client import open_activity
 from tests.web.discord_fake import BOT_TOKEN, CLIENT_ID, CLIENT_SECRET, FakeDiscord, fake_discord
 from tests.web.gestures import lanes_on_page, place
 
-from .game import Game, with_page
-from .harness import POLL_SECONDS, button_id, embed_text, page_buttons, verbs
+from .game import Game, deal, with_page
+from .harness import POLL_SECONDS, embed_text, page_buttons, verbs
 
 EN = "en"
 LANES = ("head", "middle", "tail")
@@ -59,11 +59,7 @@ async def test_a_round_arranged_in_the_activity_launched_from_the_hand(
     game, base, fake = served
     alice, bob = game.members
     channel = game.table.channel
-    assert (await alice.slash(channel, "thirteen new")).ephemeral
-    lobby = game.table.table_message()
-    await bob.click(lobby, custom_id=button_id(lobby, Verb.JOIN))
-    lobby = game.table.table_message()
-    await alice.click(lobby, custom_id=button_id(lobby, Verb.START))
+    await deal(game, 2)  # Alice opens, Bob joins, Alice deals
     hand_msg = await game.open_hand(alice)
 
     # The hand's page button launches the Activity in the room's channel.

@@ -24,8 +24,8 @@ from tests.procs.botproc import free_port
 from tests.web.gestures import click, lanes_on_page, place
 from tests.web.harness import LANES, category_label, foul_clause, fouled_split, open_url
 
-from .game import Game, with_page
-from .harness import button_id, embed_text, settings, verbs
+from .game import Game, deal, with_page
+from .harness import embed_text, settings, verbs
 
 EN = "en"
 
@@ -56,12 +56,7 @@ async def test_a_discord_player_arranges_in_the_page_from_the_hands_link(
 ) -> None:
     game, base = served
     alice, bob = game.members
-    channel = game.table.channel
-    assert (await alice.slash(channel, "thirteen new")).ephemeral
-    lobby = game.table.table_message()
-    await bob.click(lobby, custom_id=button_id(lobby, Verb.JOIN))
-    lobby = game.table.table_message()
-    await alice.click(lobby, custom_id=button_id(lobby, Verb.START))
+    await deal(game, 2)  # Alice opens, Bob joins, Alice deals
     hand_msg = await game.open_hand(alice)
     url = link_of(hand_msg)
     assert url.startswith(f"{base}/app/#pass=")
